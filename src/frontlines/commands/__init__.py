@@ -1,0 +1,1 @@
+"""One module per ``frontlines`` subcommand (see :mod:`frontlines.cli`)."""

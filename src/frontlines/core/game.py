@@ -1,0 +1,243 @@
+"""The one small interface every game module implements.
+
+Bots, the arena, the engine protocol, the terminal game and the web app are written
+against these classes only; they never import a game module directly (they look games
+up in :mod:`frontlines.games`).
+
+Design points:
+
+* An *action* is any hashable, immutable value chosen by the game (a small tuple, an
+  ``int``…). Equal actions mean the same move in every state of the same information
+  set, which is what ISMCTS needs. Text form goes through ``action_to_text`` /
+  ``parse_action`` so notation stays the game's business.
+* ``apply`` validates; an illegal action raises :class:`IllegalAction` and leaves the
+  state untouched. ``push``/``pop`` give undo, ``clone`` an independent copy.
+* ``view(player)`` is what that player may know; ``view(None)`` is the public view.
+  A view can list the viewer's legal actions (when it is the viewer's turn) and can
+  ``sample`` a full state consistent with itself — the determinisation search bots use.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from frontlines.core.errors import IllegalAction
+
+Action = Hashable
+
+PLAYERS = (0, 1)
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a finished game ended.
+
+    ``winner`` is 0, 1 or ``None`` for a draw (or a game with no winner).
+    ``reason`` is a short word: ``breakthrough``, ``envelopment``, ``stall``,
+    ``resignation``, ``time``, ``forfeit``, ``score``, ``tie-break`` … .
+    ``scores`` holds per-player points where the game scores (War Machine).
+    ``detail`` is free text for humans (e.g. why a bot forfeited).
+    """
+
+    winner: int | None
+    reason: str
+    scores: tuple[int, int] | None = None
+    detail: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "winner": self.winner,
+            "reason": self.reason,
+            "scores": list(self.scores) if self.scores is not None else None,
+            "detail": self.detail,
+        }
+
+
+class View(ABC):
+    """What one player (or a spectator, ``viewer is None``) may know of a state."""
+
+    viewer: int | None
+
+    @property
+    @abstractmethod
+    def ruleset(self) -> str: ...
+
+    @abstractmethod
+    def current_player(self) -> int | None:
+        """Who must act now; ``None`` when the game is over."""
+
+    @abstractmethod
+    def is_terminal(self) -> bool: ...
+
+    @abstractmethod
+    def outcome(self) -> Outcome | None: ...
+
+    @abstractmethod
+    def legal_actions(self) -> list[Action]:
+        """The viewer's legal actions; empty when it is not the viewer's turn."""
+
+    @abstractmethod
+    def sample(self, rng: random.Random) -> State:
+        """A full state consistent with everything this view knows."""
+
+    @abstractmethod
+    def to_notation(self) -> str:
+        """One-line text that :func:`parse_view` of the same game turns back into an equal view."""
+
+    @abstractmethod
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready description for user interfaces (never more than the viewer may see)."""
+
+    @abstractmethod
+    def action_to_text(self, action: Action) -> str: ...
+
+    @abstractmethod
+    def parse_action(self, text: str) -> Action:
+        """Parse action text; raises :class:`frontlines.core.errors.NotationError`."""
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, View) and self.to_notation() == other.to_notation()
+
+    def __hash__(self) -> int:
+        return hash(self.to_notation())
+
+
+class State(ABC):
+    """A full game state (all hidden information included)."""
+
+    @property
+    @abstractmethod
+    def game(self) -> str:
+        """The game module's name: ``battleline`` or ``warmachine``."""
+
+    @property
+    @abstractmethod
+    def ruleset(self) -> str: ...
+
+    @abstractmethod
+    def current_player(self) -> int | None: ...
+
+    @abstractmethod
+    def legal_actions(self) -> list[Action]: ...
+
+    @abstractmethod
+    def apply(self, action: Action) -> None:
+        """Play ``action``; raise :class:`IllegalAction` (state unchanged) if illegal."""
+
+    @abstractmethod
+    def push(self, action: Action) -> None:
+        """Like :meth:`apply`, remembering how to :meth:`pop` it."""
+
+    @abstractmethod
+    def pop(self) -> Action:
+        """Undo the last :meth:`push`; return the action undone."""
+
+    @abstractmethod
+    def clone(self) -> State: ...
+
+    @abstractmethod
+    def is_terminal(self) -> bool: ...
+
+    @abstractmethod
+    def outcome(self) -> Outcome | None: ...
+
+    @abstractmethod
+    def resign(self, player: int, reason: str = "resignation", detail: str = "") -> None:
+        """End the game with ``player`` losing (resignation, time, forfeit)."""
+
+    @abstractmethod
+    def view(self, player: int | None) -> View: ...
+
+    @abstractmethod
+    def to_notation(self) -> str:
+        """One-line full-state text; the game's ``parse_state`` round-trips it."""
+
+    @abstractmethod
+    def action_to_text(self, action: Action) -> str: ...
+
+    @abstractmethod
+    def parse_action(self, text: str) -> Action: ...
+
+    @property
+    @abstractmethod
+    def history(self) -> Sequence[Action]:
+        """Actions applied since the initial position, in order."""
+
+    def is_legal(self, action: Action) -> bool:
+        return action in self.legal_actions()
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, State) and self.to_notation() == other.to_notation()
+
+    def __hash__(self) -> int:
+        return hash(self.to_notation())
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """A named rules option with its allowed values and its default."""
+
+    name: str
+    default: str
+    choices: tuple[str, ...]
+    help: str = ""
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """A named preset of a game: what ``--rules NAME`` selects."""
+
+    name: str
+    game: str
+    title: str
+    options: tuple[OptionSpec, ...] = field(default_factory=tuple)
+    description: str = ""
+
+    def resolve_options(self, given: Mapping[str, str] | None) -> dict[str, str]:
+        """Defaults overlaid with ``given``; unknown names or values raise ``ValueError``."""
+        result = {o.name: o.default for o in self.options}
+        specs = {o.name: o for o in self.options}
+        for key, value in (given or {}).items():
+            spec = specs.get(key)
+            if spec is None:
+                raise ValueError(f"unknown option {key!r} for {self.name}; known: {', '.join(specs) or 'none'}")
+            if spec.choices and value not in spec.choices:
+                raise ValueError(f"option {key} must be one of {', '.join(spec.choices)}, not {value!r}")
+            result[key] = value
+        return result
+
+
+class GameModule(ABC):
+    """What a game package registers with :mod:`frontlines.games`."""
+
+    name: str
+    rulesets: tuple[Ruleset, ...]
+
+    @abstractmethod
+    def new_state(self, ruleset: str, seed: int | None = None, options: Mapping[str, str] | None = None) -> State:
+        """A freshly dealt game; the same seed and options give the same deal."""
+
+    @abstractmethod
+    def parse_state(self, text: str) -> State:
+        """Inverse of :meth:`State.to_notation`; raises ``NotationError``."""
+
+    @abstractmethod
+    def parse_view(self, text: str) -> View:
+        """Inverse of :meth:`View.to_notation`; raises ``NotationError``."""
+
+
+__all__ = [
+    "Action",
+    "GameModule",
+    "IllegalAction",
+    "OptionSpec",
+    "Outcome",
+    "PLAYERS",
+    "Ruleset",
+    "State",
+    "View",
+]

@@ -1,0 +1,203 @@
+"""Game records: header tags plus the action list, in the spirit of PGN, and JSON for bulk.
+
+Text form::
+
+    [Game "battleline"]
+    [Ruleset "battleline"]
+    [Setup "<full-state notation of the initial position>"]
+    [Player0 "heuristic"]
+    [Player1 "ismcts:time=1"]
+    [Result "1-0"]
+    [Reason "breakthrough"]
+
+    R7@3 draw:troop C3 ...
+
+Tags are ``[Name "value"]`` with ``\\`` and ``"`` escaped by a backslash. The action list
+is whitespace-separated action text (action text never holds white space); text from
+``{`` to ``}`` is a comment. ``Setup`` makes a record replay exactly without depending on
+any random number generator. ``Termination`` (``resignation``/``time``/``forfeit``) with
+``Loser`` records games that ended outside the rules.
+
+``Result`` is ``1-0`` (player 0 won), ``0-1``, ``1/2-1/2`` (no winner) or ``*`` (unfinished).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from frontlines.core.errors import FrontlinesError, NotationError
+from frontlines.core.game import Outcome, State
+
+_TAG = re.compile(r'\[([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\]')
+_OUT_OF_RULES = ("resignation", "time", "forfeit")
+
+
+def result_text(outcome: Outcome | None) -> str:
+    if outcome is None:
+        return "*"
+    if outcome.winner is None:
+        return "1/2-1/2"
+    return "1-0" if outcome.winner == 0 else "0-1"
+
+
+def _escape(value: str) -> str:
+    return value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ")
+
+
+def _unescape(value: str) -> str:
+    return re.sub(r"\\(.)", r"\1", value)
+
+
+@dataclass
+class GameRecord:
+    """A game: its tags (ordered) and its actions as text."""
+
+    tags: dict[str, str] = field(default_factory=dict)
+    actions: list[str] = field(default_factory=list)
+
+    # --- building -------------------------------------------------------------------
+    @classmethod
+    def from_state(
+        cls,
+        initial: State,
+        final: State,
+        *,
+        players: tuple[str, str] = ("", ""),
+        extra: Mapping[str, str] | None = None,
+    ) -> GameRecord:
+        """Record ``final``'s history starting from ``initial`` (a copy of the start)."""
+        tags: dict[str, str] = {
+            "Game": final.game,
+            "Ruleset": final.ruleset,
+            "Player0": players[0],
+            "Player1": players[1],
+        }
+        outcome = final.outcome()
+        tags["Result"] = result_text(outcome)
+        if outcome is not None:
+            tags["Reason"] = outcome.reason
+            if outcome.scores is not None:
+                tags["Scores"] = f"{outcome.scores[0]}-{outcome.scores[1]}"
+            if outcome.reason in _OUT_OF_RULES and outcome.winner is not None:
+                tags["Termination"] = outcome.reason
+                tags["Loser"] = str(1 - outcome.winner)
+                if outcome.detail:
+                    tags["Detail"] = outcome.detail
+        tags.update(extra or {})
+        tags["Setup"] = initial.to_notation()
+        probe = initial.clone()
+        actions: list[str] = []
+        for action in final.history:
+            actions.append(probe.action_to_text(action))
+            probe.apply(action)
+        return cls(tags, actions)
+
+    # --- text -----------------------------------------------------------------------
+    def to_text(self) -> str:
+        lines = [f'[{k} "{_escape(v)}"]' for k, v in self.tags.items()]
+        body: list[str] = []
+        line = ""
+        for action in self.actions:
+            if line and len(line) + 1 + len(action) > 78:
+                body.append(line)
+                line = action
+            else:
+                line = f"{line} {action}" if line else action
+        if line:
+            body.append(line)
+        body.append(self.tags.get("Result", "*"))
+        return "\n".join(lines) + "\n\n" + "\n".join(body) + "\n"
+
+    @classmethod
+    def parse(cls, text: str) -> GameRecord:
+        tags: dict[str, str] = {}
+        rest_lines: list[str] = []
+        in_header = True
+        for number, raw in enumerate(text.splitlines(), 1):
+            line = raw.strip()
+            if in_header and line.startswith("["):
+                m = _TAG.fullmatch(line)
+                if m is None:
+                    raise NotationError(f"record line {number}: malformed tag {line[:60]!r}")
+                tags[m.group(1)] = _unescape(m.group(2))
+                continue
+            in_header = False
+            rest_lines.append(line)
+        body = re.sub(r"\{[^}]*\}", " ", "\n".join(rest_lines))
+        if "{" in body or "}" in body:
+            raise NotationError("record: unbalanced comment braces")
+        tokens = body.split()
+        if tokens and tokens[-1] in ("1-0", "0-1", "1/2-1/2", "*"):
+            tokens.pop()
+        if "Setup" not in tags:
+            raise NotationError("record has no Setup tag")
+        return cls(tags, tokens)
+
+    # --- JSON -----------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        return {"tags": dict(self.tags), "actions": list(self.actions)}
+
+    @classmethod
+    def from_json(cls, data: Any) -> GameRecord:
+        if not isinstance(data, dict):
+            raise NotationError("a JSON record must be an object")
+        tags, actions = data.get("tags"), data.get("actions")
+        if not isinstance(tags, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in tags.items()):
+            raise NotationError("a JSON record needs 'tags': an object of strings")
+        if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+            raise NotationError("a JSON record needs 'actions': a list of strings")
+        if "Setup" not in tags:
+            raise NotationError("record has no Setup tag")
+        return cls(dict(tags), list(actions))
+
+    # --- replay ---------------------------------------------------------------------
+    def initial_state(self) -> State:
+        from frontlines.games import parse_state
+
+        return parse_state(self.tags["Setup"])
+
+    def states(self) -> Iterator[State]:
+        """The position before any action, then after each action (clones)."""
+        state = self.initial_state()
+        yield state.clone()
+        for index, text in enumerate(self.actions, 1):
+            try:
+                state.apply(state.parse_action(text))
+            except FrontlinesError as exc:
+                raise NotationError(f"record action {index} ({text!r}): {exc}") from exc
+            yield state.clone()
+
+    def replay(self) -> State:
+        """The final state, with an out-of-rules termination applied if the tags say so."""
+        final: State | None = None
+        for final in self.states():
+            pass
+        assert final is not None
+        termination = self.tags.get("Termination")
+        if termination in _OUT_OF_RULES and not final.is_terminal():
+            loser = self.tags.get("Loser")
+            if loser not in ("0", "1"):
+                raise NotationError("Termination tag needs Loser 0 or 1")
+            final.resign(int(loser), termination, self.tags.get("Detail", ""))
+        return final
+
+
+def dump_jsonl(records: Iterable[GameRecord]) -> str:
+    """Many records as JSON lines (one object per line), the bulk format."""
+    return "".join(json.dumps(r.to_json(), ensure_ascii=False) + "\n" for r in records)
+
+
+def load_jsonl(text: str) -> list[GameRecord]:
+    out = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if line.strip():
+            try:
+                data = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise NotationError(f"JSON line {number}: {exc}") from exc
+            out.append(GameRecord.from_json(data))
+    return out

@@ -1,0 +1,75 @@
+"""Registry of game modules and their rulesets.
+
+Everything outside ``frontlines.games`` finds games here, by ruleset name, so that bots,
+the arena and the user interfaces carry no game-specific code.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping
+
+from frontlines.core.errors import NotationError, UnknownRuleset
+from frontlines.core.game import GameModule, Ruleset, State, View
+
+# Game modules in the order user interfaces list them. Each module exposes ``MODULE``.
+_MODULE_PATHS = {
+    "battleline": "frontlines.games.battleline",
+    "warmachine": "frontlines.games.warmachine",
+}
+_loaded: dict[str, GameModule] = {}
+
+
+def game_module(name: str) -> GameModule:
+    """The game module called ``name`` (``battleline`` or ``warmachine``)."""
+    module = _loaded.get(name)
+    if module is None:
+        path = _MODULE_PATHS.get(name)
+        if path is None:
+            raise UnknownRuleset(f"unknown game {name!r}; known: {', '.join(_MODULE_PATHS)}")
+        module = importlib.import_module(path).MODULE
+        _loaded[name] = module
+    return module
+
+
+def all_rulesets() -> list[Ruleset]:
+    """Every ruleset of every game, in display order."""
+    return [r for name in _MODULE_PATHS for r in game_module(name).rulesets]
+
+
+def ruleset(name: str) -> Ruleset:
+    for r in all_rulesets():
+        if r.name == name:
+            return r
+    known = ", ".join(r.name for r in all_rulesets())
+    raise UnknownRuleset(f"unknown ruleset {name!r}; known: {known}")
+
+
+def module_for(ruleset_name: str) -> GameModule:
+    return game_module(ruleset(ruleset_name).game)
+
+
+def new_state(ruleset_name: str, seed: int | None = None, options: Mapping[str, str] | None = None) -> State:
+    """A freshly dealt game of ``ruleset_name``."""
+    return module_for(ruleset_name).new_state(ruleset_name, seed=seed, options=options)
+
+
+def _game_of_notation(text: str) -> GameModule:
+    head = text.strip().split(" ", 1)[0]
+    game = head.split(":", 1)[0]
+    if game not in _MODULE_PATHS:
+        raise NotationError(f"position notation must start with a game name ({', '.join(_MODULE_PATHS)}), got {head!r}")
+    return game_module(game)
+
+
+def parse_state(text: str) -> State:
+    """Parse a full-state notation of any game (it names its game first)."""
+    return _game_of_notation(text).parse_state(text)
+
+
+def parse_view(text: str) -> View:
+    """Parse a view notation of any game (it names its game first)."""
+    return _game_of_notation(text).parse_view(text)
+
+
+__all__ = ["all_rulesets", "game_module", "module_for", "new_state", "parse_state", "parse_view", "ruleset"]
