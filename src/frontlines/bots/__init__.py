@@ -1,0 +1,1 @@
+"""Bots: random, heuristic, ISMCTS, levels, and external engines behind a protocol."""
