@@ -231,12 +231,12 @@ class GameModule(ABC):
 
 
 __all__ = [
+    "PLAYERS",
     "Action",
     "GameModule",
     "IllegalAction",
     "OptionSpec",
     "Outcome",
-    "PLAYERS",
     "Ruleset",
     "State",
     "View",

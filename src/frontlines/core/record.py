@@ -173,10 +173,10 @@ class GameRecord:
 
     def replay(self) -> State:
         """The final state, with an out-of-rules termination applied if the tags say so."""
-        final: State | None = None
-        for final in self.states():
+        states = self.states()
+        final = next(states)
+        for final in states:  # noqa: B007 - the last state is the one we want
             pass
-        assert final is not None
         termination = self.tags.get("Termination")
         if termination in _OUT_OF_RULES and not final.is_terminal():
             loser = self.tags.get("Loser")

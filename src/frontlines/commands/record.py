@@ -1,0 +1,49 @@
+"""``frontlines record``: check, replay and convert game records."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+HELP = "Check a game record (text or JSON lines), print its final position, or convert it."
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", help="record file (.txt/.pgn-style text, .json, or .jsonl for many); - for stdin")
+    parser.add_argument("--to", choices=("text", "json", "jsonl", "final"), default="final",
+                        help="what to print: the record as text or JSON, or the final position (default)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from frontlines.core.errors import FrontlinesError
+    from frontlines.core.record import GameRecord, dump_jsonl, load_jsonl
+
+    if args.file == "-":
+        text = sys.stdin.read()
+    else:
+        with open(args.file, encoding="utf-8") as handle:
+            text = handle.read()
+    try:
+        stripped = text.lstrip()
+        if stripped.startswith("{"):
+            records = load_jsonl(text) if "\n{" in stripped.rstrip() else [GameRecord.from_json(json.loads(text))]
+        else:
+            records = [GameRecord.parse(text)]
+        for number, record in enumerate(records, 1):
+            final = record.replay()  # proves every action legal
+            if args.to == "text":
+                print(record.to_text())
+            elif args.to == "json":
+                print(json.dumps(record.to_json(), ensure_ascii=False, indent=2))
+            elif args.to == "jsonl":
+                sys.stdout.write(dump_jsonl([record]))
+            else:
+                outcome = final.outcome()
+                print(f"game {number}: {len(record.actions)} actions, result {record.tags.get('Result', '*')}"
+                      f" ({outcome.reason if outcome else 'unfinished'})")
+                print(final.to_notation())
+    except (FrontlinesError, ValueError, KeyError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    return 0
