@@ -1,0 +1,160 @@
+"""Every ruleset of every game honours the one game interface.
+
+These tests know nothing about any particular game: they drive random games through
+``frontlines.games`` and check what bots, the arena and the user interfaces rely on.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from frontlines.core.errors import IllegalAction, NotationError
+from frontlines.core.game import State
+from frontlines.core.record import GameRecord, dump_jsonl, load_jsonl
+from frontlines.games import all_rulesets, new_state, parse_state, parse_view
+
+RULESETS = [r.name for r in all_rulesets()]
+MAX_ACTIONS = 3000
+
+
+def play_random(state: State, rng: random.Random, limit: int = MAX_ACTIONS) -> None:
+    for _ in range(limit):
+        if state.is_terminal():
+            return
+        state.apply(rng.choice(state.legal_actions()))
+    raise AssertionError(f"game did not end within {limit} actions")
+
+
+def test_registry_lists_the_required_rulesets() -> None:
+    for name in ("battleline", "battleline-basic", "schotten-totten", "schotten-totten-tactics", "medieval", "warmachine"):
+        assert name in RULESETS
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_same_seed_same_deal(ruleset: str) -> None:
+    assert new_state(ruleset, seed=7).to_notation() == new_state(ruleset, seed=7).to_notation()
+    assert new_state(ruleset, seed=7).to_notation() != new_state(ruleset, seed=8).to_notation()
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_random_games_respect_the_interface(ruleset: str) -> None:
+    rng = random.Random(ruleset)
+    for seed in range(3):
+        state = new_state(ruleset, seed=seed)
+        initial = state.clone()
+        steps = 0
+        while not state.is_terminal():
+            player = state.current_player()
+            assert player in (0, 1)
+            legal = state.legal_actions()
+            assert legal, "a live game always offers an action"
+            assert len(set(legal)) == len(legal), "no duplicate actions"
+            view = state.view(player)
+            assert set(view.legal_actions()) == set(legal), "the mover's view lists exactly the legal actions"
+            assert state.view(1 - player).legal_actions() == []
+            for action in legal:
+                text = state.action_to_text(action)
+                assert not any(ch.isspace() for ch in text)
+                assert state.parse_action(text) == action
+                assert view.parse_action(text) == action
+            if steps % 7 == 0:
+                # push/pop is an exact undo; clone is independent.
+                before = state.to_notation()
+                twin = state.clone()
+                state.push(legal[0])
+                assert state.pop() == legal[0]
+                assert state.to_notation() == before
+                twin.apply(legal[-1])
+                assert state.to_notation() == before
+                assert parse_state(before).to_notation() == before
+                for viewer in (0, 1, None):
+                    v = state.view(viewer)
+                    assert parse_view(v.to_notation()).to_notation() == v.to_notation()
+                    json.dumps(v.to_dict())
+            state.apply(rng.choice(legal))
+            steps += 1
+            assert steps < MAX_ACTIONS
+        outcome = state.outcome()
+        assert outcome is not None
+        assert outcome.winner in (0, 1, None)
+        assert state.current_player() is None
+        assert state.legal_actions() == []
+        record = GameRecord.from_state(initial, state, players=("a", "b"))
+        again = GameRecord.parse(record.to_text())
+        assert again.actions == record.actions
+        assert again.replay().to_notation() == state.to_notation()
+        assert load_jsonl(dump_jsonl([record]))[0].replay().to_notation() == state.to_notation()
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_illegal_and_malformed_actions_change_nothing(ruleset: str) -> None:
+    state = new_state(ruleset, seed=3)
+    rng = random.Random(1)
+    for _ in range(15):
+        if state.is_terminal():
+            break
+        before = state.to_notation()
+        for junk in ("", "zz", "R11@3", "claim:0", "@@", "draw:nowhere", "x" * 200):
+            try:
+                action = state.parse_action(junk)
+            except NotationError:
+                continue
+            if action not in state.legal_actions():
+                with pytest.raises(IllegalAction):
+                    state.apply(action)
+        with pytest.raises(IllegalAction):
+            state.apply(("not", "an", "action"))
+        assert state.to_notation() == before
+        state.apply(rng.choice(state.legal_actions()))
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_views_hide_the_opponent_and_samples_agree(ruleset: str) -> None:
+    rng = random.Random(5)
+    state = new_state(ruleset, seed=11)
+    for step in range(400):
+        if state.is_terminal():
+            break
+        if step % 5 == 0:
+            full = state.to_notation()
+            for viewer in (0, 1):
+                view = state.view(viewer)
+                # Every determinisation looks the same from the viewer's seat.
+                for k in range(3):
+                    sample = view.sample(random.Random(k))
+                    assert sample.view(viewer).to_notation() == view.to_notation()
+                    assert sample.current_player() == state.current_player()
+                    assert set(sample.legal_actions()) == set(state.legal_actions()) or viewer != state.current_player()
+            assert state.to_notation() == full
+            public = state.view(None)
+            assert public.legal_actions() == []
+            assert public.to_dict()["viewer"] is None
+        state.apply(rng.choice(state.legal_actions()))
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_resignation_ends_the_game(ruleset: str) -> None:
+    state = new_state(ruleset, seed=2)
+    state.resign(1, "time", "flag fell")
+    outcome = state.outcome()
+    assert state.is_terminal() and outcome is not None
+    assert outcome.winner == 0 and outcome.reason == "time"
+    with pytest.raises(IllegalAction):
+        state.apply(new_state(ruleset, seed=2).legal_actions()[0])
+
+
+def test_unknown_ruleset_and_bad_notation() -> None:
+    with pytest.raises(KeyError):
+        new_state("chess")
+    with pytest.raises(NotationError):
+        parse_state("chess 1 2 3")
+    with pytest.raises(NotationError):
+        parse_state("")
+    for name in ("battleline", "warmachine"):
+        with pytest.raises(NotationError):
+            parse_state(f"{name} garbage that is not a position")
+        with pytest.raises(NotationError):
+            parse_view(f"{name} garbage")
