@@ -1,0 +1,135 @@
+"""Heuristic play: the game-independent part, and the ``heuristic`` bot.
+
+Game knowledge lives in one :class:`GamePolicy` per game (``heuristic_battleline``,
+``heuristic_warmachine``). The same object serves three users:
+
+* the ``heuristic`` bot, which calls :meth:`GamePolicy.choose` on its view;
+* ISMCTS rollouts, which call :meth:`GamePolicy.rollout_action` on a determinised full
+  state, so it must be cheap (it runs thousands of times per decision);
+* ISMCTS depth cut-offs, which call :meth:`GamePolicy.evaluate` for a static estimate.
+
+The generic policy below plays randomly (claims first) and evaluates every unfinished
+position as even; it is what any game without a dedicated policy gets.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from typing import Any
+
+from frontlines.bots.base import Bot, Clock
+from frontlines.core.game import Action, Outcome, State, View
+
+
+def outcome_value(outcome: Outcome | None, player: int) -> float:
+    """1 for a win of ``player``, 0 for a loss, 0.5 for a draw or an unfinished game."""
+    if outcome is None or outcome.winner is None:
+        return 0.5
+    return 1.0 if outcome.winner == player else 0.0
+
+
+class GamePolicy:
+    """Game knowledge used by the heuristic bot and by search. Generic defaults."""
+
+    game = ""
+
+    def forced(self, state: State | View, legal: list[Action]) -> Action | None:
+        """An action to take without thinking (a provable claim), or ``None``."""
+        for action in legal:
+            if state.action_to_text(action).startswith("claim:"):
+                return action
+        return None
+
+    def choose(self, view: View, rng: random.Random) -> Action:
+        """The full heuristic's choice for the player to move in ``view``."""
+        legal = view.legal_actions()
+        forced = self.forced(view, legal)
+        return forced if forced is not None else rng.choice(legal)
+
+    def ranked(self, view: View, rng: random.Random) -> list[tuple[float, Action]]:
+        """Legal actions with a score (higher is better), best first; used for noisy levels."""
+        best = self.choose(view, rng)
+        return [(1.0 if a == best else 0.0, a) for a in view.legal_actions()]
+
+    def rollout_action(self, state: State, legal: list[Action], rng: random.Random) -> Action:
+        """A cheap, sensible action for the player to move in a full ``state``."""
+        forced = self.forced(state, legal)
+        return forced if forced is not None else rng.choice(legal)
+
+    def evaluate(self, state: State, player: int) -> float:
+        """Estimated probability that ``player`` wins ``state`` (exact when it is over)."""
+        if state.is_terminal():
+            return outcome_value(state.outcome(), player)
+        return 0.5
+
+
+_POLICY_MODULES = {
+    "battleline": "frontlines.bots.heuristic_battleline",
+    "warmachine": "frontlines.bots.heuristic_warmachine",
+}
+_policies: dict[str, GamePolicy] = {}
+
+
+def game_of(ruleset: str) -> str:
+    """The game a ruleset belongs to, or ``""`` when no registered game knows it."""
+    from frontlines.core.errors import FrontlinesError
+    from frontlines.games import ruleset as find_ruleset
+
+    try:
+        return find_ruleset(ruleset).game
+    except (FrontlinesError, ImportError, AttributeError):
+        return ""
+
+
+def policy_for(ruleset: str) -> GamePolicy:
+    """The policy for ``ruleset``'s game (the generic one for unknown games)."""
+    game = game_of(ruleset)
+    policy = _policies.get(game)
+    if policy is None:
+        path = _POLICY_MODULES.get(game)
+        policy = importlib.import_module(path).POLICY if path else GamePolicy()
+        _policies[game] = policy
+    return policy
+
+
+class HeuristicBot(Bot):
+    """Fast rule-of-thumb play. ``noise`` (0-1) makes it weaker: with that probability it
+    picks among its top few moves at random, and sometimes any legal move (used by ``easy``)."""
+
+    name = "heuristic"
+
+    def __init__(self, seed: int | None = None, noise: float = 0.0) -> None:
+        if not 0.0 <= noise <= 1.0:
+            raise ValueError(f"heuristic noise must be between 0 and 1, not {noise}")
+        self._seed = seed
+        self.noise = noise
+        self._rng = random.Random(seed)
+        self._last: dict[str, Any] = {}
+
+    def new_game(self, ruleset: str, seat: int, seed: int | None = None) -> None:
+        if seed is not None:
+            base = 0 if self._seed is None else self._seed
+            self._rng = random.Random(f"{base}:{seed}:{seat}")
+
+    def choose(self, view: View, clock: Clock | None = None) -> Action:
+        policy = policy_for(view.ruleset)
+        legal = view.legal_actions()
+        if not legal:
+            raise ValueError("heuristic bot asked to move with no legal action")
+        forced = policy.forced(view, legal)
+        if forced is not None:
+            self._last = {"forced": True}
+            return forced
+        if self.noise > 0.0 and self._rng.random() < self.noise:
+            if self._rng.random() < 0.3:
+                self._last = {"noise": "random"}
+                return self._rng.choice(legal)
+            ranked = policy.ranked(view, self._rng)
+            self._last = {"noise": "top3"}
+            return self._rng.choice(ranked[:3])[1]
+        self._last = {}
+        return policy.choose(view, self._rng)
+
+    def info(self) -> dict[str, Any]:
+        return dict(self._last)

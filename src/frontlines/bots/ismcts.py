@@ -1,0 +1,263 @@
+"""Single-observer Information Set Monte Carlo Tree Search (Cowling, Powley & Whitehouse 2012).
+
+Each iteration samples a full state consistent with the bot's view (a *determinisation*,
+``View.sample``) and walks one shared tree whose nodes stand for information sets: a node
+is reached by a sequence of actions from the root, the opponent's actions included. Because
+an action may be legal in one determinisation and not in another, every child keeps an
+*availability* count (how often it was legal when its parent was visited) and UCB uses it
+in place of the parent's visit count. Below the tree, a rollout plays the cheap game
+heuristic with some randomness (epsilon-greedy) up to a depth cut-off, where the game
+policy's static evaluation replaces the rest of the game. Provable claims are forced both
+in the tree and in rollouts: taking one never hurts.
+
+Budgets: ``iterations`` (reproducible: same seed and view give the same move) and/or
+``time`` seconds. ``workers > 1`` runs root-parallel searches in worker processes, each with
+its own tree and seed, and adds their root statistics together.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import os
+import pickle
+import random
+import time
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import asdict, dataclass, replace
+from typing import Any
+
+from frontlines.bots.base import Bot, Clock
+from frontlines.bots.heuristic import GamePolicy, outcome_value, policy_for
+from frontlines.core.game import Action, State, View
+
+
+@dataclass(frozen=True)
+class SearchParams:
+    """Knobs of one search. ``time``/``iterations`` ``None`` means no limit of that kind
+    (at least one must be set)."""
+
+    time: float | None = 1.0
+    iterations: int | None = None
+    workers: int = 1
+    exploration: float = 0.7
+    epsilon: float = 0.1  # share of random moves in rollouts
+    rollout_depth: int = 40  # actions played below the tree before the static evaluation
+    max_nodes: int = 200_000
+    eval_weight: float = 1.0  # 1: cut-off value is the static evaluation; 0: a coin toss
+
+    def check(self) -> None:
+        if self.time is None and self.iterations is None:
+            raise ValueError("ismcts needs a time or an iterations budget")
+        if self.time is not None and self.time <= 0:
+            raise ValueError(f"ismcts time must be positive, not {self.time}")
+        if self.iterations is not None and self.iterations < 1:
+            raise ValueError(f"ismcts iterations must be at least 1, not {self.iterations}")
+        if not 1 <= self.workers <= 64:
+            raise ValueError(f"ismcts workers must be 1-64, not {self.workers}")
+        if self.exploration < 0 or not 0 <= self.epsilon <= 1 or self.rollout_depth < 0 or self.max_nodes < 1:
+            raise ValueError("ismcts: exploration >= 0, 0 <= epsilon <= 1, rollout_depth >= 0, max_nodes >= 1")
+
+
+class Node:
+    """One information set: ``player`` chose the action leading here."""
+
+    __slots__ = ("avail", "children", "player", "reward", "visits")
+
+    def __init__(self, player: int) -> None:
+        self.player = player
+        self.visits = 0
+        self.avail = 0
+        self.reward = 0.0  # summed from ``player``'s point of view
+        self.children: dict[Action, Node] = {}
+
+
+@dataclass
+class SearchResult:
+    """Root statistics of one or more merged searches: action -> (visits, reward)."""
+
+    stats: dict[Action, tuple[int, float]]
+    iterations: int
+    nodes: int
+    seconds: float
+
+    def merge(self, other: SearchResult) -> None:
+        for action, (n, w) in other.stats.items():
+            n0, w0 = self.stats.get(action, (0, 0.0))
+            self.stats[action] = (n0 + n, w0 + w)
+        self.iterations += other.iterations
+        self.nodes += other.nodes
+        self.seconds = max(self.seconds, other.seconds)
+
+    def best(self, legal: list[Action]) -> tuple[Action, int, float]:
+        """The most visited legal root action (ties: better mean, then the earlier legal action)."""
+        best_action, best_key = legal[0], (-1, -1.0)
+        for action in legal:
+            n, w = self.stats.get(action, (0, 0.0))
+            key = (n, w / n if n else 0.0)
+            if key > best_key:
+                best_action, best_key = action, key
+        return best_action, best_key[0], best_key[1]
+
+
+def _rollout(state: State, policy: GamePolicy, params: SearchParams, rng: random.Random) -> float:
+    """Play on from ``state`` (mutated) and return player 0's value."""
+    depth = 0
+    while not state.is_terminal():
+        if depth >= params.rollout_depth:
+            value = policy.evaluate(state, 0)
+            return 0.5 + params.eval_weight * (value - 0.5)
+        legal = state.legal_actions()
+        forced = policy.forced(state, legal)
+        if forced is not None:
+            action = forced
+        elif rng.random() < params.epsilon:
+            action = rng.choice(legal)
+        else:
+            action = policy.rollout_action(state, legal, rng)
+        state.apply(action)
+        depth += 1
+    return outcome_value(state.outcome(), 0)
+
+
+def search(view: View, params: SearchParams, rng: random.Random, policy: GamePolicy | None = None) -> SearchResult:
+    """Run one ISMCTS from ``view`` (the viewer must be to move) within ``params``' budget."""
+    policy = policy or policy_for(view.ruleset)
+    root = Node(-1)
+    nodes = 1
+    started = time.perf_counter()
+    deadline = None if params.time is None else started + params.time
+    limit = params.iterations
+    iterations = 0
+    log = math.log
+    sqrt = math.sqrt
+    c = params.exploration
+    while (limit is None or iterations < limit) and (deadline is None or time.perf_counter() < deadline):
+        iterations += 1
+        state = view.sample(rng)
+        node = root
+        path: list[Node] = []
+        expanded = False
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            forced = policy.forced(state, legal)
+            choices = [forced] if forced is not None else legal
+            player = state.current_player()
+            assert player is not None
+            children = node.children
+            untried: list[Action] = []
+            for action in choices:
+                child = children.get(action)
+                if child is None:
+                    untried.append(action)
+                else:
+                    child.avail += 1
+            if untried:
+                if expanded or nodes >= params.max_nodes:
+                    break  # leave the tree: the rollout takes over from here
+                action = untried[rng.randrange(len(untried))]
+                child = Node(player)
+                child.avail = 1
+                children[action] = child
+                nodes += 1
+                expanded = True
+            else:
+                if expanded:
+                    break
+                best_score = -1.0
+                action = choices[0]
+                for candidate in choices:
+                    ch = children[candidate]
+                    score = ch.reward / ch.visits + c * sqrt(log(ch.avail) / ch.visits) if ch.visits else 1e9
+                    if score > best_score:
+                        best_score, action = score, candidate
+                child = children[action]
+            state.apply(action)
+            path.append(child)
+            node = child
+        value = _rollout(state, policy, params, rng)
+        for visited in path:
+            visited.visits += 1
+            visited.reward += value if visited.player == 0 else 1.0 - value
+    stats = {a: (ch.visits, ch.reward) for a, ch in root.children.items()}
+    return SearchResult(stats, iterations, nodes, time.perf_counter() - started)
+
+
+def _stable_seed(*parts: object) -> int:
+    """A seed from text, the same in every process (``hash`` of a str is salted per process)."""
+    digest = hashlib.sha256(":".join(str(p) for p in parts).encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def _worker_search(payload: bytes, params: SearchParams, seed: int) -> SearchResult:
+    view = pickle.loads(payload)
+    return search(view, params, random.Random(seed))
+
+
+class ISMCTSBot(Bot):
+    """Information Set MCTS over the bot's own view."""
+
+    name = "ismcts"
+
+    def __init__(self, seed: int | None = None, params: SearchParams | None = None, **options: Any) -> None:
+        self.params = replace(params or SearchParams(), **options)
+        self.params.check()
+        self._seed = seed if seed is not None else int.from_bytes(os.urandom(8), "big")
+        self._game_seed: object = ""
+        self._pool: ProcessPoolExecutor | None = None
+        self._last: dict[str, Any] = {}
+
+    def new_game(self, ruleset: str, seat: int, seed: int | None = None) -> None:
+        self._game_seed = f"{seed}:{seat}"
+
+    def _budget(self, clock: Clock | None) -> SearchParams:
+        params = self.params
+        if clock is not None and clock.time_left is not None:
+            share = clock.budget(moves_left_guess=25)
+            assert share is not None
+            limit = share if params.time is None else min(params.time, share)
+            params = replace(params, time=max(0.01, 0.9 * limit))
+        return params
+
+    def choose(self, view: View, clock: Clock | None = None) -> Action:
+        legal = view.legal_actions()
+        if not legal:
+            raise ValueError("ismcts asked to move with no legal action")
+        policy = policy_for(view.ruleset)
+        forced = policy.forced(view, legal)
+        if forced is not None or len(legal) == 1:
+            action = forced if forced is not None else legal[0]
+            self._last = {"iterations": 0, "nodes": 0, "forced": True, "move": view.action_to_text(action)}
+            return action
+        params = self._budget(clock)
+        seed = _stable_seed(self._seed, self._game_seed, view.to_notation())
+        futures: list[Future[SearchResult]] = []
+        if params.workers > 1:
+            if self._pool is None:
+                self._pool = ProcessPoolExecutor(max_workers=params.workers - 1)
+            payload = pickle.dumps(view)
+            futures = [self._pool.submit(_worker_search, payload, params, seed + i) for i in range(1, params.workers)]
+        result = search(view, params, random.Random(seed), policy)
+        for future in futures:
+            result.merge(future.result())
+        action, visits, mean = result.best(legal)
+        ranked = sorted(result.stats.items(), key=lambda kv: -kv[1][0])[:5]
+        self._last = {
+            "iterations": result.iterations,
+            "nodes": result.nodes,
+            "seconds": round(result.seconds, 3),
+            "win_probability": round(mean, 4),
+            "visits": visits,
+            "move": view.action_to_text(action),
+            "top": [(view.action_to_text(a), n, round(w / n, 3) if n else None) for a, (n, w) in ranked],
+            "params": asdict(params),
+        }
+        return action
+
+    def info(self) -> dict[str, Any]:
+        return dict(self._last)
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None

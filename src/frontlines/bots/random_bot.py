@@ -1,0 +1,47 @@
+"""The ``random`` bot: a uniformly random legal action, except that a provable claim is always taken.
+
+Claims are recognised by their action text (``claim:N`` in the Battle Line family), so the
+bot needs nothing game-specific; in War Machine there are no claims and it is purely random.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from frontlines.bots.base import Bot, Clock
+from frontlines.core.game import Action, View
+
+
+def claim_actions(view: View, actions: list[Action]) -> list[Action]:
+    """The claims among ``actions`` (the game offers a claim only when it is provable)."""
+    return [a for a in actions if view.action_to_text(a).startswith("claim:")]
+
+
+class RandomBot(Bot):
+    """Uniformly random legal action; provable claims first."""
+
+    name = "random"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self._seed = seed
+        self._rng = random.Random(seed)
+        self._last: dict[str, Any] = {}
+
+    def new_game(self, ruleset: str, seat: int, seed: int | None = None) -> None:
+        # A per-game seed keeps a match reproducible whatever order the games run in.
+        if seed is not None:
+            base = 0 if self._seed is None else self._seed
+            self._rng = random.Random(f"{base}:{seed}:{seat}")
+
+    def choose(self, view: View, clock: Clock | None = None) -> Action:
+        legal = view.legal_actions()
+        if not legal:
+            raise ValueError("random bot asked to move with no legal action")
+        claims = claim_actions(view, legal)
+        action = claims[0] if claims else self._rng.choice(legal)
+        self._last = {"legal": len(legal), "claim": bool(claims)}
+        return action
+
+    def info(self) -> dict[str, Any]:
+        return dict(self._last)

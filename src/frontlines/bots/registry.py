@@ -1,0 +1,119 @@
+"""Bot specs: the short text naming a bot on the command line and in the arena.
+
+Grammar: ``NAME`` or ``NAME:key=value,key=value``, or ``cmd:<command line>`` for an
+external engine (``cmd:proto=NAME:<command line>`` picks a protocol other than the default
+``frontlines``). Examples: ``random``, ``heuristic``, ``heuristic:noise=0.2``, ``ismcts``,
+``ismcts:time=0.5``, ``ismcts:iterations=2000,workers=2``, ``easy``, ``expert``,
+``cmd:python3 mybot.py``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import fields
+from typing import Any
+
+from frontlines.bots.base import Bot
+from frontlines.bots.levels import LEVELS
+
+_DESCRIPTIONS: dict[str, str] = {
+    "random": "uniformly random legal action, but always takes a provable claim",
+    "heuristic": "fast rule-of-thumb play (formation odds, flag weights, tactics); option noise=0..1",
+    "ismcts": "Information Set MCTS; options time=SECONDS, iterations=N, workers=N, exploration=C, "
+    "epsilon=E, rollout_depth=D, max_nodes=N, eval_weight=W",
+    "cmd": "external engine: cmd:<command line> (or cmd:proto=NAME:<command line>)",
+}
+
+
+def list_bots() -> list[tuple[str, str]]:
+    """(spec, description) of every built-in bot and level."""
+    out = [(name, text) for name, text in _DESCRIPTIONS.items()]
+    out += [(level, f"{text} (= {spec})") for level, (spec, text) in LEVELS.items()]
+    return out
+
+
+def _parse_options(name: str, text: str) -> dict[str, str]:
+    options: dict[str, str] = {}
+    if not text:
+        return options
+    for item in text.split(","):
+        key, sep, value = item.partition("=")
+        key, value = key.strip(), value.strip()
+        if not sep or not key or not value:
+            raise ValueError(f"bad option {item!r} in bot spec {name!r}: options are key=value separated by commas")
+        if key in options:
+            raise ValueError(f"option {key!r} given twice for bot {name!r}")
+        options[key] = value
+    return options
+
+
+def _number(name: str, key: str, value: str, kind: Callable[[str], Any]) -> Any:
+    try:
+        return kind(value)
+    except ValueError:
+        raise ValueError(f"option {key}={value!r} of bot {name!r} must be {kind.__name__}") from None
+
+
+def _make_ismcts(options: dict[str, str], seed: int | None) -> Bot:
+    from frontlines.bots.ismcts import ISMCTSBot, SearchParams
+
+    kinds: dict[str, Callable[[str], Any]] = {f.name: (int if f.type in ("int", "int | None") else float) for f in fields(SearchParams)}
+    values: dict[str, Any] = {}
+    for key, value in options.items():
+        kind = kinds.get(key)
+        if kind is None:
+            raise ValueError(f"unknown ismcts option {key!r}; known: {', '.join(kinds)}")
+        values[key] = _number("ismcts", key, value, kind)
+    if "iterations" in values and "time" not in values:
+        values["time"] = None  # an iteration budget alone is what makes a search reproducible
+    return ISMCTSBot(seed=seed, **values)
+
+
+def make_bot(spec: str, seed: int | None = None) -> Bot:
+    """Build the bot named by ``spec``; ``ValueError`` with a clear message for a bad spec."""
+    text = spec.strip()
+    if not text:
+        raise ValueError("empty bot spec; try one of: " + ", ".join(name for name, _ in list_bots()))
+    if text.startswith("cmd:"):
+        command, protocol = text[4:].strip(), "frontlines"
+        if command.startswith("proto="):
+            protocol, _, command = command[6:].partition(":")
+        if not command.strip() or not protocol:
+            raise ValueError("cmd: needs a command line, e.g. cmd:python3 mybot.py")
+        from frontlines.bots.external import make_external
+
+        bot: Bot = make_external(command.strip(), protocol=protocol, seed=seed)
+        return bot
+    name, _, rest = text.partition(":")
+    name = name.strip().lower()
+    options = _parse_options(name, rest.strip())
+    if name in LEVELS:
+        if options:
+            raise ValueError(f"level {name!r} takes no options (it is {LEVELS[name][0]!r}; use that spec to tune it)")
+        bot = make_bot(LEVELS[name][0], seed)
+        bot.name = name
+        return bot
+    if name == "random":
+        if options:
+            raise ValueError("bot 'random' takes no options")
+        from frontlines.bots.random_bot import RandomBot
+
+        return RandomBot(seed=seed)
+    if name == "heuristic":
+        from frontlines.bots.heuristic import HeuristicBot
+
+        unknown = set(options) - {"noise"}
+        if unknown:
+            raise ValueError(f"unknown heuristic option {sorted(unknown)[0]!r}; known: noise")
+        noise = _number(name, "noise", options.get("noise", "0"), float)
+        bot = HeuristicBot(seed=seed, noise=noise)
+        if options:
+            bot.name = text
+        return bot
+    if name == "ismcts":
+        bot = _make_ismcts(options, seed)
+        if options:
+            bot.name = text
+        return bot
+    known = ", ".join(n for n, _ in list_bots())
+    raise ValueError(f"unknown bot {name!r}; known: {known}")

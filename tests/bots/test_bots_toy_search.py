@@ -1,0 +1,66 @@
+"""Search mechanics on a tiny hidden-information game (no dependency on the real games)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from frontlines.bots.heuristic import GamePolicy
+from frontlines.bots.ismcts import ISMCTSBot, SearchParams, search
+from frontlines.bots.random_bot import RandomBot
+from toygame import ToyState
+
+
+def _position(total: int, mine: list[int], theirs: list[int], deck: list[int]) -> ToyState:
+    return ToyState((list(mine), list(theirs)), list(deck), total=total, to_move=0)
+
+
+def test_ismcts_takes_the_immediate_win() -> None:
+    state = _position(7, [1, 3, 2], [1, 2, 3], [1, 1, 2, 2, 3])
+    bot = ISMCTSBot(seed=1, time=None, iterations=300)
+    assert bot.choose(state.view(0)) == 3
+    info = bot.info()
+    assert info["iterations"] == 300 and info["win_probability"] > 0.9 and info["nodes"] > 1
+
+
+def test_ismcts_avoids_handing_over_the_win() -> None:
+    # Total 6 with 1 or 2 in hand: playing 1 leaves 7 (the opponent needs a 3), playing 2
+    # leaves 8 (they need a 2); with both 3s and no 2s gone the 1 is no better - but with all
+    # remaining unseen cards being 2s, playing 1 loses less: 7 + 2 = 9, then we can hit 10.
+    state = _position(6, [1, 2, 1], [2, 2, 2], [2, 2, 2])
+    bot = ISMCTSBot(seed=3, time=None, iterations=2000)
+    assert bot.choose(state.view(0)) == 1
+
+
+def test_same_seed_same_move_and_statistics() -> None:
+    state = ToyState.deal(11)
+    a = ISMCTSBot(seed=5, time=None, iterations=400)
+    b = ISMCTSBot(seed=5, time=None, iterations=400)
+    assert a.choose(state.view(0)) == b.choose(state.view(0))
+    assert a.info()["top"] == b.info()["top"]
+
+
+def test_search_respects_max_nodes_and_time() -> None:
+    state = ToyState.deal(4)
+    result = search(state.view(0), SearchParams(time=None, iterations=500, max_nodes=20), random.Random(0), GamePolicy())
+    assert result.nodes <= 20 and result.iterations == 500
+    timed = search(state.view(0), SearchParams(time=0.05), random.Random(0), GamePolicy())
+    assert timed.seconds < 0.5 and timed.iterations > 0
+
+
+def test_bad_params_rejected() -> None:
+    with pytest.raises(ValueError):
+        ISMCTSBot(time=None, iterations=None)
+    with pytest.raises(ValueError):
+        ISMCTSBot(workers=0)
+
+
+def test_random_bot_plays_toy_games() -> None:
+    for seed in range(20):
+        state = ToyState.deal(seed)
+        bots = [RandomBot(seed), ISMCTSBot(seed=seed, time=None, iterations=30)]
+        while not state.is_terminal():
+            player = state.current_player()
+            assert player is not None
+            state.apply(bots[player].choose(state.view(player)))
