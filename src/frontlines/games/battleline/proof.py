@@ -1,0 +1,133 @@
+"""Claim proofs for the Battle Line family (rules §1.9).
+
+A claim on a flag succeeds when the claimant's complete side beats the opponent's side
+now and forever: against a complete side by comparison (ties to whoever completed first),
+against an incomplete side when no way of completing it from the unseen troop cards is
+strictly stronger (the opponent would place the last card, so ties favour the claimant).
+Only troop cards are considered for the opponent's completion: unplayed tactics never
+block a proof, and the claimant's own hand counts as unseen.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from frontlines.games.battleline.cards import card_code
+from frontlines.games.battleline.formations import (
+    BATTLELINE_CARDS,
+    CardRules,
+    beating_completion,
+    evaluate,
+    formation_name,
+    rank_of,
+    sum_of,
+)
+
+__all__ = ["ProofResult", "describe", "prove"]
+
+_BIT = tuple(1 << c for c in range(70))
+
+
+@dataclass(frozen=True, slots=True)
+class ProofResult:
+    """Whether the claim holds; if not and the opponent can still complete, one completion that wins."""
+
+    claimable: bool
+    counterexample: tuple[int, ...] | None
+    reason: str
+
+
+def describe(score: int) -> str:
+    """``wedge (24)``, or ``sum 24`` under Fog."""
+    rank = rank_of(score)
+    if rank == 0:
+        return f"sum {sum_of(score)}"
+    return f"{formation_name(score)} ({sum_of(score)})"
+
+
+def _a(score: int) -> str:
+    """Formation with its article (every rank name starts with a consonant): ``a wedge (24)``."""
+    return describe(score) if rank_of(score) == 0 else f"a {describe(score)}"
+
+
+def _cards(mask: int) -> tuple[int, ...]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return tuple(out)
+
+
+def _compare_complete(mine: int, theirs: int, claimant_completed_first: bool) -> ProofResult:
+    if mine > theirs:
+        return ProofResult(True, None, f"both complete: your {describe(mine)} beats {_a(theirs)}")
+    if mine < theirs:
+        return ProofResult(False, None, f"both complete: their {describe(theirs)} beats your {describe(mine)}")
+    tie = f"tie at sum {sum_of(mine)}" if rank_of(mine) == 0 else f"tie at {formation_name(mine)} {sum_of(mine)}"
+    if claimant_completed_first:
+        return ProofResult(True, None, f"{tie}: you completed first")
+    return ProofResult(False, None, f"{tie}: you completed second")
+
+
+def prove(
+    claimant: Sequence[int],
+    opponent: Sequence[int],
+    *,
+    capacity: int,
+    fog: bool,
+    unseen_troops: int,
+    claimant_completed_first: bool = True,
+    opponent_final: bool = False,
+    rules: CardRules = BATTLELINE_CARDS,
+) -> ProofResult:
+    """Decide a claim by the claimant on one flag.
+
+    ``unseen_troops`` is the bitmask of troop cards not visible on the table (the
+    claimant's hand included). ``opponent_final`` says the opponent can never add a card
+    again (stall rule (b)): then any complete side beats their incomplete one.
+    """
+    n_mine = len(claimant)
+    if n_mine != capacity:
+        if n_mine > capacity:
+            raise ValueError(f"claimant side holds {n_mine} cards, capacity {capacity}")
+        return ProofResult(False, None, f"your side is not complete ({n_mine} of {capacity} cards)")
+    mine = evaluate(claimant, fog, rules)
+    n_theirs = len(opponent)
+    if n_theirs == capacity:
+        return _compare_complete(mine, evaluate(opponent, fog, rules), claimant_completed_first)
+    if n_theirs > capacity:
+        raise ValueError(f"opponent side holds {n_theirs} cards, capacity {capacity}")
+    if opponent_final:
+        return ProofResult(True, None, f"their side can never be completed: your {describe(mine)} wins")
+    side = 0
+    for c in claimant:
+        side |= _BIT[c]
+    theirs = 0
+    for c in opponent:
+        theirs |= _BIT[c]
+    if theirs.bit_count() != n_theirs or side & theirs:
+        raise ValueError("a card appears twice on the flag")
+    need = capacity - n_theirs
+    avail = unseen_troops & rules.troop_mask & ~side & ~theirs
+    left = avail.bit_count()
+    if left < need:
+        return ProofResult(
+            True, None,
+            f"only {left} unseen troop card{'s' if left != 1 else ''} left and they need {need}: "
+            f"their side can never be completed",
+        )
+    found = beating_completion(theirs, capacity, fog, avail, mine, rules)
+    if found is None:
+        return ProofResult(True, None, f"no unseen troop cards can beat your {describe(mine)}")
+    score, added = found
+    cards = _cards(added)
+    codes = " ".join(card_code(c) for c in cards)
+    if rank_of(score) == 0:
+        why = f"{codes} would make a higher sum ({sum_of(score)} > {sum_of(mine)})"
+    elif rank_of(score) == rank_of(mine):
+        why = f"{codes} would make a stronger {formation_name(score)} ({sum_of(score)} > {sum_of(mine)})"
+    else:
+        why = f"{codes} would make {_a(score)}, beating your {describe(mine)}"
+    return ProofResult(False, cards, why)
