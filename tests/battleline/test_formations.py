@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
-from functools import lru_cache
+from functools import cache
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -224,7 +224,7 @@ def _shape(concrete: Sequence[tuple[int, int]]) -> int:
     return 1
 
 
-@lru_cache(maxsize=None)
+@cache
 def ref_evaluate(side: frozenset[int], fog: bool, max_value: int, cavalry: int) -> int:
     troops = [(c // 10, c % 10 + 1) for c in side if c < 60]
     wilds = [c for c in side if c >= 60]
