@@ -21,9 +21,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
-from frontlines.games.battleline.cards import ALEXANDER, COMPANION_CAVALRY, SHIELD_BEARERS, troop  # noqa: E402
-from frontlines.games.battleline.formations import BATTLELINE_CARDS, evaluate  # noqa: E402
-from frontlines.games.battleline.proof import prove  # noqa: E402
+from frontlines.games.battleline.cards import ALEXANDER, COMPANION_CAVALRY, SHIELD_BEARERS, troop
+from frontlines.games.battleline.formations import BATTLELINE_CARDS, evaluate
+from frontlines.games.battleline.proof import prove
 
 Position = tuple[list[int], list[int], int, bool, int]  # claimant, opponent, capacity, fog, unseen
 
