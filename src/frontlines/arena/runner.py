@@ -1,0 +1,383 @@
+"""Playing arena games: one game with clocks and forfeits, and many games on workers.
+
+A bot failure never stops a match: :class:`BotError` (timeout, crash, garbage, illegal)
+and any exception a built-in bot raises end that game with the failing bot losing
+(``State.resign(loser, "time" | "forfeit", detail)``), the reason goes into the record,
+and the next game starts with a fresh engine process.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import queue
+import sys
+import time
+import traceback
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from frontlines.arena.schedule import BotEntry, GameTask
+from frontlines.bots.base import Bot, BotError, Clock
+from frontlines.core.errors import FrontlinesError
+from frontlines.core.record import GameRecord, result_text
+
+# A game that runs this many decisions is stopped and scored as a draw (reason "limit").
+MAX_DECISIONS = 20000
+
+
+@dataclass
+class GameResult:
+    """What the main process needs from one game (picklable)."""
+
+    index: int
+    pair: int
+    seed: int
+    players: tuple[str, str]
+    winner: int | None  # seat; None for a draw
+    reason: str
+    detail: str = ""
+    error_seat: int | None = None  # seat of the bot that failed, if one did
+    error: str = ""  # its BotError reason (timeout, crash, garbage, illegal, protocol)
+    decisions: int = 0
+    seconds: float = 0.0
+    record: dict[str, Any] = field(default_factory=dict)
+
+    def score_of(self, name: str) -> float:
+        """``name``'s score in this game (1, ½, 0)."""
+        if self.winner is None:
+            return 0.5
+        return 1.0 if self.players[self.winner] == name else 0.0
+
+
+def make_arena_bot(entry: BotEntry, protocol: str = "frontlines", seed: int | None = None, **external: Any) -> Bot:
+    """Build a participant: ``cmd:<command>`` with ``protocol``, ``classic:<command>``, or a built-in spec."""
+    spec = entry.spec.strip()
+    bot: Bot
+    if spec.startswith("cmd:") or spec.startswith("classic:"):
+        from frontlines.bots.external import make_external
+
+        command = spec.partition(":")[2].strip()
+        proto = "classic" if spec.startswith("classic:") else protocol
+        if command.startswith("proto="):
+            proto, _, command = command[6:].partition(":")
+        if not command.strip():
+            raise ValueError(f"bot {entry.name}: {spec!r} needs a command line")
+        bot = make_external(command.strip(), protocol=proto, seed=seed, **external)
+    else:
+        from frontlines.bots.registry import make_bot
+
+        bot = make_bot(spec, seed)
+    return bot
+
+
+def is_classic(entry: BotEntry, protocol: str) -> bool:
+    spec = entry.spec.strip()
+    if spec.startswith("classic:"):
+        return True
+    if spec.startswith("cmd:"):
+        command = spec[4:].strip()
+        if command.startswith("proto="):
+            return command[6:].partition(":")[0] == "classic"
+        return protocol == "classic"
+    return False
+
+
+def play_game(
+    task: GameTask,
+    bots: tuple[Bot, Bot],
+    *,
+    classic_rules: bool = False,
+    max_decisions: int = MAX_DECISIONS,
+) -> GameResult:
+    """Play ``task`` between ``bots`` (seat order); never raises for a bot's failure."""
+    from frontlines.games import new_state
+
+    started = time.monotonic()
+    options = dict(task.options)
+    if classic_rules:
+        from frontlines.bots.classic import classic_game_options
+
+        options = classic_game_options(task.ruleset, options)
+    state = new_state(task.ruleset, seed=task.seed, options=options or None)
+    initial = state.clone()
+    clocks: list[float | None] = [task.time, task.time]
+    error_seat: int | None = None
+    error = ""
+    decisions = 0
+    limit_hit = False
+
+    def fail(seat: int, reason: str, detail: str) -> None:
+        nonlocal error_seat, error
+        error_seat, error = seat, reason
+        state.resign(seat, "time" if reason == "timeout" else "forfeit", f"{reason}: {detail}"[:500])
+
+    for seat in (0, 1):
+        try:
+            bots[seat].new_game(task.ruleset, seat, task.seed)
+        except BotError as exc:
+            fail(seat, exc.reason, exc.detail)
+            break
+        except Exception as exc:  # a built-in bot's bug must not stop the match
+            fail(seat, "crash", f"new_game raised {type(exc).__name__}: {exc}")
+            break
+
+    auto: Callable[[Any], Any] | None = None
+    if classic_rules:
+        from frontlines.bots.classic import automatic_action
+
+        auto = automatic_action
+    while not state.is_terminal():
+        if decisions >= max_decisions:
+            limit_hit = True
+            break
+        mover = state.current_player()
+        assert mover is not None
+        seat = mover
+        view = state.view(seat)
+        if auto is not None:
+            action = auto(view)
+            if action is not None:
+                state.apply(action)
+                continue
+        decisions += 1
+        left = clocks[seat]
+        clock = Clock(left, task.increment) if left is not None else None
+        t0 = time.monotonic()
+        try:
+            action = bots[seat].choose(view, clock)
+        except BotError as exc:
+            fail(seat, exc.reason, exc.detail)
+            break
+        except Exception as exc:
+            fail(seat, "crash", f"{type(exc).__name__}: {exc}")
+            break
+        spent = time.monotonic() - t0
+        if left is not None:
+            remaining = left - spent
+            if remaining < 0:
+                fail(seat, "timeout", f"clock ran out ({spent:.2f}s used, {left:.2f}s left)")
+                break
+            clocks[seat] = remaining + task.increment
+        try:
+            state.apply(action)
+        except FrontlinesError as exc:
+            fail(seat, "illegal", f"{exc}")
+            break
+        except Exception as exc:  # unhashable or foreign objects
+            fail(seat, "illegal", f"{type(exc).__name__}: {exc}")
+            break
+
+    outcome = state.outcome()
+    winner = outcome.winner if outcome is not None else None
+    reason = outcome.reason if outcome is not None else ("limit" if limit_hit else "unfinished")
+    detail = outcome.detail if outcome is not None else ""
+    for seat in (0, 1):
+        over = getattr(bots[seat], "game_over", None)
+        if callable(over):
+            with contextlib.suppress(Exception):
+                over(result_text(outcome), reason)
+    extra = {"Event": "frontlines arena", "Round": str(task.index + 1), "Deal": str(task.pair + 1), "Seed": str(task.seed)}
+    if task.time is not None:
+        extra["TimeControl"] = f"{task.time:g}+{task.increment:g}"
+    if options:
+        extra["Options"] = ",".join(f"{k}={v}" for k, v in sorted(options.items()))
+    if error_seat is not None:
+        extra["BotError"] = error
+    record = GameRecord.from_state(initial, state, players=task.players, extra=extra)
+    return GameResult(
+        index=task.index,
+        pair=task.pair,
+        seed=task.seed,
+        players=task.players,
+        winner=winner,
+        reason=reason,
+        detail=detail,
+        error_seat=error_seat,
+        error=error,
+        decisions=decisions,
+        seconds=time.monotonic() - started,
+        record=record.to_json(),
+    )
+
+
+class BotPool:
+    """Bots of one process, built once and reused game after game."""
+
+    def __init__(self, entries: Iterable[BotEntry], protocol: str, seed: int | None, external: dict[str, Any]) -> None:
+        self.entries = {e.name: e for e in entries}
+        self.protocol = protocol
+        self.seed = seed
+        self.external = external
+        self.bots: dict[str, Bot] = {}
+
+    def get(self, name: str) -> Bot:
+        bot = self.bots.get(name)
+        if bot is None:
+            entry = self.entries[name]
+            seed = None if self.seed is None else (self.seed * 7919 + sorted(self.entries).index(name))
+            bot = make_arena_bot(entry, self.protocol, seed, **self.external)
+            self.bots[name] = bot
+        return bot
+
+    def classic(self, task: GameTask) -> bool:
+        return any(is_classic(self.entries[n], self.protocol) for n in task.players)
+
+    def play(self, task: GameTask) -> GameResult:
+        a, b = task.players
+        if a == b:
+            raise ValueError("a bot cannot play itself in one arena game (give it two names)")
+        return play_game(task, (self.get(a), self.get(b)), classic_rules=self.classic(task))
+
+    def close(self) -> None:
+        for bot in self.bots.values():
+            with contextlib.suppress(Exception):
+                bot.close()
+        self.bots.clear()
+
+
+def _worker(
+    entries: list[BotEntry],
+    protocol: str,
+    seed: int | None,
+    external: dict[str, Any],
+    tasks: Any,
+    results: Any,
+) -> None:
+    pool = BotPool(entries, protocol, seed, external)
+    try:
+        while True:
+            task = tasks.get()
+            if task is None:
+                break
+            try:
+                results.put(("ok", pool.play(task)))
+            except Exception:
+                results.put(("error", traceback.format_exc()))
+    finally:
+        pool.close()
+
+
+class Progress:
+    """A one-line progress bar on stderr, redrawn at most five times a second."""
+
+    def __init__(self, total: int | None, label: str = "games", stream: Any = None, enabled: bool = True) -> None:
+        self.total = total
+        self.label = label
+        self.stream = stream or sys.stderr
+        self.enabled = enabled
+        self.done = 0
+        self.started = time.monotonic()
+        self._drawn = 0.0
+        self.note = ""
+
+    def update(self, done: int, note: str = "") -> None:
+        self.done = done
+        self.note = note
+        now = time.monotonic()
+        if self.enabled and (now - self._drawn > 0.2 or done == self.total):
+            self._drawn = now
+            self.draw()
+
+    def draw(self) -> None:
+        elapsed = max(time.monotonic() - self.started, 1e-9)
+        rate = self.done / elapsed
+        if self.total:
+            width = 30
+            filled = int(width * self.done / self.total)
+            eta = (self.total - self.done) / rate if rate > 0 else 0.0
+            line = f"[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} {self.label}  {rate:.2f}/s  eta {eta:.0f}s"
+        else:
+            line = f"{self.done} {self.label}  {rate:.2f}/s"
+        if self.note:
+            line += f"  {self.note}"
+        self.stream.write("\r" + line + " " * 4)
+        self.stream.flush()
+
+    def finish(self) -> None:
+        if self.enabled:
+            self.draw()
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+def run_games(
+    entries: list[BotEntry],
+    tasks: Iterator[GameTask],
+    *,
+    workers: int = 1,
+    protocol: str = "frontlines",
+    seed: int | None = None,
+    external: dict[str, Any] | None = None,
+    on_result: Callable[[GameResult], bool] | None = None,
+) -> list[GameResult]:
+    """Play ``tasks`` (in-process when ``workers`` is 1); ``on_result`` returning True stops early.
+
+    Results come back in completion order; a stop still lets games in flight finish and
+    reports them too (so a pair is never cut in half by the stop itself).
+    """
+    external = dict(external or {})
+    results: list[GameResult] = []
+    if workers <= 1:
+        pool = BotPool(entries, protocol, seed, external)
+        try:
+            for task in tasks:
+                result = pool.play(task)
+                results.append(result)
+                if on_result is not None and on_result(result):
+                    break
+        finally:
+            pool.close()
+        return results
+
+    methods = multiprocessing.get_all_start_methods()
+    ctx: Any = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+    task_q: Any = ctx.Queue()
+    result_q: Any = ctx.Queue()
+    procs = [
+        ctx.Process(target=_worker, args=(entries, protocol, seed, external, task_q, result_q), daemon=True)
+        for _ in range(workers)
+    ]
+    for p in procs:
+        p.start()
+    in_flight = 0
+    stopping = False
+    try:
+        # Keep every worker busy with one game queued behind the one it plays.
+        for _ in range(2 * workers):
+            first = next(tasks, None)
+            if first is None:
+                break
+            task_q.put(first)
+            in_flight += 1
+        while in_flight:
+            try:
+                kind, payload = result_q.get(timeout=1.0)
+            except queue.Empty:
+                if not all(p.is_alive() for p in procs):
+                    raise RuntimeError("an arena worker process died") from None
+                continue
+            in_flight -= 1
+            if kind != "ok":
+                raise RuntimeError(f"arena worker failed:\n{payload}")
+            results.append(payload)
+            if on_result is not None and on_result(payload):
+                stopping = True
+            if not stopping:
+                following = next(tasks, None)
+                if following is not None:
+                    task_q.put(following)
+                    in_flight += 1
+    finally:
+        for _ in procs:
+            task_q.put(None)
+        for p in procs:
+            p.join(timeout=10)
+            if p.is_alive():
+                p.terminate()
+                p.join(timeout=2)
+    return results
+
+
+__all__ = ["BotPool", "GameResult", "Progress", "is_classic", "make_arena_bot", "play_game", "run_games"]
