@@ -1,0 +1,424 @@
+"""War Machine behind the common game interface: state, view, module."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from frontlines.core.errors import IllegalAction, NotationError, UnknownRuleset
+from frontlines.core.game import Action, GameModule, Outcome, Ruleset, State, View
+from frontlines.games.warmachine.cards import (
+    ALL_CARDS,
+    COUNTRIES,
+    COUNTRY_NAMES,
+    LETTERS,
+    STRENGTH,
+    TYPE_NAMES,
+    UNKNOWN,
+    WM,
+    card_code,
+)
+from frontlines.games.warmachine.notation import (
+    GAME,
+    action_text,
+    board_to_text,
+    parse_action,
+    parse_board,
+    public_action_text,
+)
+from frontlines.games.warmachine.options import RULESET, Opts
+from frontlines.games.warmachine.rules import (
+    BURN,
+    DRAW,
+    DRAW_A,
+    OVER,
+    PHASE_NAMES,
+    SKIP,
+    STATUS_NAMES,
+    TAKE1,
+    TAKE1_CARD,
+    TAKE2,
+    TAKE2_CARDS,
+    WON0,
+    WON1,
+    Board,
+)
+
+
+def _as_int(action: Action) -> int:
+    if type(action) is not int:
+        raise IllegalAction(f"not a War Machine action: {action!r}")
+    return action
+
+
+def _text(action: Action) -> str:
+    try:
+        return action_text(_as_int(action))
+    except IllegalAction as exc:
+        raise NotationError(str(exc)) from exc
+
+
+def mask(b: Board, viewer: int | None) -> Board:
+    """What ``viewer`` (None: a spectator) may know of ``b``: hidden cards become UNKNOWN."""
+    v = b.copy()
+    v.piles = [[UNKNOWN] * len(p) for p in b.piles]
+    chooser = 1 - b.shuffler
+    for pl in (0, 1):
+        if pl == viewer:
+            continue
+        if b.phase != OVER:  # hands are revealed for scoring
+            v.hands[pl] = [UNKNOWN] * len(b.hands[pl])
+        if not b.opts.burn_face_up:
+            v.burned_by[pl] = [UNKNOWN] * len(b.burned_by[pl])
+        if viewer != chooser:  # only the chooser saw both starting hands (seen choice)
+            v.dealt[pl] = [UNKNOWN] * len(b.dealt[pl])
+    if b.opts.blind or viewer != chooser:
+        v.leftover = [UNKNOWN] * len(b.leftover)
+    v.match_seed = -1
+    return v
+
+
+def sample_board(v: Board, viewer: int | None, rng: random.Random) -> Board:
+    """A full board agreeing with the view board ``v`` (uniform over the unseen cards)."""
+    b = v.copy()
+    known = set(b.front_cards())
+    slots: list[tuple[list[int], int]] = []
+    constrained: list[tuple[list[int], int]] = []  # slots where the opponent's seen start cards may be
+    lists: list[list[int]] = [*b.hands, *b.burned_by, b.leftover, *b.piles]
+    for p in range(6):
+        for side in b.sides[p]:
+            known.update(x >> 1 for x in side)
+    for lst in lists:
+        for i, c in enumerate(lst):
+            if c == UNKNOWN:
+                slots.append((lst, i))
+            else:
+                known.add(c)
+    pool = [c for c in ALL_CARDS if c not in known]
+    if len(pool) != len(slots):
+        raise NotationError(f"view does not account for the 30 cards ({len(pool)} unseen, {len(slots)} slots)")
+    forced: list[int] = []
+    if viewer is not None:
+        opp = 1 - viewer
+        forced = [c for c in b.dealt[opp] if c != UNKNOWN and c not in known]
+        if forced:
+            constrained = [(lst, i) for lst in (b.hands[opp], b.burned_by[opp]) for i, c in enumerate(lst) if c == UNKNOWN]
+    rng.shuffle(pool)
+    if forced:
+        chosen = rng.sample(constrained, len(forced))
+        for (lst, i), c in zip(chosen, forced, strict=True):
+            lst[i] = c
+        taken = set(forced)
+        pool = [c for c in pool if c not in taken]
+        chosen_ids = {(id(lst), i) for lst, i in chosen}
+        slots = [(lst, i) for lst, i in slots if (id(lst), i) not in chosen_ids]
+    for (lst, i), c in zip(slots, pool, strict=True):
+        lst[i] = c
+    for pl in (0, 1):  # unseen starting hands: any of the player's own cards will do
+        d = b.dealt[pl]
+        if UNKNOWN in d:
+            have = [c for c in d if c != UNKNOWN]
+            cand = [c for c in [*b.hands[pl], *b.burned_by[pl], *(x >> 1 for s in b.sides for x in s[pl]),
+                                *b.burned_battle] if c not in have]
+            rng.shuffle(cand)
+            b.dealt[pl] = have + cand[: len(d) - len(have)]
+    if b.opts.best_of_3:
+        b.match_seed = rng.randrange(1 << 62)
+    return b
+
+
+def _outcome(b: Board) -> Outcome | None:
+    if b.phase != OVER:
+        return None
+    if b.resigned is not None:
+        loser, reason, detail = b.resigned
+        return Outcome(1 - loser, reason, None, detail)
+    if b.opts.best_of_3:
+        w0, w1 = b.match_wins()
+        winner = 0 if w0 > w1 else 1 if w1 > w0 else None
+        detail = ", ".join(f"game {k}: {s0}-{s1}" for k, (s0, s1, _) in enumerate(b.results, 1))
+        return Outcome(winner, "match", (w0, w1), detail)
+    winner, reason = b.game_winner()
+    return Outcome(winner, reason, b.scores())
+
+
+class WarMachineState(State):
+    """A full War Machine game (hidden cards included)."""
+
+    def __init__(self, board: Board, ruleset: str = "warmachine") -> None:
+        self._b = board
+        self._ruleset = ruleset
+        self._history: list[int] = []
+        self._actors: list[int] = []  # who played each action, for the masked log
+        self._undo: list[Board] = []
+
+    @property
+    def board(self) -> Board:
+        """The underlying board (read it, do not change it)."""
+        return self._b
+
+    @property
+    def game(self) -> str:
+        return GAME
+
+    @property
+    def ruleset(self) -> str:
+        return self._ruleset
+
+    def current_player(self) -> int | None:
+        return None if self._b.phase == OVER else self._b.to_move
+
+    def legal_actions(self) -> list[Action]:
+        return list(self._b.legal())
+
+    def is_legal(self, action: Action) -> bool:
+        return self._b.is_legal(action)
+
+    def apply(self, action: Action) -> None:
+        b = self._b
+        if not b.is_legal(action):
+            raise IllegalAction(f"illegal War Machine action: {self._describe(action)}")
+        assert type(action) is int
+        self._actors.append(b.to_move)
+        b.apply(action)
+        self._history.append(action)
+
+    def _describe(self, action: Action) -> str:
+        try:
+            return _text(action)
+        except NotationError:
+            return repr(action)
+
+    def push(self, action: Action) -> None:
+        snapshot = self._b.copy()
+        self.apply(action)
+        self._undo.append(snapshot)
+
+    def pop(self) -> Action:
+        if not self._undo:
+            raise IllegalAction("nothing to undo")
+        self._b = self._undo.pop()
+        self._actors.pop()
+        return self._history.pop()
+
+    def clone(self) -> WarMachineState:
+        s = WarMachineState(self._b.copy(), self._ruleset)
+        s._history = self._history[:]
+        s._actors = self._actors[:]
+        s._undo = [u.copy() for u in self._undo]
+        return s
+
+    def is_terminal(self) -> bool:
+        return self._b.phase == OVER
+
+    def outcome(self) -> Outcome | None:
+        return _outcome(self._b)
+
+    def resign(self, player: int, reason: str = "resignation", detail: str = "") -> None:
+        if player not in (0, 1):
+            raise ValueError("player must be 0 or 1")
+        if self._b.phase == OVER:
+            raise IllegalAction("the game is already over")
+        self._b.resigned = (player, reason, detail)
+        self._b.phase = OVER
+        self._b.to_move = -1
+
+    def view(self, player: int | None) -> WarMachineView:
+        b = self._b
+        log = [
+            action_text(a) if actor == player else public_action_text(a, b.opts.burn_face_up)
+            for a, actor in zip(self._history, self._actors, strict=True)
+        ]
+        return WarMachineView(mask(b, player), player, self._ruleset, log)
+
+    def to_notation(self) -> str:
+        return board_to_text(self._b, False, None)
+
+    def action_to_text(self, action: Action) -> str:
+        return _text(action)
+
+    def parse_action(self, text: str) -> Action:
+        return parse_action(text)
+
+    @property
+    def history(self) -> Sequence[Action]:
+        return self._history
+
+
+class WarMachineView(View):
+    """What one player (or a spectator) may know; hidden cards are UNKNOWN on its board."""
+
+    def __init__(self, board: Board, viewer: int | None, ruleset: str = "warmachine",
+                 log: list[str] | None = None) -> None:
+        self._b = board
+        self.viewer = viewer
+        self._ruleset = ruleset
+        self._log = log or []
+
+    @property
+    def board(self) -> Board:
+        return self._b
+
+    @property
+    def ruleset(self) -> str:
+        return self._ruleset
+
+    def current_player(self) -> int | None:
+        return None if self._b.phase == OVER else self._b.to_move
+
+    def is_terminal(self) -> bool:
+        return self._b.phase == OVER
+
+    def outcome(self) -> Outcome | None:
+        return _outcome(self._b)
+
+    def legal_actions(self) -> list[Action]:
+        b = self._b
+        if b.phase == OVER or b.to_move != self.viewer:
+            return []
+        return list(b.legal())
+
+    def sample(self, rng: random.Random) -> WarMachineState:
+        return WarMachineState(sample_board(self._b, self.viewer, rng), self._ruleset)
+
+    def to_notation(self) -> str:
+        return board_to_text(self._b, True, self.viewer)
+
+    def action_to_text(self, action: Action) -> str:
+        return _text(action)
+
+    def parse_action(self, text: str) -> Action:
+        return parse_action(text)
+
+    # --- the dictionary user interfaces draw from (docs/warmachine.md) -----------------
+    def to_dict(self) -> dict[str, Any]:
+        b = self._b
+        me = self.viewer
+        outcome = self.outcome()
+        front = []
+        for p in range(6):
+            st = b.status[p]
+            sides = [[_card_dict(x >> 1, x & 1) for x in b.sides[p][pl]] for pl in (0, 1)]
+            front.append({
+                "index": p + 1,
+                "country": COUNTRIES[b.front_country[p]],
+                "letter": LETTERS[b.front_country[p]],
+                "name": COUNTRY_NAMES[b.front_country[p]],
+                "depicted": TYPE_NAMES[b.front_type[p]],
+                "value": 2 if b.front_type[p] == WM else 1,
+                "pile": len(b.piles[p]),
+                "sides": sides,
+                "mine": sides[me] if me is not None else None,
+                "theirs": sides[1 - me] if me is not None else None,
+                "strengths": list(b.strength[p]),
+                "colours": [COUNTRIES[c] if c >= 0 else None for c in b.colour[p]],
+                "status": STATUS_NAMES[st],
+                "winner": st - WON0 if st in (WON0, WON1) else None,
+                "tie_reference": b.ref(p) + 1 if b.ref(p) >= 0 else None,
+            })
+        hands: list[list[str] | None] = [
+            None if UNKNOWN in h else sorted(card_code(c) for c in h) for h in b.hands
+        ]
+        burned = [*b.burned_battle, *b.burned_by[0], *b.burned_by[1]]
+        d: dict[str, Any] = {
+            "game": GAME,
+            "ruleset": self._ruleset,
+            "viewer": me,
+            "to_move": self.current_player(),
+            "phase": PHASE_NAMES[b.phase],
+            "outcome": outcome.to_dict() if outcome is not None else None,
+            "log": list(self._log),
+            "legal": [self._legal_dict(a) for a in b.legal()] if self.legal_actions() else [],
+            "front": front,
+            "hands": hands,
+            "hand_sizes": [len(h) for h in b.hands],
+            "support": b.support,
+            "draws_left": b.draws_left if b.phase == DRAW else 0,
+            "burned": len(burned),
+            "burned_cards": sorted(card_code(c) if c != UNKNOWN else "?" for c in burned),
+            "burned_by_me": sorted(card_code(c) for c in b.burned_by[me]) if me is not None else None,
+            "leftover": [card_code(c) if c != UNKNOWN else "?" for c in b.leftover],
+            "shuffler": b.shuffler,
+            "chooser": 1 - b.shuffler,
+            "first": b.first if b.first >= 0 else None,
+            "options": dict(b.opts.names),
+            "scores": None,
+        }
+        if b.phase == OVER and b.resigned is None:
+            d["scores"] = [dict(zip(("countries", "hand"), b.score_detail(pl), strict=True),
+                                total=sum(b.score_detail(pl)),
+                                won=sorted(COUNTRIES[c] for c in b.won_countries(pl))) for pl in (0, 1)]
+        if b.opts.best_of_3:
+            d["match"] = {
+                "game": b.game_no,
+                "wins": list(b.match_wins()),
+                "results": [{"scores": [s0, s1], "winner": None if w < 0 else w} for s0, s1, w in b.results],
+            }
+        return d
+
+    def _legal_dict(self, a: int) -> dict[str, Any]:
+        entry: dict[str, Any] = {"text": action_text(a)}
+        if a < 432:
+            c, orient, p = a // 12, (a // 6) & 1, a % 6
+            col = c // 6 if orient == WM else c % 6
+            entry.update(kind="deploy", card=card_code(c), end=TYPE_NAMES[orient], colour=COUNTRIES[col],
+                         position=p + 1, strength=STRENGTH[orient], draws=2 if orient else 1)
+        elif a < DRAW_A:
+            entry.update(kind="burn", card=card_code(a - BURN))
+        elif a < TAKE1:
+            entry.update(kind="draw", pile=a - DRAW_A + 1)
+        elif a == SKIP:
+            entry.update(kind="skip")
+        elif a in (TAKE1, TAKE2):
+            entry.update(kind="take", count=1 if a == TAKE1 else 2, cards=None)
+        elif a < TAKE2_CARDS:
+            entry.update(kind="take", count=1, cards=[card_code(a - TAKE1_CARD)])
+        else:
+            x, y = divmod(a - TAKE2_CARDS, 36)
+            entry.update(kind="take", count=2, cards=[card_code(x), card_code(y)])
+        return entry
+
+
+def _card_dict(c: int, orient: int) -> dict[str, Any]:
+    country = c // 6 if orient == WM else c % 6
+    return {"code": card_code(c), "up": TYPE_NAMES[orient], "country": COUNTRIES[country],
+            "strength": STRENGTH[orient]}
+
+
+class WarMachineModule(GameModule):
+    name = GAME
+    rulesets: tuple[Ruleset, ...] = (RULESET,)
+
+    def new_state(self, ruleset: str, seed: int | None = None, options: Mapping[str, str] | None = None) -> State:
+        return self.new_game(ruleset, seed, options)
+
+    def new_game(self, ruleset: str = "warmachine", seed: int | None = None,
+                 options: Mapping[str, str] | None = None) -> WarMachineState:
+        """Like :meth:`new_state`, typed as the concrete state."""
+        if ruleset != RULESET.name:
+            raise UnknownRuleset(f"unknown War Machine ruleset {ruleset!r}; known: {RULESET.name}")
+        opts = Opts.resolve(options)
+        if seed is None:
+            seed = random.randrange(1 << 62)
+        seed &= (1 << 62) - 1
+        rng = random.Random(seed)
+        b = Board(opts)
+        shuffler = opts.shuffler if opts.shuffler >= 0 else rng.randrange(2)
+        b.deal(rng, shuffler)
+        if opts.best_of_3:
+            b.match_seed = seed
+        return WarMachineState(b, ruleset)
+
+    def parse_state(self, text: str) -> WarMachineState:
+        board, _ = parse_board(text, view=False)
+        return WarMachineState(board)
+
+    def parse_view(self, text: str) -> WarMachineView:
+        board, viewer = parse_board(text, view=True)
+        return WarMachineView(board, viewer)
+
+
+MODULE = WarMachineModule()
+
+__all__ = ["MODULE", "WarMachineModule", "WarMachineState", "WarMachineView", "mask", "sample_board"]

@@ -1,0 +1,83 @@
+"""The ``warmachine`` ruleset and its options: one per choice rules §4.10 leaves open.
+
+Defaults are the proposed resolutions of §4.10 (the project's "Decisions" adopt them all).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from frontlines.core.game import OptionSpec, Ruleset
+
+OPTIONS: tuple[OptionSpec, ...] = (
+    OptionSpec("shuffler", "random", ("random", "0", "1"),
+               "who shuffles (§4.4 step 1); the other player chooses 1 or 2 leftover cards. random: drawn from the seed"),
+    OptionSpec("leftover_choice_blind", "true", ("true", "false"),
+               "A5: the chooser takes the leftover cards unseen (false: looks at all three and picks)"),
+    OptionSpec("burn_anytime", "true", ("true", "false"),
+               "A8: burning is a free alternative to deploying (false: only when no deployment is legal)"),
+    OptionSpec("burn_visibility", "face_down", ("face_down", "face_up"),
+               "A9: whether cards burned by the burn action are shown to the opponent"),
+    OptionSpec("battle_timing", "after_draw_step", ("after_draw_step", "after_each_draw"),
+               "A10: battles of emptied piles start after the whole draw step (or after each single draw)"),
+    OptionSpec("tie_reference_p1", "farthest", ("farthest", "neighbour", "none"),
+               "A11: a tie at P1 (next to the box) follows P6 (farthest), P2 (neighbour) or has no winner (none)"),
+    OptionSpec("pending_closed", "true", ("true", "false"),
+               "A13: a tied, pending battle is closed to new forces (false: open, and a force that breaks the tie wins it)"),
+    OptionSpec("hand_scoring", "per_half", ("per_half", "per_card"),
+               "A14: a card in hand scores 1 per end whose country you won (per_card: 1 if either end matches)"),
+    OptionSpec("final_tiebreak", "nearest_with_winner", ("nearest_with_winner", "p1_only"),
+               "A15: equal scores go to the winner of the battle nearest the box that has one (p1_only: P1 or a draw)"),
+    OptionSpec("match", "single", ("single", "best_of_3"),
+               "one game, or a best-of-three match carried by one state (the next game is dealt when one ends)"),
+)
+
+RULESET = Ruleset(
+    name="warmachine",
+    game="warmachine",
+    title="War Machine",
+    options=OPTIONS,
+    description="30 double-ended cards, six countries, a war front of three cards and six support piles (rules §4).",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Opts:
+    """Resolved options as plain flags, for the hot paths."""
+
+    shuffler: int  # -1 = from the seed
+    blind: bool
+    burn_anytime: bool
+    burn_face_up: bool
+    each_draw: bool
+    tie_p1: int  # reference position of P1 (index), or -1 for no reference
+    pending_closed: bool
+    per_card: bool
+    p1_only: bool
+    best_of_3: bool
+    names: tuple[tuple[str, str], ...]  # the resolved options, for notation
+
+    @classmethod
+    def resolve(cls, given: Mapping[str, str] | None) -> Opts:
+        o = RULESET.resolve_options(given)
+        return cls(
+            shuffler=-1 if o["shuffler"] == "random" else int(o["shuffler"]),
+            blind=o["leftover_choice_blind"] == "true",
+            burn_anytime=o["burn_anytime"] == "true",
+            burn_face_up=o["burn_visibility"] == "face_up",
+            each_draw=o["battle_timing"] == "after_each_draw",
+            tie_p1={"farthest": 5, "neighbour": 1, "none": -1}[o["tie_reference_p1"]],
+            pending_closed=o["pending_closed"] == "true",
+            per_card=o["hand_scoring"] == "per_card",
+            p1_only=o["final_tiebreak"] == "p1_only",
+            best_of_3=o["match"] == "best_of_3",
+            names=tuple(o.items()),
+        )
+
+    def non_default(self) -> list[tuple[str, str]]:
+        defaults = {s.name: s.default for s in OPTIONS}
+        return [(k, v) for k, v in self.names if defaults[k] != v]
+
+
+DEFAULT_OPTS = Opts.resolve(None)
