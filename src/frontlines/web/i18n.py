@@ -1,0 +1,122 @@
+"""Languages of the web app: gettext catalogs read with Babel.
+
+Catalogs live in ``locale/<lang>/LC_MESSAGES/messages.po`` (the source, edited by
+translators) with the compiled ``messages.mo`` beside it. Templates call ``_()``; the
+browser scripts get the same catalog as JSON from ``/i18n/<lang>.json`` so one catalog
+serves both sides. ``python -m frontlines.web.i18n`` recompiles every ``.mo`` after the
+``.po`` files change (a test checks they are in step).
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from babel.support import NullTranslations, Translations
+
+LOCALE_DIR = Path(__file__).with_name("locale")
+DOMAIN = "messages"
+
+
+@dataclass(frozen=True)
+class Language:
+    code: str
+    name: str  # in its own language, for the switcher
+    direction: str  # "ltr" or "rtl"
+
+
+LANGUAGES: dict[str, Language] = {
+    "en": Language("en", "English", "ltr"),
+    "fa": Language("fa", "فارسی", "rtl"),
+    "ja": Language("ja", "日本語", "ltr"),
+    "cs": Language("cs", "Čeština", "ltr"),
+}
+DEFAULT = "en"
+
+
+def po_path(code: str) -> Path:
+    return LOCALE_DIR / code / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+def mo_path(code: str) -> Path:
+    return LOCALE_DIR / code / "LC_MESSAGES" / f"{DOMAIN}.mo"
+
+
+@functools.cache
+def translations(code: str) -> NullTranslations:
+    """The catalog of ``code``; English (the msgids themselves) when there is none."""
+    if code == DEFAULT or code not in LANGUAGES:
+        return NullTranslations()
+    mo = mo_path(code)
+    if mo.exists():
+        with mo.open("rb") as fh:
+            return Translations(fh, domain=DOMAIN)
+    # A source checkout without compiled catalogs still works: compile in memory.
+    buf = io.BytesIO(compile_po(code))
+    return Translations(buf, domain=DOMAIN)
+
+
+def compile_po(code: str) -> bytes:
+    with po_path(code).open("rb") as fh:
+        catalog = read_po(fh, locale=code)
+    buf = io.BytesIO()
+    write_mo(buf, catalog)
+    return buf.getvalue()
+
+
+@functools.cache
+def catalog_dict(code: str) -> dict[str, str]:
+    """msgid -> translation for the browser (untranslated entries left out)."""
+    if code == DEFAULT or code not in LANGUAGES:
+        return {}
+    with po_path(code).open("rb") as fh:
+        catalog = read_po(fh, locale=code)
+    out: dict[str, str] = {}
+    for message in catalog:
+        if message.id and isinstance(message.id, str) and isinstance(message.string, str) and message.string:
+            out[message.id] = message.string
+    return out
+
+
+def gettext(code: str, message: str) -> str:
+    return translations(code).gettext(message)
+
+
+def pick(query: str | None, cookie: str | None, accept: str | None) -> str:
+    """The page language: ``?lang=``, then the cookie, then Accept-Language, then English."""
+    for candidate in (query, cookie):
+        if candidate in LANGUAGES:
+            return candidate
+    if accept:
+        weighted: list[tuple[float, str]] = []
+        for part in accept.split(","):
+            bits = part.strip().split(";q=")
+            tag = bits[0].strip().lower().split("-")[0]
+            try:
+                q = float(bits[1]) if len(bits) > 1 else 1.0
+            except ValueError:
+                q = 0.0
+            if tag in LANGUAGES:
+                weighted.append((q, tag))
+        if weighted:
+            return max(weighted)[1]
+    return DEFAULT
+
+
+def main() -> int:
+    """Compile every ``.po`` to ``.mo``."""
+    for code in LANGUAGES:
+        if code == DEFAULT or not po_path(code).exists():
+            continue
+        mo_path(code).write_bytes(compile_po(code))
+        print(f"compiled {mo_path(code)}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

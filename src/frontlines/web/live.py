@@ -1,0 +1,463 @@
+"""Games being played: in-memory states backed by the store, connections, bot turns.
+
+The server is authoritative. A client sends action *text*; the engine parses and
+validates it; only then is it stored and applied. Each connection is sent the view of
+its own seat (``state.view(seat).to_dict()``) or the public view for spectators, so no
+message ever carries a card its receiver could not see at the table.
+
+Live games stay in memory behind an LRU cap; a game that falls out (or that was played
+before a restart) is rebuilt from its setup notation and its stored actions.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import hashlib
+import multiprocessing
+import secrets
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from frontlines.core.errors import FrontlinesError
+from frontlines.core.game import State, View
+from frontlines.core.record import GameRecord, result_text
+from frontlines.web.store import Store, StoredGame
+
+BOT_LEVELS = ("random", "easy", "medium", "heuristic", "hard", "expert")
+OPPONENTS = ("friend", "hotseat", *(f"bot:{level}" for level in BOT_LEVELS))
+MAX_NAME = 40
+
+
+class Sender(Protocol):
+    """What the live layer needs of a connection (a WebSocket in practice)."""
+
+    async def send_json(self, data: Any) -> None: ...
+
+
+@dataclass(eq=False)
+class Client:
+    sender: Sender
+    # 0 or 1: that seat; None: spectator; "both": the device of a pass-and-play game.
+    role: int | str | None
+
+
+class GameError(Exception):
+    """A request that changes nothing; ``code`` is one word the client can switch on."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+# --- bots in a worker -------------------------------------------------------------------
+def _choose(spec: str, seed: int, seat: int, view: View | str) -> str:
+    """Run in a worker: build the bot, choose, answer action text.
+
+    A process worker receives the view as notation (plain text pickles everywhere); a
+    thread worker receives the view object itself.
+    """
+    from frontlines.bots.registry import make_bot
+
+    if isinstance(view, str):
+        from frontlines.games import parse_view
+
+        view = parse_view(view)
+    bot = make_bot(spec, seed)
+    try:
+        bot.new_game(view.ruleset, seat, seed)
+        action = bot.choose(view)
+        return view.action_to_text(action)
+    finally:
+        bot.close()
+
+
+def make_executor(kind: str, workers: int) -> concurrent.futures.Executor:
+    if kind == "process":
+        # spawn, not fork: the server process runs threads (uvicorn, SQLAlchemy pools).
+        ctx = multiprocessing.get_context("spawn")
+        return concurrent.futures.ProcessPoolExecutor(max_workers=workers, mp_context=ctx)
+    return concurrent.futures.ThreadPoolExecutor(max_workers=workers, thread_name_prefix="frontlines-bot")
+
+
+# --- one game ---------------------------------------------------------------------------
+@dataclass(eq=False)
+class LiveGame:
+    stored: StoredGame
+    state: State
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    clients: set[Client] = field(default_factory=set)
+    bot_task: asyncio.Task[None] | None = None
+
+    @property
+    def id(self) -> str:
+        return self.stored.id
+
+    @property
+    def ply(self) -> int:
+        return len(self.stored.actions)
+
+    @property
+    def hotseat(self) -> bool:
+        return self.stored.opponent == "hotseat"
+
+    def role_of(self, token: str | None) -> int | str | None:
+        """The seat a token holds; ``None`` (spectator) for no token or an unknown one."""
+        if not token:
+            return None
+        t0, t1 = self.stored.tokens
+        if self.hotseat and secrets.compare_digest(token, t0):
+            return "both"
+        for seat, t in enumerate((t0, t1)):
+            if secrets.compare_digest(token, t):
+                return seat
+        return None
+
+    def seat_to_act(self, role: int | str | None) -> int | None:
+        """The seat this role may move for now, if any."""
+        mover = self.state.current_player()
+        if mover is None or self.state.is_terminal():
+            return None
+        if role == "both":
+            return mover
+        if role == mover and role != self.stored.bot_seat:
+            return mover
+        return None
+
+    def view_dict(self, role: int | str | None) -> dict[str, Any]:
+        if role == "both":
+            # Pass-and-play shows the hand of whoever is to move; the page hides it
+            # behind a "pass the device" screen between turns.
+            mover = self.state.current_player()
+            seat: int | None = mover if mover is not None else None
+        else:
+            seat = role if isinstance(role, int) else None
+        return self.state.view(seat).to_dict()
+
+    def message(self, role: int | str | None) -> dict[str, Any]:
+        online = [False, False]
+        for c in self.clients:
+            if isinstance(c.role, int):
+                online[c.role] = True
+            elif c.role == "both":
+                online = [True, True]
+        if self.stored.bot_seat is not None:
+            online[self.stored.bot_seat] = True
+        return {
+            "type": "view",
+            "game_id": self.id,
+            "ply": self.ply,
+            "role": role,
+            "ruleset": self.stored.ruleset,
+            "names": list(self.stored.names),
+            "opponent": self.stored.opponent,
+            "bot_seat": self.stored.bot_seat,
+            "status": self.stored.status,
+            "online": online,
+            "spectators": sum(1 for c in self.clients if c.role is None),
+            "view": self.view_dict(role),
+        }
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "id": self.id, "ruleset": self.stored.ruleset, "names": list(self.stored.names),
+            "opponent": self.stored.opponent, "bot_seat": self.stored.bot_seat, "status": self.stored.status,
+            "result": self.stored.result, "reason": self.stored.reason, "plies": self.ply,
+        }
+
+
+def rebuild(stored: StoredGame) -> State:
+    """The current state of a stored game: setup, every action, then any resignation."""
+    from frontlines.games import parse_state
+
+    state = parse_state(stored.setup)
+    for text in stored.actions:
+        state.apply(state.parse_action(text))
+    if stored.termination and stored.loser is not None and not state.is_terminal():
+        state.resign(stored.loser, stored.termination)
+    return state
+
+
+def record_of(stored: StoredGame) -> GameRecord:
+    """A game record (text/JSON) of a stored game."""
+    state = rebuild(stored)
+    tags: dict[str, str] = {
+        "Game": state.game, "Ruleset": stored.ruleset, "Site": "frontlines web", "GameId": stored.id,
+    }
+    players = [stored.names[0] or "", stored.names[1] or ""]
+    if stored.bot_seat is not None:
+        players[stored.bot_seat] = players[stored.bot_seat] or stored.opponent
+    tags["Player0"], tags["Player1"] = players
+    outcome = state.outcome()
+    tags["Result"] = result_text(outcome)
+    if outcome is not None:
+        tags["Reason"] = outcome.reason
+        if outcome.scores is not None:
+            tags["Scores"] = f"{outcome.scores[0]}-{outcome.scores[1]}"
+    if stored.termination and stored.loser is not None:
+        tags["Termination"] = stored.termination
+        tags["Loser"] = str(stored.loser)
+    for key, value in sorted(stored.options.items()):
+        tags[f"Option_{key}"] = value
+    tags["Setup"] = stored.setup
+    return GameRecord(tags, list(stored.actions))
+
+
+# --- all games --------------------------------------------------------------------------
+class Manager:
+    """Owns the live games, the store and the bot worker pool."""
+
+    def __init__(self, store: Store, *, executor: concurrent.futures.Executor, bot_in_process: bool,
+                 cap: int = 256, bot_delay: float = 0.0) -> None:
+        self.store = store
+        self.executor = executor
+        self.bot_in_process = bot_in_process
+        self.cap = cap
+        self.bot_delay = bot_delay
+        self.games: OrderedDict[str, LiveGame] = OrderedDict()
+        self._loading: dict[str, asyncio.Future[LiveGame | None]] = {}
+        # The slowest bot decision seen, for the load benchmark and /api/stats.
+        self.slowest_bot_s = 0.0
+
+    async def _db(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(None, lambda: fn(*args, **kwargs))
+
+    # --- creating and finding games -------------------------------------------------
+    async def create(self, *, ruleset: str, options: dict[str, str], opponent: str, name: str,
+                     seat: int, seed: int | None = None) -> tuple[LiveGame, str, str | None]:
+        """A new game; returns it, the creator's token and (for a friend) the invite token."""
+        from frontlines.games import new_state
+        from frontlines.games import ruleset as find_ruleset
+
+        if opponent not in OPPONENTS:
+            raise GameError("bad_request", f"unknown opponent {opponent!r}")
+        rs = find_ruleset(ruleset)
+        try:
+            resolved = rs.resolve_options(options)
+        except ValueError as exc:
+            raise GameError("bad_request", str(exc)) from exc
+        if seed is None:
+            seed = secrets.randbits(63)
+        state = new_state(ruleset, seed=seed, options=resolved)
+        game_id = secrets.token_urlsafe(9)
+        mine = secrets.token_urlsafe(24)
+        other = mine if opponent == "hotseat" else secrets.token_urlsafe(24)
+        tokens = (mine, other) if seat == 0 else (other, mine)
+        clean = name.strip()[:MAX_NAME]
+        names = (clean, "") if seat == 0 else ("", clean)
+        bot_seat = 1 - seat if opponent.startswith("bot:") else None
+        if bot_seat is not None:
+            names = (names[0] or opponent[4:], names[1]) if bot_seat == 0 else (names[0], names[1] or opponent[4:])
+        setup = state.to_notation()
+        await self._db(self.store.create_game, game_id=game_id, ruleset=ruleset, options=resolved, setup=setup,
+                       tokens=tokens, names=names, opponent=opponent, bot_seat=bot_seat)
+        stored = StoredGame(id=game_id, ruleset=ruleset, options=resolved, setup=setup, tokens=tokens, names=names,
+                            opponent=opponent, bot_seat=bot_seat, status="active", result="*", reason="",
+                            termination="", loser=None, created=0.0, updated=0.0)
+        game = LiveGame(stored, state)
+        self._remember(game)
+        self._maybe_bot(game)
+        invite = other if opponent == "friend" else None
+        return game, mine, invite
+
+    async def get(self, game_id: str) -> LiveGame | None:
+        game = self.games.get(game_id)
+        if game is not None:
+            self.games.move_to_end(game_id)
+            return game
+        # One load per game even when many clients arrive at once after a restart.
+        pending = self._loading.get(game_id)
+        if pending is not None:
+            return await pending
+        future: asyncio.Future[LiveGame | None] = asyncio.get_running_loop().create_future()
+        self._loading[game_id] = future
+        try:
+            loaded: LiveGame | None = await self._db(self._load_sync, game_id)
+            if loaded is not None:
+                self._remember(loaded)
+                self._maybe_bot(loaded)
+            future.set_result(loaded)
+            return loaded
+        except BaseException as exc:
+            future.set_exception(exc)
+            raise
+        finally:
+            del self._loading[game_id]
+
+    def _load_sync(self, game_id: str) -> LiveGame | None:
+        stored = self.store.load(game_id)
+        if stored is None:
+            return None
+        return LiveGame(stored, rebuild(stored))
+
+    def _remember(self, game: LiveGame) -> None:
+        self.games[game.id] = game
+        self.games.move_to_end(game.id)
+        if len(self.games) <= self.cap:
+            return
+        # Drop the least recently used games nobody is watching and no bot is playing;
+        # they come back from the store when next asked for.
+        for gid in list(self.games):
+            if len(self.games) <= self.cap:
+                break
+            g = self.games[gid]
+            if not g.clients and (g.bot_task is None or g.bot_task.done()) and not g.lock.locked():
+                del self.games[gid]
+
+    # --- connections ----------------------------------------------------------------
+    async def join(self, game: LiveGame, client: Client) -> None:
+        game.clients.add(client)
+        await self.broadcast(game)
+
+    async def leave(self, game: LiveGame, client: Client) -> None:
+        game.clients.discard(client)
+        await self.broadcast(game)
+
+    async def broadcast(self, game: LiveGame) -> None:
+        dead: list[Client] = []
+        for c in list(game.clients):
+            try:
+                await c.sender.send_json(game.message(c.role))
+            except Exception:  # a closed socket; its handler will clean up
+                dead.append(c)
+        for c in dead:
+            game.clients.discard(c)
+
+    # --- moves ----------------------------------------------------------------------
+    async def act(self, game: LiveGame, role: int | str | None, text: Any, expected_ply: Any = None) -> None:
+        """Validate and play ``text`` for ``role``; raise :class:`GameError` (nothing changes)."""
+        if not isinstance(text, str) or not text or len(text) > 64:
+            raise GameError("malformed", "an action must be a short string")
+        if expected_ply is not None and not isinstance(expected_ply, int):
+            raise GameError("malformed", "ply must be an integer")
+        async with game.lock:
+            if role is None:
+                raise GameError("spectator", "spectators cannot move")
+            if game.stored.status != "active" or game.state.is_terminal():
+                raise GameError("game_over", "the game is over")
+            if expected_ply is not None and expected_ply != game.ply:
+                raise GameError("stale", f"the game is at ply {game.ply}, not {expected_ply}")
+            seat = game.seat_to_act(role)
+            if seat is None:
+                raise GameError("not_your_turn", "it is not your turn")
+            await self._apply(game, text, seat)
+        await self.broadcast(game)
+        self._maybe_bot(game)
+
+    async def _apply(self, game: LiveGame, text: str, seat: int) -> None:
+        """Parse, validate, store, apply. Caller holds the game lock."""
+        state = game.state
+        try:
+            action = state.parse_action(text)
+        except FrontlinesError as exc:
+            raise GameError("illegal", f"cannot read {text!r}: {exc}") from exc
+        except Exception as exc:  # a parser should not crash, but a bad message must not either
+            raise GameError("illegal", f"cannot read {text!r}") from exc
+        if state.current_player() != seat or not state.is_legal(action):
+            raise GameError("illegal", f"{text!r} is not legal now")
+        canonical = state.action_to_text(action)
+        ply = game.ply + 1
+        await self._db(self.store.append_action, game.id, ply, canonical)
+        state.apply(action)
+        game.stored.actions.append(canonical)
+        if state.is_terminal():
+            await self._finish(game)
+
+    async def _finish(self, game: LiveGame, termination: str = "", loser: int | None = None) -> None:
+        outcome = game.state.outcome()
+        result = result_text(outcome)
+        reason = outcome.reason if outcome is not None else ""
+        await self._db(self.store.finish, game.id, result=result, reason=reason, termination=termination, loser=loser)
+        game.stored.status, game.stored.result, game.stored.reason = "finished", result, reason
+        game.stored.termination, game.stored.loser = termination, loser
+
+    async def resign(self, game: LiveGame, role: int | str | None, reason: str = "resignation") -> None:
+        async with game.lock:
+            if role is None:
+                raise GameError("spectator", "spectators cannot resign")
+            if game.stored.status != "active" or game.state.is_terminal():
+                raise GameError("game_over", "the game is over")
+            if role == "both":
+                mover = game.state.current_player()
+                seat = mover if mover is not None else 0
+            elif isinstance(role, int):
+                seat = role
+            else:
+                raise GameError("spectator", "no seat")
+            game.state.resign(seat, reason)
+            await self._finish(game, termination=reason, loser=seat)
+        await self.broadcast(game)
+
+    async def set_name(self, game: LiveGame, role: int | str | None, name: Any) -> None:
+        if not isinstance(name, str):
+            raise GameError("malformed", "a name must be a string")
+        if not isinstance(role, int) or role == game.stored.bot_seat:
+            raise GameError("spectator", "only a seated player can name their seat")
+        clean = " ".join(name.split())[:MAX_NAME]
+        await self._db(self.store.set_name, game.id, role, clean)
+        names = list(game.stored.names)
+        names[role] = clean
+        game.stored.names = (names[0], names[1])
+        await self.broadcast(game)
+
+    # --- bots -----------------------------------------------------------------------
+    def _maybe_bot(self, game: LiveGame) -> None:
+        seat = game.stored.bot_seat
+        if seat is None or game.stored.status != "active" or game.state.is_terminal():
+            return
+        if game.state.current_player() != seat:
+            return
+        if game.bot_task is not None and not game.bot_task.done():
+            return
+        game.bot_task = asyncio.get_running_loop().create_task(self._bot_turns(game, seat))
+
+    async def _bot_turns(self, game: LiveGame, seat: int) -> None:
+        spec = game.stored.opponent[4:]
+        loop = asyncio.get_running_loop()
+        while game.stored.status == "active" and game.state.current_player() == seat and not game.state.is_terminal():
+            ply = game.ply
+            # Seeded by game and ply so a bot's choice does not depend on server history.
+            seed = int.from_bytes(hashlib.sha256(f"{game.id}:{ply}".encode()).digest()[:8], "big") >> 1
+            view = game.state.clone().view(seat)
+            arg: View | str = view.to_notation() if self.bot_in_process else view
+            started = loop.time()
+            try:
+                if self.bot_delay:
+                    await asyncio.sleep(self.bot_delay)
+                text = await loop.run_in_executor(self.executor, _choose, spec, seed, seat, arg)
+            except Exception as exc:
+                await self._bot_forfeit(game, seat, ply, f"bot crashed: {exc}")
+                return
+            self.slowest_bot_s = max(self.slowest_bot_s, loop.time() - started)
+            async with game.lock:
+                if game.ply != ply or game.stored.status != "active":
+                    return  # the game moved on (a resignation) while the bot thought
+                try:
+                    await self._apply(game, text, seat)
+                except GameError as exc:
+                    bad = exc.message
+                else:
+                    bad = ""
+            if bad:
+                await self._bot_forfeit(game, seat, ply, f"bot played an illegal action: {bad}")
+                return
+            await self.broadcast(game)
+
+    async def _bot_forfeit(self, game: LiveGame, seat: int, ply: int, detail: str) -> None:
+        async with game.lock:
+            if game.ply != ply or game.stored.status != "active":
+                return
+            game.state.resign(seat, "forfeit", detail)
+            await self._finish(game, termination="forfeit", loser=seat)
+        await self.broadcast(game)
+
+    async def close(self) -> None:
+        for g in list(self.games.values()):
+            if g.bot_task is not None and not g.bot_task.done():
+                g.bot_task.cancel()
+        self.executor.shutdown(wait=False, cancel_futures=True)
+

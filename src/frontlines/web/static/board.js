@@ -1,0 +1,177 @@
+// Drawing a view dict. Used by the live table and by replays; picks a renderer by `game`.
+import { t, num, esc, cardImg, cardSvg, cardName, formationText, playerName, describeAction, COLOURS, COLOUR_NAMES } from "./common.js";
+import { renderWarMachine } from "./warmachine.js";
+
+/** The seat drawn at the bottom: the viewer, else the first player. */
+export function me(v, role) {
+  if (v.viewer === 0 || v.viewer === 1) return v.viewer;
+  return role === 1 ? 1 : 0;
+}
+
+function cardButton(code, ruleset, tok, next, selected, extra = "") {
+  const on = next.has(tok);
+  const picked = selected.includes(tok);
+  return `<button type="button" class="card ${extra}${on ? " selectable" : ""}${picked ? " picked" : ""}" data-tok="${esc(tok)}"` +
+    ` aria-label="${esc(cardName(code, ruleset))}"${picked ? ' aria-pressed="true"' : ""}${on ? "" : " disabled"}>${cardSvg(code)}</button>`;
+}
+
+function tableCard(code, ruleset, next, selected) {
+  const tok = `table:${code}`;
+  return next.has(tok) ? cardButton(code, ruleset, tok, next, selected, "small") : cardImg(code, ruleset, "small");
+}
+
+function counterText(ce, ruleset) {
+  if (!ce) return "";
+  if (Array.isArray(ce)) return ce.map((c) => cardName(c, ruleset)).join(", ");
+  if (typeof ce === "object") return Object.values(ce).flat().map((c) => (typeof c === "string" ? c : JSON.stringify(c))).join(", ");
+  return String(ce);
+}
+
+function counterCards(ce, ruleset) {
+  if (Array.isArray(ce) && ce.every((c) => typeof c === "string")) return ce.map((c) => cardImg(c, ruleset, "tiny")).join("");
+  return "";
+}
+
+/** Battle Line family: nine flags, each with two sides, marks and a claim line. */
+function renderBattleLine(box, v, opts) {
+  const { seat, names, next, selected } = opts;
+  const opp = 1 - seat;
+  const rs = v.ruleset;
+  const flags = v.flags || [];
+  let html = `<div class="player-bar opp-bar">${playerBar(v, opp, names, opts)}</div>`;
+  html += `<div class="flags" role="list">`;
+  for (const f of flags) {
+    const n = f.index;
+    const claimed = f.claimed_by;
+    const marks = [];
+    if (f.fog) marks.push(`<span class="mark fog" title="${esc(t("Fog"))}">${esc(t("Fog"))}</span>`);
+    if (f.mud) marks.push(`<span class="mark mud" title="${esc(t("Mud"))}">${esc(t("Mud"))}</span>`);
+    if (f.battlefield) {
+      const b = f.battlefield;
+      marks.push(b.face_up
+        ? `<span class="mark bf" title="${esc(t(b.text || ""))}">${esc(t(b.name || ""))}</span>`
+        : `<span class="mark bf">${esc(t("Battlefield face down"))}</span>`);
+    }
+    const form = f.formation || [null, null];
+    const claim = f.claim;
+    const claimTok = `claim:${n}`;
+    const canClaim = next.has(claimTok);
+    const status = claimed === null || claimed === undefined ? ""
+      : claimed === seat ? t("won by you") : t("won by {name}", { name: playerName(names, claimed) });
+    const label = [
+      t("Flag {n}", { n: num(n) }),
+      status,
+      f.fog ? t("Fog") : "", f.mud ? t("Mud") : "",
+      `${t("opponent")}: ${(f.sides[opp] || []).map((c) => cardName(c, rs)).join(", ") || t("no cards")}` +
+        (form[opp] ? ` (${formationText(form[opp])})` : ""),
+      `${t("you")}: ${(f.sides[seat] || []).map((c) => cardName(c, rs)).join(", ") || t("no cards")}` +
+        (form[seat] ? ` (${formationText(form[seat])})` : ""),
+      claim && claim.claimable ? t("claimable") : "",
+    ].filter(Boolean).join("; ");
+    const cls = ["flag-col"];
+    if (claimed === seat) cls.push("won-me"); else if (claimed === opp) cls.push("won-opp");
+    if (claim && claim.claimable) cls.push("claimable");
+    const env = (p) => (f.environment && f.environment[p] || []).map((c) => cardImg(c, rs, "tiny env")).join("");
+    const slotTok = `flag:${n}`;
+    const slot = next.has(slotTok)
+      ? `<button type="button" class="slot selectable" data-tok="${esc(slotTok)}" aria-label="${esc(t("Play to flag {n}", { n: num(n) }))}">+</button>` : "";
+    let claimHtml = "";
+    if (canClaim) {
+      claimHtml += `<button type="button" class="claim-btn" data-tok="${esc(claimTok)}">${esc(t("Claim flag {n}", { n: num(n) }))}</button>`;
+    }
+    if (claim && claim.claimable && claim.reason) {
+      claimHtml += `<p class="proof"><span aria-hidden="true">✔ </span>${esc(t(claim.reason))}</p>`;
+    } else if (claim && !claim.claimable && (claim.counterexample || claim.reason)) {
+      claimHtml += `<p class="counter"><span aria-hidden="true">✘ </span>${esc(t("Not provable yet."))} ` +
+        (claim.counterexample ? `${esc(t("The opponent could still make:"))} ${counterCards(claim.counterexample, rs)}` +
+          `<span class="visually-hidden">${esc(counterText(claim.counterexample, rs))}</span>` : "") +
+        (claim.reason ? ` <span class="reason">${esc(t(claim.reason))}</span>` : "") + `</p>`;
+    }
+    html += `<section class="${cls.join(" ")}" role="listitem" aria-label="${esc(label)}" data-flag="${n}">` +
+      `<div class="side opp">${env(opp)}${(f.sides[opp] || []).map((c) => tableCard(c, rs, next, selected)).join("")}` +
+      `<span class="form">${esc(formationText(form[opp]))}</span></div>` +
+      `<div class="flag-mid"><span class="flag-token${claimed === seat ? " me" : claimed === opp ? " them" : ""}" aria-hidden="true">` +
+      `${claimed === seat ? "▼" : claimed === opp ? "▲" : "⚑"}${num(n)}</span>${marks.join("")}</div>` +
+      `<div class="side mine">${(f.sides[seat] || []).map((c) => tableCard(c, rs, next, selected)).join("")}${env(seat)}${slot}` +
+      `<span class="form">${esc(formationText(form[seat]))}</span></div>` +
+      `<div class="claim-line">${claimHtml}</div></section>`;
+  }
+  html += `</div>`;
+  html += `<div class="decks">${deckButton(v, "troop", next)}${deckButton(v, "tactics", next)}</div>`;
+  html += `<div class="player-bar me-bar">${playerBar(v, seat, names, opts)}</div>`;
+  const hand = v.hands && v.hands[seat];
+  if (Array.isArray(hand)) {
+    html += `<div class="hand" role="group" aria-label="${esc(t("Your hand"))}">` +
+      hand.map((c) => cardButton(c, rs, `hand:${c}`, next, selected)).join("") + `</div>`;
+  }
+  box.innerHTML = html;
+}
+
+function deckButton(v, deck, next) {
+  const size = deck === "troop" ? v.troop_deck : v.tactics_deck;
+  if (size === undefined) return "";
+  const tok = `deck:${deck}`;
+  const label = deck === "troop" ? t("Troop deck: {n} cards", { n: num(size) }) : t("Tactics deck: {n} cards", { n: num(size) });
+  return `<button type="button" class="deck ${deck}${next.has(tok) ? " selectable" : ""}" data-tok="${tok}"${next.has(tok) ? "" : " disabled"}>` +
+    `${cardSvg("?")}<span>${esc(label)}</span></button>`;
+}
+
+function playerBar(v, p, names, opts) {
+  const size = v.hand_sizes ? v.hand_sizes[p] : null;
+  const tac = v.hand_tactics ? v.hand_tactics[p] : null;
+  const who = p === opts.seat && (v.viewer === p) ? t("You") : playerName(names, p);
+  const online = opts.online ? (opts.online[p] ? t("online") : t("offline")) : "";
+  let s = `<strong>${esc(who)}</strong>`;
+  if (p !== opts.seat || v.viewer !== p) s += ` <span class="muted">${esc(online)}</span>`;
+  if (size !== null && size !== undefined) s += ` · ${esc(t("hand: {n} cards", { n: num(size) }))}`;
+  if (tac) s += ` ${esc(t("({n} tactics)", { n: num(tac) }))}`;
+  if (v.tactics_played) s += ` · ${esc(t("tactics played: {n}", { n: num(v.tactics_played[p]) }))}`;
+  const guile = v.guile && v.guile[p] || [];
+  if (guile.length) s += ` · ${esc(t("guile:"))} ${guile.map((c) => cardImg(c, v.ruleset, "tiny")).join("")}`;
+  const disc = v.discards && v.discards[p] || [];
+  if (disc.length) s += ` · ${esc(t("discarded:"))} ${disc.map((c) => cardImg(c, v.ruleset, "tiny")).join("")}`;
+  if (v.to_move === p) s += ` <span class="turn">◀ ${esc(t("to move"))}</span>`;
+  return s;
+}
+
+/** Anything else: the view's fields as a plain list (a game without its own renderer yet). */
+function renderGeneric(box, v) {
+  const skip = new Set(["legal", "log", "game", "ruleset", "viewer", "to_move", "phase", "outcome"]);
+  box.innerHTML = `<dl class="generic">` + Object.entries(v).filter(([k]) => !skip.has(k))
+    .map(([k, val]) => `<dt>${esc(t(k))}</dt><dd><code>${esc(JSON.stringify(val))}</code></dd>`).join("") + `</dl>`;
+}
+
+export function renderBoard(box, v, opts) {
+  box.dataset.game = v.game;
+  if (v.game === "battleline" && Array.isArray(v.flags)) renderBattleLine(box, v, opts);
+  else if (v.game === "warmachine") renderWarMachine(box, v, opts);
+  else renderGeneric(box, v);
+}
+
+/** Troops not yet seen (by colour), and tactics cards played so far. */
+export function renderTracker(box, v) {
+  if (!Array.isArray(v.unseen)) { box.innerHTML = `<p class="muted">${esc(t("No tracker for this game."))}</p>`; return; }
+  const unseen = new Set(v.unseen);
+  const maxValue = (v.ruleset || "").startsWith("schotten") ? 9 : 10;
+  let html = `<p class="muted">${esc(t("Troops you have not seen yet are marked ○; seen ones ●."))}</p><table class="tracker"><tbody>`;
+  for (const c of COLOURS) {
+    html += `<tr><th scope="row">${esc(t(COLOUR_NAMES[COLOURS.indexOf(c)]))}</th>`;
+    for (let val = 1; val <= maxValue; val++) {
+      const code = `${c}${val}`;
+      const u = unseen.has(code);
+      html += `<td class="${u ? "unseen" : "seen"} c-${c}" aria-label="${esc(cardName(code, v.ruleset))}: ${esc(u ? t("not seen") : t("seen"))}">${u ? "○" : "●"}${num(val)}</td>`;
+    }
+    html += `</tr>`;
+  }
+  html += `</tbody></table>`;
+  box.innerHTML = html;
+}
+
+export function renderLog(box, v) {
+  const log = v.log || [];
+  box.innerHTML = log.map((entry, i) => {
+    const a = typeof entry === "string" ? entry : (entry && entry.text) || JSON.stringify(entry);
+    return `<li value="${i + 1}">${esc(describeAction(a, v.ruleset))} <code>${esc(a)}</code></li>`;
+  }).join("");
+  box.scrollTop = box.scrollHeight;
+}

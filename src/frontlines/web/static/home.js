@@ -1,0 +1,113 @@
+// Home page: start a game, resume my games, watch live ones.
+import { loadCatalog, t, esc, myGames, rememberGame, forgetGame, num } from "./common.js";
+
+const $ = (id) => document.getElementById(id);
+let rulesets = [];
+
+function optionFields() {
+  const rs = rulesets.find((r) => r.name === $("ruleset").value);
+  const box = $("options");
+  box.innerHTML = "";
+  if (!rs) return;
+  for (const o of rs.options) {
+    const id = `opt-${o.name}`;
+    const div = document.createElement("div");
+    div.className = "field";
+    div.innerHTML = `<label for="${id}">${esc(t(o.help || o.name))}</label>` +
+      `<select id="${id}" data-option="${esc(o.name)}">` +
+      o.choices.map((c) => `<option value="${esc(c)}"${c === o.default ? " selected" : ""}>${esc(t(c))}</option>`).join("") +
+      `</select>`;
+    box.appendChild(div);
+  }
+}
+
+function opponentKind() {
+  return document.querySelector('input[name="kind"]:checked').value;
+}
+
+async function startGame(ev) {
+  ev.preventDefault();
+  $("new-error").textContent = "";
+  const kind = opponentKind();
+  const options = {};
+  for (const sel of document.querySelectorAll("[data-option]")) options[sel.dataset.option] = sel.value;
+  const body = {
+    ruleset: $("ruleset").value,
+    options,
+    opponent: kind === "bot" ? `bot:${$("level").value}` : kind,
+    seat: $("seat").value,
+    name: $("name").value,
+  };
+  const r = await fetch("/api/games", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  if (!r.ok) {
+    let msg = r.statusText;
+    try { msg = (await r.json()).detail || msg; } catch (_) { /* keep */ }
+    $("new-error").textContent = t("Could not start the game: {error}", { error: msg });
+    return;
+  }
+  const g = await r.json();
+  rememberGame({ id: g.id, token: g.token, seat: g.seat, ruleset: g.ruleset, opponent: g.opponent, invite: g.invite_url });
+  location.href = g.url;
+}
+
+function opponentLabel(opponent) {
+  if (opponent.startsWith("bot:")) return t("bot ({level})", { level: t(opponent.slice(4)) });
+  return opponent === "friend" ? t("friend") : t("pass and play");
+}
+
+function gameItem(g, links) {
+  const names = (g.names || []).filter(Boolean).join(" – ");
+  const title = rulesets.find((r) => r.name === g.ruleset)?.title || g.ruleset;
+  const state = g.status === "finished" ? `${t("finished")} ${g.result}` : t("{n} moves", { n: num(g.plies) });
+  return `<li><span class="g-title">${esc(t(title))}</span> <span class="muted">${esc(names)} · ${esc(opponentLabel(g.opponent))} · ${esc(state)}</span> ${links}</li>`;
+}
+
+async function listMine() {
+  const mine = myGames();
+  $("my-empty").hidden = mine.length > 0;
+  if (!mine.length) { $("my-games").innerHTML = ""; return; }
+  const ids = [...new Set(mine.map((g) => g.id))].join(",");
+  const r = await fetch(`/api/games?ids=${encodeURIComponent(ids)}`);
+  const rows = r.ok ? await r.json() : [];
+  const byId = Object.fromEntries(rows.map((row) => [row.id, row]));
+  $("my-games").innerHTML = mine.filter((g) => byId[g.id]).map((g) => {
+    const row = byId[g.id];
+    const play = `<a href="/g/${esc(g.id)}?t=${esc(g.token)}">${row.status === "finished" ? t("Open") : t("Resume")}</a>`;
+    const replay = row.status === "finished" ? ` <a href="/replay/${esc(g.id)}">${t("Replay")}</a>` : "";
+    const forget = ` <button type="button" class="link" data-forget="${esc(g.id)}">${t("Forget")}</button>`;
+    return gameItem(row, play + replay + forget);
+  }).join("");
+}
+
+async function listLive() {
+  const [live, done] = await Promise.all([
+    fetch("/api/games?status=active").then((r) => (r.ok ? r.json() : [])),
+    fetch("/api/games?status=finished").then((r) => (r.ok ? r.json() : [])),
+  ]);
+  $("live-games").innerHTML = live.length
+    ? live.map((g) => gameItem(g, `<a href="/g/${esc(g.id)}">${t("Watch")}</a>`)).join("")
+    : `<li class="muted">${t("No live games right now.")}</li>`;
+  $("done-games").innerHTML = done.length
+    ? done.slice(0, 20).map((g) => gameItem(g, `<a href="/replay/${esc(g.id)}">${t("Replay")}</a>`)).join("")
+    : `<li class="muted">${t("None yet.")}</li>`;
+}
+
+async function main() {
+  await loadCatalog();
+  rulesets = await fetch("/api/rulesets").then((r) => r.json());
+  $("ruleset").innerHTML = rulesets.map((r) => `<option value="${esc(r.name)}">${esc(t(r.title))}</option>`).join("");
+  $("ruleset").addEventListener("change", optionFields);
+  optionFields();
+  for (const radio of document.querySelectorAll('input[name="kind"]')) {
+    radio.addEventListener("change", () => { $("level-field").hidden = opponentKind() !== "bot"; });
+  }
+  $("new-game").addEventListener("submit", startGame);
+  $("my-games").addEventListener("click", (ev) => {
+    const id = ev.target.dataset?.forget;
+    if (id) { forgetGame(id); listMine(); }
+  });
+  await Promise.all([listMine(), listLive()]);
+  setInterval(listLive, 10000);
+}
+
+main();

@@ -1,0 +1,56 @@
+// Replays: step through a finished game, from either seat or with both hands open.
+import { loadCatalog, t, num, outcomeText } from "./common.js";
+import { renderBoard, renderLog, me } from "./board.js";
+
+const $ = (id) => document.getElementById(id);
+const gameId = $("replay").dataset.game;
+let info = null;
+let step = 0;
+const cache = new Map();
+
+async function fetchStep(i, seat) {
+  const key = `${i}/${seat}`;
+  if (!cache.has(key)) {
+    const r = await fetch(`/api/games/${encodeURIComponent(gameId)}/replay/${i}?seat=${seat}`);
+    if (!r.ok) throw new Error(await r.text());
+    cache.set(key, (await r.json()).view);
+  }
+  return cache.get(key);
+}
+
+async function show(i) {
+  step = Math.max(0, Math.min(info.steps - 1, i));
+  $("step").value = String(step);
+  const seat = $("perspective").value;
+  const v = await fetchStep(step, seat);
+  const shownSeat = seat === "1" ? 1 : 0;
+  if (seat === "all") v.viewer = null;
+  renderBoard($("board"), v, { seat: me(v, shownSeat), names: info.names, next: new Set(), selected: [], online: null });
+  renderLog($("log"), v);
+  $("step-label").textContent = t("Step {n} of {total}", { n: num(step), total: num(info.steps - 1) });
+  $("status").textContent = v.outcome ? outcomeText(v.outcome, null, info.names)
+    : (step > 0 ? info.actions[step - 1] || "" : t("Start of the game"));
+}
+
+async function main() {
+  await loadCatalog();
+  const r = await fetch(`/api/games/${encodeURIComponent(gameId)}/replay`);
+  if (!r.ok) { $("status").textContent = t("This game is not finished yet; replays open at the end."); return; }
+  info = await r.json();
+  $("step").max = String(info.steps - 1);
+  $("first").onclick = () => show(0);
+  $("prev").onclick = () => show(step - 1);
+  $("next").onclick = () => show(step + 1);
+  $("last").onclick = () => show(info.steps - 1);
+  $("step").oninput = () => show(Number($("step").value));
+  $("perspective").onchange = () => show(step);
+  document.addEventListener("keydown", (ev) => {
+    if (ev.target.tagName === "INPUT" || ev.target.tagName === "SELECT") return;
+    const rtl = document.dir === "rtl";
+    if (ev.key === (rtl ? "ArrowLeft" : "ArrowRight")) show(step + 1);
+    if (ev.key === (rtl ? "ArrowRight" : "ArrowLeft")) show(step - 1);
+  });
+  await show(0);
+}
+
+main();
