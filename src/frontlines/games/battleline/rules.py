@@ -1,0 +1,178 @@
+"""Rulesets of the Battle Line family and their options (rules.md, "Decisions").
+
+A :class:`Variant` is the fixed part of a ruleset (deck, hand size, card names); the
+options a player may change are :class:`OptionSpec` values resolved into a
+:class:`Config`, the one object the state consults while it plays.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from frontlines.core.game import OptionSpec, Ruleset
+from frontlines.games.battleline.cards import NUM_COLOURS, TACTICS_NAMES
+
+GAME = "battleline"
+
+CLAIM_TIMING = OptionSpec(
+    "claim_timing", "before_draw", ("before_draw", "after_play", "start_of_turn"),
+    "when flags may be claimed: any time before the draw, only after the card play, or only before it",
+)
+CLAIM_TIMING_ST = OptionSpec("claim_timing", "after_play", CLAIM_TIMING.choices, CLAIM_TIMING.help)
+STALL_RULE = OptionSpec(
+    "stall_rule", "final_side_loses", ("final_side_loses", "draw_after_passes"),
+    "an incomplete side that can never grow loses (b), or two passes without a possible claim draw (a)",
+)
+SCOUT_SHORT_DECK = OptionSpec(
+    "scout_short_deck", "return_to_hand_size", ("return_to_hand_size", "return_drawn_minus_one"),
+    "how many cards Scout returns when the decks held fewer than three",
+)
+GUILE_ENV = OptionSpec(
+    "guile_can_target_environment", "false", ("false", "true"),
+    "whether Redeploy and Deserter may move or remove Fog and Mud",
+)
+MUD_EXCESS = OptionSpec(
+    "mud_removed_excess", "best_subset", ("best_subset", "owner_discards"),
+    "a side left with 4 cards when Mud goes: judge its best 3, or its owner discards one",
+)
+FIRST_PLAYER = OptionSpec("first_player", "random", ("random", "0", "1"), "who takes the first turn")
+BATTLEFIELDS = OptionSpec(
+    "battlefields", "face_down", ("face_down", "face_up", "mixed"),
+    "battlefield cards text side down (plain), up, or some of each",
+)
+BATTLEFIELD_SET = OptionSpec(
+    "battlefield_set", "plain", ("plain", "house"),
+    "effects of the text sides: none, or our house set (not the publisher's text)",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Variant:
+    """What a ruleset fixes: the cards and the hand."""
+
+    name: str
+    max_value: int  # troop values 1..max_value
+    hand_size: int
+    tactics: bool
+    names: str  # key of the card-name table
+    schotten: bool  # Schotten Totten card values (Joker 1-9, Spy 7)
+    scout_to_bottom: bool  # Headhunter returns cards under the decks
+    battlefields: bool
+
+    @property
+    def troop_mask(self) -> int:
+        mask = 0
+        for colour in range(NUM_COLOURS):
+            for value in range(self.max_value):
+                mask |= 1 << (colour * 10 + value)
+        return mask
+
+
+VARIANTS: dict[str, Variant] = {
+    "battleline": Variant("battleline", 10, 7, True, "battleline", False, False, False),
+    "battleline-basic": Variant("battleline-basic", 10, 7, False, "battleline", False, False, False),
+    "schotten-totten": Variant("schotten-totten", 9, 6, False, "schotten-totten", True, False, False),
+    "schotten-totten-tactics": Variant("schotten-totten-tactics", 9, 7, True, "schotten-totten", True, True, False),
+    "medieval": Variant("medieval", 10, 7, True, "medieval", False, False, True),
+}
+
+_TACTICS_OPTIONS = (SCOUT_SHORT_DECK, GUILE_ENV, MUD_EXCESS)
+
+RULESETS: tuple[Ruleset, ...] = (
+    Ruleset(
+        "battleline", GAME, "Battle Line",
+        (CLAIM_TIMING, STALL_RULE, *_TACTICS_OPTIONS, FIRST_PLAYER),
+        "Reiner Knizia's Battle Line (GMT): 60 troops 1-10 in six colours, 10 tactics cards, 9 flags.",
+    ),
+    Ruleset(
+        "battleline-basic", GAME, "Battle Line (basic, no tactics)",
+        (CLAIM_TIMING, STALL_RULE, FIRST_PLAYER),
+        "Battle Line without the tactics deck.",
+    ),
+    Ruleset(
+        "schotten-totten", GAME, "Schotten Totten",
+        (CLAIM_TIMING_ST, STALL_RULE, FIRST_PLAYER),
+        "54 clan cards 1-9, a hand of 6, no tactics.",
+    ),
+    Ruleset(
+        "schotten-totten-tactics", GAME, "Schotten Totten (tactical variant)",
+        (CLAIM_TIMING_ST, STALL_RULE, *_TACTICS_OPTIONS, FIRST_PLAYER),
+        "54 clan cards and 10 tactic cards, a hand of 7; Joker 1-9 (one per player), Spy 7, "
+        "Headhunter returns cards under the decks.",
+    ),
+    Ruleset(
+        "medieval", GAME, "Battle Line: Medieval",
+        (CLAIM_TIMING, STALL_RULE, *_TACTICS_OPTIONS, FIRST_PLAYER, BATTLEFIELDS, BATTLEFIELD_SET),
+        "Battle Line rules with medieval names and nine battlefield cards (effects from data files).",
+    ),
+)
+
+RULESET_BY_NAME: dict[str, Ruleset] = {r.name: r for r in RULESETS}
+
+# Card names per naming table. Medieval names are ours (the rulebook's English names are
+# unverified, rules.md §3.1); the Czech review gives the formation names translated here.
+CARD_NAMES: dict[str, tuple[str, ...]] = {
+    "battleline": TACTICS_NAMES["battleline"],
+    "schotten-totten": TACTICS_NAMES["schotten-totten"],
+    "medieval": (
+        "King of England", "King of France", "King's Guard", "Shield Bearers", "Fog", "Mud",
+        "Spies", "Redeploy", "Deserter", "Traitor",
+    ),
+}
+FORMATION_NAMES: dict[str, tuple[str, ...]] = {
+    # index = rank - 1 (Host .. Wedge)
+    "battleline": ("Host", "Skirmish Line", "Battalion Order", "Phalanx", "Wedge"),
+    "schotten-totten": ("Sum", "Run", "Colour", "Three of a Kind", "Colour Run"),
+    "medieval": ("Rabble", "Skirmish", "Column", "Square", "Wedge"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    """A ruleset with its options resolved: everything the state needs to know."""
+
+    variant: Variant
+    options: tuple[tuple[str, str], ...]  # sorted (name, value) pairs, for notation
+
+    def get(self, name: str, default: str = "") -> str:
+        for key, value in self.options:
+            if key == name:
+                return value
+        return default
+
+    @property
+    def claim_timing(self) -> str:
+        return self.get("claim_timing", "before_draw")
+
+    @property
+    def stall_b(self) -> bool:
+        return self.get("stall_rule", "final_side_loses") == "final_side_loses"
+
+    @property
+    def scout_to_hand_size(self) -> bool:
+        return self.get("scout_short_deck", "return_to_hand_size") == "return_to_hand_size"
+
+    @property
+    def guile_env(self) -> bool:
+        return self.get("guile_can_target_environment", "false") == "true"
+
+    @property
+    def owner_discards(self) -> bool:
+        return self.get("mud_removed_excess", "best_subset") == "owner_discards"
+
+
+_configs: dict[tuple[str, tuple[tuple[str, str], ...]], Config] = {}
+
+
+def make_config(ruleset: str, options: Mapping[str, str] | None) -> Config:
+    """Resolve ``options`` for ``ruleset`` (unknown names or values raise ``ValueError``)."""
+    spec = RULESET_BY_NAME.get(ruleset)
+    if spec is None:
+        raise ValueError(f"unknown Battle Line ruleset {ruleset!r}; known: {', '.join(RULESET_BY_NAME)}")
+    resolved = tuple(sorted(spec.resolve_options(options).items()))
+    key = (ruleset, resolved)
+    config = _configs.get(key)
+    if config is None:  # configs are shared: states compare and copy them by identity
+        config = _configs[key] = Config(VARIANTS[ruleset], resolved)
+    return config

@@ -1,0 +1,770 @@
+"""The Battle Line family game state (rules.md §1-§3).
+
+Representation, chosen for speed of random play and cheap copies:
+
+* actions are plain ``int`` codes (see the ``*_BASE`` constants below);
+* each flag side is a ``tuple`` of cards in placement order, 18 of them
+  (``index = flag * 2 + player``), so a copy is one shallow list copy;
+* hands and "known card" sets are ``int`` bitmasks; decks are lists, top = end;
+* ``public`` is every card that has ever been face up (a troop on the table stays public
+  even when discarded), so the unseen troops of a proof are ``troops & ~public``.
+
+``push``/``pop`` snapshot the mutable fields; the legal action list is cached until the
+next change.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from itertools import combinations
+from typing import TYPE_CHECKING, Any
+
+from frontlines.core.errors import IllegalAction, NotationError
+from frontlines.core.game import Action, Outcome, State
+from frontlines.games.battleline.cards import (
+    ALEXANDER,
+    COMPANION_CAVALRY,
+    DARIUS,
+    DESERTER,
+    FOG,
+    MUD,
+    NUM_CARDS,
+    NUM_TROOPS,
+    REDEPLOY,
+    SCOUT,
+    SHIELD_BEARERS,
+    TACTICS_MASK,
+    TRAITOR,
+    TROOP_MASK,
+    card_code,
+)
+from frontlines.games.battleline.formations import BATTLELINE_CARDS, SCHOTTEN_CARDS, CardRules, evaluate
+from frontlines.games.battleline.medieval import PLAIN, Effects, load_set
+from frontlines.games.battleline.proof import ProofResult, prove
+from frontlines.games.battleline.rules import GAME, Config, make_config
+
+if TYPE_CHECKING:
+    from frontlines.games.battleline.view import BattleLineView
+
+# --- action codes ------------------------------------------------------------------------
+PLAY_BASE = 0  # + card * 9 + flag: troop, morale, Fog or Mud to a flag (0..629)
+CLAIM_BASE = 630  # + flag
+PASS = 639
+DRAW_TROOP = 640
+DRAW_TACTICS = 641
+END = 642
+SCOUT_PLAY = 643
+SCOUT_TROOP = 644
+SCOUT_TACTICS = 645
+RETURN_BASE = 650  # + card
+REDEPLOY_BASE = 720  # + card * 10 + target (flag 0..8, 9 = discard)
+DESERTER_BASE = 1420  # + card
+TRAITOR_BASE = 1490  # + card * 9 + flag (card is a troop)
+EXCESS_BASE = 2030  # + card: owner discards a card left over when Mud is removed
+NUM_ACTIONS = 2100
+
+# --- phases ------------------------------------------------------------------------------
+PLAY, DRAW, SCOUT_DRAW, SCOUT_RETURN, EXCESS, OVER = range(6)
+PHASE_NAMES = ("play", "draw", "scout", "return", "excess", "over")
+
+NUM_FLAGS = 9
+LEADER_MASK = (1 << ALEXANDER) | (1 << DARIUS)
+SLOT_TACTICS = (ALEXANDER, DARIUS, COMPANION_CAVALRY, SHIELD_BEARERS)
+BIT = tuple(1 << c for c in range(NUM_CARDS))
+ALL_FLAGS = (1 << NUM_FLAGS) - 1
+
+# Proof results are pure functions of their inputs; random play asks the same question
+# many times (legal_actions, then apply), so a bounded cache pays.
+_proof_cache: dict[tuple[int, int, int, bool, int, bool, bool, bool], ProofResult] = {}
+
+
+def _mask(cards: Sequence[int]) -> int:
+    m = 0
+    for c in cards:
+        m |= BIT[c]
+    return m
+
+
+def _best_subset(cards: tuple[int, ...], cap: int, fog: bool, rules: CardRules) -> tuple[int, ...]:
+    """The strongest ``cap`` cards of an over-full side (only after Mud is removed)."""
+    best: tuple[int, ...] = cards[:cap]
+    best_score = -1
+    for sub in combinations(cards, cap):
+        score = evaluate(sub, fog, rules)
+        if score > best_score:
+            best, best_score = sub, score
+    return best
+
+
+class BattleLineState(State):
+    """A full Battle Line family position, hidden cards included."""
+
+    __slots__ = (
+        "_legal", "_undo", "actors", "bf_ids", "bf_up", "cfg", "claimed", "completed", "counter", "discards", "effects",
+        "excess", "fog", "guile", "hands", "hist", "known", "leaders", "mud", "noops", "out", "passes", "phase",
+        "public", "ret_left", "rules", "scout_left", "scout_n", "sides", "tactics_played", "tdeck", "to_move", "turn_claims",
+        "turn_noop", "turn_passed", "xdeck",
+    )
+
+    def __init__(self, cfg: Config, bf_ids: tuple[int, ...] = (), bf_up: int = 0) -> None:
+        self.cfg = cfg
+        self.rules: CardRules = SCHOTTEN_CARDS if cfg.variant.schotten else BATTLELINE_CARDS
+        self.bf_ids = bf_ids
+        self.bf_up = bf_up
+        self.effects: tuple[Effects, ...] = battlefield_effects(cfg, bf_ids, bf_up)
+        self.sides: list[tuple[int, ...]] = [()] * (2 * NUM_FLAGS)
+        self.completed: list[int] = [-1] * (2 * NUM_FLAGS)
+        self.claimed: list[int] = [-1] * NUM_FLAGS
+        self.fog: list[int] = [-1] * NUM_FLAGS  # owner of the Fog at the flag, -1 none
+        self.mud: list[int] = [-1] * NUM_FLAGS
+        self.hands: list[int] = [0, 0]
+        self.tdeck: list[int] = []  # top = last
+        self.xdeck: list[int] = []
+        self.discards: list[tuple[int, ...]] = [(), ()]
+        self.guile: list[tuple[int, ...]] = [(), ()]
+        self.tactics_played: list[int] = [0, 0]
+        self.leaders = 0  # bit p: player p has played a leader (never resets)
+        self.known: list[int] = [0, 0]  # cards in decks / the other hand whose place player p knows
+        self.public = 0
+        self.to_move = 0
+        self.phase = PLAY
+        self.counter = 0
+        self.scout_left = 0  # Scout draws still to make
+        self.scout_n = 0  # Scout draws this Scout makes in all (up to 3)
+        self.ret_left = 0
+        self.excess: tuple[int, ...] = ()  # side indices whose owner must discard (Mud removed)
+        self.turn_passed = False
+        self.turn_noop = False
+        self.turn_claims = False
+        self.passes = 0
+        self.noops = 0
+        self.out: Outcome | None = None
+        self.hist: list[int] = []
+        self.actors: list[int] = []  # who made each action of ``hist`` (for public logs)
+        self._undo: list[tuple[Any, ...]] = []
+        self._legal: list[int] | None = None
+
+    # --- construction ----------------------------------------------------------------
+    @classmethod
+    def deal(cls, ruleset: str, seed: int | None, options: Mapping[str, str] | None) -> BattleLineState:
+        cfg = make_config(ruleset, options)
+        rng = random.Random(seed)
+        first = cfg.get("first_player", "random")
+        to_move = rng.randrange(2) if first == "random" else int(first)
+        troops = [c for c in range(NUM_TROOPS) if cfg.variant.troop_mask >> c & 1]
+        rng.shuffle(troops)
+        tactics = list(range(NUM_TROOPS, NUM_CARDS)) if cfg.variant.tactics else []
+        rng.shuffle(tactics)
+        bf_ids: tuple[int, ...] = ()
+        bf_up = 0
+        if cfg.variant.battlefields:
+            order = list(range(NUM_FLAGS))
+            rng.shuffle(order)
+            bf_ids = tuple(order)
+            mode = cfg.get("battlefields", "face_down")
+            bf_up = ALL_FLAGS if mode == "face_up" else rng.getrandbits(NUM_FLAGS) if mode == "mixed" else 0
+        state = cls(cfg, bf_ids, bf_up)
+        state.tdeck = troops
+        state.xdeck = tactics
+        state.to_move = to_move
+        # the dealer deals alternately, the non-dealer (first player) first
+        for _ in range(cfg.variant.hand_size):
+            for p in (to_move, 1 - to_move):
+                state.hands[p] |= BIT[troops.pop()]
+        return state
+
+    # --- State interface -------------------------------------------------------------
+    @property
+    def game(self) -> str:
+        return GAME
+
+    @property
+    def ruleset(self) -> str:
+        return self.cfg.variant.name
+
+    @property
+    def history(self) -> Sequence[Action]:
+        return self.hist
+
+    def current_player(self) -> int | None:
+        if self.phase == OVER:
+            return None
+        if self.phase == EXCESS:
+            return self.excess[0] & 1
+        return self.to_move
+
+    def is_terminal(self) -> bool:
+        return self.phase == OVER
+
+    def outcome(self) -> Outcome | None:
+        return self.out
+
+    def resign(self, player: int, reason: str = "resignation", detail: str = "") -> None:
+        if player not in (0, 1):
+            raise ValueError(f"player must be 0 or 1, not {player!r}")
+        if self.phase == OVER:
+            raise IllegalAction("the game is already over")
+        self.out = Outcome(1 - player, reason, None, detail)
+        self.phase = OVER
+        self._legal = None
+
+    def view(self, player: int | None) -> BattleLineView:
+        from frontlines.games.battleline.view import BattleLineView
+
+        return BattleLineView.of_state(self, player)
+
+    def to_notation(self) -> str:
+        from frontlines.games.battleline.notation import state_to_text
+
+        return state_to_text(self)
+
+    def action_to_text(self, action: Action) -> str:
+        from frontlines.games.battleline.notation import action_to_text
+
+        return action_to_text(action)
+
+    def parse_action(self, text: str) -> Action:
+        from frontlines.games.battleline.notation import parse_action
+
+        return parse_action(text)
+
+    # --- small helpers ---------------------------------------------------------------
+    def capacity(self, flag: int) -> int:
+        return self.effects[flag].capacity + (self.mud[flag] >= 0)
+
+    def is_fog(self, flag: int) -> bool:
+        return self.fog[flag] >= 0 or self.effects[flag].sum_only
+
+    def unseen_troops(self) -> int:
+        """Troops not face up on the table: decks plus both hands (what proofs may use)."""
+        return self.cfg.variant.troop_mask & ~self.public
+
+    def decks_empty(self) -> bool:
+        return not self.tdeck and not self.xdeck
+
+    def hand_count(self, player: int) -> int:
+        return self.hands[player].bit_count()
+
+    def owned(self, player: int) -> int:
+        m = 0
+        for f in range(NUM_FLAGS):
+            if self.claimed[f] == player:
+                m |= 1 << f
+        return m
+
+    def side_cards(self, flag: int, player: int) -> tuple[int, ...]:
+        """The side as judged: all its cards, or its best ``capacity`` when over-full."""
+        cards = self.sides[flag * 2 + player]
+        cap = self.capacity(flag)
+        if len(cards) > cap:
+            return _best_subset(cards, cap, self.is_fog(flag), self.rules)
+        return cards
+
+    def claim_result(self, flag: int, player: int) -> ProofResult:
+        """Would ``player`` win a claim on ``flag`` now? (Ignores turn and timing.)"""
+        if self.claimed[flag] >= 0:
+            return ProofResult(False, None, f"flag {flag + 1} is already claimed")
+        cap = self.capacity(flag)
+        mine = self.sides[flag * 2 + player]
+        if len(mine) < cap:
+            return ProofResult(False, None, f"your side is not complete ({len(mine)} of {cap} cards)")
+        theirs = self.sides[flag * 2 + 1 - player]
+        fog = self.is_fog(flag)
+        eff = self.effects[flag]
+        complete = len(theirs) >= cap
+        first = True
+        unseen = 0
+        final = False
+        if complete:
+            a, b = self.completed[flag * 2 + player], self.completed[flag * 2 + 1 - player]
+            first = (a > b) if eff.tie_last else (a < b)
+        else:
+            if eff.both_complete or eff.tie_last:
+                return ProofResult(False, None, "this battlefield is claimed only when both sides are complete")
+            unseen = self.unseen_troops() & ~eff.forbid
+            final = self.cfg.stall_b and self.hands[1 - player] == 0 and self.decks_empty()
+        key = (_mask(mine), _mask(theirs), cap, fog, unseen, first, final, self.rules is SCHOTTEN_CARDS)
+        result = _proof_cache.get(key)
+        if result is None:
+            if len(mine) > cap:
+                mine = _best_subset(mine, cap, fog, self.rules)
+            if len(theirs) > cap:
+                theirs = _best_subset(theirs, cap, fog, self.rules)
+            result = prove(
+                mine, theirs, capacity=cap, fog=fog, unseen_troops=unseen,
+                claimant_completed_first=first, opponent_final=final, rules=self.rules,
+            )
+            if len(_proof_cache) > 200_000:
+                _proof_cache.clear()
+            _proof_cache[key] = result
+        return result
+
+    def claim_window(self) -> bool:
+        """May the player to move claim now (timing option and phase)?"""
+        timing = self.cfg.claim_timing
+        phase = self.phase
+        if phase == PLAY:
+            return timing != "after_play"
+        if phase == DRAW:
+            return timing != "start_of_turn"
+        if phase == SCOUT_DRAW:  # after the Scout play, before its first draw
+            return timing != "start_of_turn" and self.scout_left == self.scout_n
+        return False
+
+    def _can_play_tactic(self, p: int) -> bool:
+        return self.cfg.variant.tactics and self.tactics_played[p] <= self.tactics_played[1 - p]
+
+    def _open_flags(self, p: int) -> list[int]:
+        """Unclaimed flags where ``p``'s side has a free slot."""
+        out = []
+        sides = self.sides
+        for f in range(NUM_FLAGS):
+            if self.claimed[f] < 0 and len(sides[f * 2 + p]) < self.effects[f].capacity + (self.mud[f] >= 0):
+                out.append(f)
+        return out
+
+    # --- legal actions ---------------------------------------------------------------
+    def legal_actions(self) -> list[Action]:
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._generate()
+        return list(legal)
+
+    def _generate(self) -> list[int]:
+        phase = self.phase
+        if phase == OVER:
+            return []
+        p = self.to_move
+        out: list[int] = []
+        if phase == EXCESS:
+            side = self.excess[0]
+            return [EXCESS_BASE + c for c in sorted(self.sides[side])]
+        if self.claim_window():
+            for f in range(NUM_FLAGS):
+                if (
+                    self.claimed[f] < 0
+                    and len(self.sides[f * 2 + p]) >= self.capacity(f)
+                    and self.claim_result(f, p).claimable
+                ):
+                    out.append(CLAIM_BASE + f)
+        hand = self.hands[p]
+        if phase == PLAY:
+            open_flags = self._open_flags(p)
+            forbid_any = any(e.forbid for e in self.effects)
+            troops = hand & TROOP_MASK
+            troop_play = False
+            if troops and open_flags:
+                c = 0
+                while troops:
+                    low = troops & -troops
+                    c = low.bit_length() - 1
+                    troops ^= low
+                    base = PLAY_BASE + c * 9
+                    if forbid_any:
+                        for f in open_flags:
+                            if not self.effects[f].forbid >> c & 1:
+                                out.append(base + f)
+                                troop_play = True
+                    else:
+                        out.extend([base + f for f in open_flags])
+                        troop_play = True
+            if not troop_play:
+                out.append(PASS)
+            if hand & TACTICS_MASK and self._can_play_tactic(p):
+                self._tactics_actions(p, hand, open_flags, out)
+            return out
+        if phase == DRAW:
+            if self.hand_count(p) < self.cfg.variant.hand_size and (self.tdeck or self.xdeck):
+                if self.tdeck:
+                    out.append(DRAW_TROOP)
+                if self.xdeck:
+                    out.append(DRAW_TACTICS)
+            else:
+                out.append(END)
+            return out
+        if phase == SCOUT_DRAW:
+            if self.tdeck:
+                out.append(SCOUT_TROOP)
+            if self.xdeck:
+                out.append(SCOUT_TACTICS)
+            return out
+        # SCOUT_RETURN
+        m = hand
+        while m:
+            low = m & -m
+            out.append(RETURN_BASE + low.bit_length() - 1)
+            m ^= low
+        return out
+
+    def _tactics_actions(self, p: int, hand: int, open_flags: list[int], out: list[int]) -> None:
+        effects = self.effects
+        for card in SLOT_TACTICS:
+            if hand & BIT[card] and not (card in (ALEXANDER, DARIUS) and self.leaders >> p & 1):
+                for f in open_flags:
+                    if not effects[f].forbid >> card & 1:
+                        out.append(PLAY_BASE + card * 9 + f)
+        for card, where in ((FOG, self.fog), (MUD, self.mud)):
+            if hand & BIT[card]:
+                for f in range(NUM_FLAGS):
+                    if self.claimed[f] < 0 and where[f] < 0 and not effects[f].forbid >> card & 1:
+                        out.append(PLAY_BASE + card * 9 + f)
+        if hand & BIT[SCOUT] and (self.tdeck or self.xdeck):
+            out.append(SCOUT_PLAY)
+        env = self.cfg.guile_env
+        if hand & BIT[REDEPLOY]:
+            for f in range(NUM_FLAGS):
+                if self.claimed[f] >= 0:
+                    continue
+                for c in sorted(self.sides[f * 2 + p]):
+                    base = REDEPLOY_BASE + c * 10
+                    for g in open_flags:
+                        if g != f and not effects[g].forbid >> c & 1:
+                            out.append(base + g)
+                    out.append(base + 9)
+                if env:
+                    for card, where in ((FOG, self.fog), (MUD, self.mud)):
+                        if where[f] == p:
+                            base = REDEPLOY_BASE + card * 10
+                            for g in range(NUM_FLAGS):
+                                if g != f and self.claimed[g] < 0 and not effects[g].forbid >> card & 1:
+                                    out.append(base + g)
+                            out.append(base + 9)
+        q = 1 - p
+        if hand & BIT[DESERTER]:
+            for f in range(NUM_FLAGS):
+                if self.claimed[f] >= 0:
+                    continue
+                for c in sorted(self.sides[f * 2 + q]):
+                    out.append(DESERTER_BASE + c)
+                if env:
+                    if self.fog[f] == q:
+                        out.append(DESERTER_BASE + FOG)
+                    if self.mud[f] == q:
+                        out.append(DESERTER_BASE + MUD)
+        if hand & BIT[TRAITOR] and open_flags:
+            for f in range(NUM_FLAGS):
+                if self.claimed[f] >= 0:
+                    continue
+                for c in sorted(self.sides[f * 2 + q]):
+                    if c < NUM_TROOPS:
+                        base = TRAITOR_BASE + c * 9
+                        for g in open_flags:
+                            if not effects[g].forbid >> c & 1:
+                                out.append(base + g)
+
+    # --- applying --------------------------------------------------------------------
+    def apply(self, action: Action) -> None:
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._generate()
+        if type(action) is not int or action not in legal:
+            raise IllegalAction(self.explain_illegal(action))
+        self._do(action, legal)
+
+    def push(self, action: Action) -> None:
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._generate()
+        if type(action) is not int or action not in legal:
+            raise IllegalAction(self.explain_illegal(action))
+        self._undo.append(self._snapshot())
+        self._do(action, legal)
+
+    def pop(self) -> Action:
+        if not self._undo:
+            raise IndexError("pop without a matching push")
+        self._restore(self._undo.pop())
+        self.actors.pop()
+        return self.hist.pop()
+
+    def _snapshot(self) -> tuple[Any, ...]:
+        return (
+            list(self.sides), list(self.completed), list(self.claimed), list(self.fog), list(self.mud),
+            list(self.hands), list(self.tdeck), list(self.xdeck), list(self.discards), list(self.guile),
+            list(self.tactics_played), self.leaders, list(self.known), self.public, self.to_move, self.phase,
+            self.counter, self.scout_left, self.ret_left, self.excess, self.turn_passed, self.turn_noop,
+            self.turn_claims, self.passes, self.noops, self.out, self.scout_n, self._legal,
+        )
+
+    def _restore(self, s: tuple[Any, ...]) -> None:
+        (
+            self.sides, self.completed, self.claimed, self.fog, self.mud, self.hands, self.tdeck, self.xdeck,
+            self.discards, self.guile, self.tactics_played, self.leaders, self.known, self.public, self.to_move,
+            self.phase, self.counter, self.scout_left, self.ret_left, self.excess, self.turn_passed,
+            self.turn_noop, self.turn_claims, self.passes, self.noops, self.out, self.scout_n, self._legal,
+        ) = s
+
+    def clone(self) -> BattleLineState:
+        new = BattleLineState.__new__(BattleLineState)
+        new.cfg = self.cfg
+        new.rules = self.rules
+        new.bf_ids = self.bf_ids
+        new.bf_up = self.bf_up
+        new.effects = self.effects
+        new._restore(self._snapshot())
+        new.hist = list(self.hist)
+        new.actors = list(self.actors)
+        new._undo = []
+        return new
+
+    # --- the effect of one action ----------------------------------------------------
+    def _do(self, a: int, legal: list[int]) -> None:
+        self._legal = None
+        self.hist.append(a)
+        self.actors.append(self.excess[0] & 1 if self.phase == EXCESS else self.to_move)
+        self.counter += 1
+        p = self.to_move
+        if a < CLAIM_BASE:
+            c, f = divmod(a, 9)
+            self._from_hand(p, c)
+            if c == FOG:
+                self.fog[f] = p
+            elif c == MUD:
+                self._add_mud(f, p)
+            else:
+                self._place(f, p, c)
+                if c >= NUM_TROOPS and c in (ALEXANDER, DARIUS):
+                    self.leaders |= 1 << p
+            self.phase = DRAW
+        elif a < PASS:
+            self._claim(a - CLAIM_BASE, p)
+        elif a == PASS:
+            self.turn_passed = True
+            self.turn_noop = legal == [PASS]
+            if any(CLAIM_BASE <= x < PASS for x in legal):
+                self.turn_claims = True
+            self.phase = DRAW
+        elif a in (DRAW_TROOP, DRAW_TACTICS):
+            self._draw(p, self.tdeck if a == DRAW_TROOP else self.xdeck)
+            self._end_turn(legal)
+        elif a == END:
+            self._end_turn(legal)
+        elif a == SCOUT_PLAY:
+            self._from_hand(p, SCOUT)
+            self.scout_n = self.scout_left = min(3, len(self.tdeck) + len(self.xdeck))
+            self.phase = SCOUT_DRAW
+        elif a in (SCOUT_TROOP, SCOUT_TACTICS):
+            self._draw(p, self.tdeck if a == SCOUT_TROOP else self.xdeck)
+            self.scout_left -= 1
+            if self.scout_left == 0:
+                if self.cfg.scout_to_hand_size:
+                    ret = self.hand_count(p) - self.cfg.variant.hand_size
+                else:
+                    ret = self.scout_n - 1
+                self.ret_left = max(0, min(ret, self.hand_count(p)))
+                if self.ret_left:
+                    self.phase = SCOUT_RETURN
+                else:
+                    self._end_turn(legal)
+        elif a < REDEPLOY_BASE:
+            c = a - RETURN_BASE
+            self.hands[p] &= ~BIT[c]
+            deck = self.tdeck if c < NUM_TROOPS else self.xdeck
+            if self.cfg.variant.scout_to_bottom:
+                deck.insert(0, c)
+            else:
+                deck.append(c)
+            # the returner knows where it lies; the opponent loses track of it
+            self.known[p] |= BIT[c]
+            self.known[1 - p] &= ~BIT[c]
+            self.ret_left -= 1
+            if self.ret_left == 0:
+                self._end_turn(legal)
+        elif a < DESERTER_BASE:
+            c, t = divmod(a - REDEPLOY_BASE, 10)
+            self._from_hand(p, REDEPLOY)
+            self._take(p, c)
+            if t == 9:
+                self.discards[p] += (c,)
+            elif c == FOG:
+                self.fog[t] = p
+            elif c == MUD:
+                self._add_mud(t, p)
+            else:
+                self._place(t, p, c)
+            self._after_guile()
+        elif a < TRAITOR_BASE:
+            c = a - DESERTER_BASE
+            self._from_hand(p, DESERTER)
+            self._take(1 - p, c)
+            self.discards[1 - p] += (c,)
+            self._after_guile()
+        elif a < EXCESS_BASE:
+            c, g = divmod(a - TRAITOR_BASE, 9)
+            self._from_hand(p, TRAITOR)
+            self._take(1 - p, c)
+            self._place(g, p, c)
+            self.phase = DRAW
+        else:
+            c = a - EXCESS_BASE
+            side = self.excess[0]
+            self.sides[side] = tuple(x for x in self.sides[side] if x != c)
+            self.discards[side & 1] += (c,)
+            self.excess = self.excess[1:]
+            if not self.excess:
+                self.phase = DRAW
+
+    def _from_hand(self, p: int, c: int) -> None:
+        bit = BIT[c]
+        self.hands[p] &= ~bit
+        self.known[0] &= ~bit
+        self.known[1] &= ~bit
+        self.public |= bit
+        if c >= NUM_TROOPS:
+            self.tactics_played[p] += 1
+            if c in (SCOUT, REDEPLOY, DESERTER, TRAITOR):
+                self.guile[p] += (c,)
+
+    def _draw(self, p: int, deck: list[int]) -> None:
+        c = deck.pop()
+        self.hands[p] |= BIT[c]
+        self.known[p] &= ~BIT[c]  # one's own hand is not "knowledge of a place"
+
+    def _place(self, f: int, p: int, c: int) -> None:
+        i = f * 2 + p
+        side = self.sides[i] + (c,)
+        self.sides[i] = side
+        if len(side) == self.capacity(f):
+            self.completed[i] = self.counter
+
+    def _add_mud(self, f: int, p: int) -> None:
+        self.mud[f] = p
+        cap = self.capacity(f)
+        for i in (f * 2, f * 2 + 1):
+            if len(self.sides[i]) < cap:
+                self.completed[i] = -1
+
+    def _take(self, owner: int, c: int) -> None:
+        """Remove ``c`` (a slotted card, or Fog/Mud of ``owner``) from its unclaimed flag."""
+        if c in (FOG, MUD):
+            where = self.fog if c == FOG else self.mud
+            f = where.index(owner)
+            where[f] = -1
+            if c == MUD:
+                self._mud_removed(f)
+            return
+        for f in range(NUM_FLAGS):
+            i = f * 2 + owner
+            side = self.sides[i]
+            if c in side:
+                self.sides[i] = tuple(x for x in side if x != c)
+                if len(side) - 1 < self.capacity(f):
+                    self.completed[i] = -1
+                return
+        raise AssertionError(f"card {card_code(c)} is not at any flag")
+
+    def _mud_removed(self, f: int) -> None:
+        """Capacity drops back: sides now complete get a completion time (the mover's
+        last, as the mover "placed" it), over-full sides may owe a discard."""
+        cap = self.capacity(f)
+        p = self.to_move
+        for i in (f * 2 + 1 - p, f * 2 + p):
+            if len(self.sides[i]) >= cap and self.completed[i] < 0:
+                self.completed[i] = self.counter
+                self.counter += 1
+        if self.cfg.owner_discards:
+            self.excess += tuple(i for i in (f * 2 + p, f * 2 + 1 - p) if len(self.sides[i]) > cap)
+
+    def _after_guile(self) -> None:
+        self.phase = EXCESS if self.excess else DRAW
+
+    def _claim(self, f: int, p: int) -> None:
+        self.claimed[f] = p
+        self.turn_claims = True
+        owned = self.owned(p)
+        if owned & (owned >> 1) & (owned >> 2):
+            self._finish(Outcome(p, "breakthrough"))
+        elif owned.bit_count() >= 5:
+            self._finish(Outcome(p, "envelopment"))
+
+    def _finish(self, outcome: Outcome) -> None:
+        self.out = outcome
+        self.phase = OVER
+
+    def _end_turn(self, legal: list[int]) -> None:
+        if self.turn_passed:
+            claims = self.turn_claims or any(CLAIM_BASE <= x < PASS for x in legal)
+            self.passes = self.passes + 1 if not claims else 0
+            self.noops = self.noops + 1 if self.turn_noop and legal == [END] else 0
+        else:
+            self.passes = self.noops = 0
+        self.turn_passed = self.turn_noop = self.turn_claims = False
+        self.to_move = 1 - self.to_move
+        self.phase = PLAY
+        self.scout_left = self.scout_n = self.ret_left = 0
+        if not self.cfg.stall_b and self.passes >= 2:
+            self._finish(Outcome(None, "stall", None, "two consecutive passes with no claim possible"))
+        elif self.noops >= 2:
+            # both players can only pass in the same position: nothing can change any more
+            mine, theirs = self.owned(0).bit_count(), self.owned(1).bit_count()
+            winner = None if mine == theirs else (0 if mine > theirs else 1)
+            self._finish(Outcome(winner, "stall", None, f"no progress possible; flags {mine}-{theirs}"))
+
+    # --- errors ----------------------------------------------------------------------
+    def explain_illegal(self, action: object) -> str:
+        """A precise reason why ``action`` is not legal now."""
+        from frontlines.games.battleline.notation import action_to_text
+
+        if type(action) is not int or not 0 <= action < NUM_ACTIONS:
+            return f"not a Battle Line action: {action!r}"
+        try:
+            text = action_to_text(action)
+        except NotationError:
+            return f"not a Battle Line action: {action!r}"
+        if self.phase == OVER:
+            return f"{text}: the game is over"
+        p = self.to_move
+        phase = PHASE_NAMES[self.phase]
+        if CLAIM_BASE <= action < PASS:
+            f = action - CLAIM_BASE
+            if not self.claim_window():
+                return f"{text}: claims are not allowed now (claim_timing={self.cfg.claim_timing}, phase {phase})"
+            return f"{text}: {self.claim_result(f, p).reason}"
+        if (
+            self.phase != PLAY
+            and (action < CLAIM_BASE or action in (PASS, SCOUT_PLAY) or action >= REDEPLOY_BASE)
+            and (self.phase != EXCESS or action < EXCESS_BASE)
+        ):
+            return f"{text}: no card may be played now (phase {phase})"
+        if action < CLAIM_BASE or action == SCOUT_PLAY or REDEPLOY_BASE <= action < EXCESS_BASE:
+            card = action // 9 if action < CLAIM_BASE else SCOUT if action == SCOUT_PLAY else (
+                REDEPLOY if action < DESERTER_BASE else DESERTER if action < TRAITOR_BASE else TRAITOR)
+            if not self.hands[p] >> card & 1:
+                return f"{text}: {card_code(card)} is not in your hand"
+            if card >= NUM_TROOPS:
+                if not self.cfg.variant.tactics:
+                    return f"{text}: this ruleset has no tactics cards"
+                if not self._can_play_tactic(p):
+                    return (f"{text}: tactics limit — you have played {self.tactics_played[p]} tactics, "
+                            f"your opponent {self.tactics_played[1 - p]}")
+                if card in (ALEXANDER, DARIUS) and self.leaders >> p & 1:
+                    return f"{text}: you have already played a leader this game"
+            if action < CLAIM_BASE:
+                f = action % 9
+                if self.claimed[f] >= 0:
+                    return f"{text}: flag {f + 1} is claimed"
+                if self.effects[f].forbid >> card & 1:
+                    return f"{text}: {card_code(card)} may not be played at flag {f + 1} (battlefield)"
+                if card not in (FOG, MUD) and len(self.sides[f * 2 + p]) >= self.capacity(f):
+                    return f"{text}: your side of flag {f + 1} is full"
+            if action == SCOUT_PLAY:
+                return f"{text}: both decks are empty"
+            return f"{text}: no such card or free slot for that move"
+        if action == PASS:
+            return f"{text}: you may pass only when no troop card can be played"
+        if action in (DRAW_TROOP, DRAW_TACTICS, SCOUT_TROOP, SCOUT_TACTICS):
+            return f"{text}: that deck is empty, or it is not the time to draw (phase {phase})"
+        if action == END:
+            return f"{text}: you must draw (phase {phase})" if self.phase == DRAW else f"{text}: not now (phase {phase})"
+        if RETURN_BASE <= action < REDEPLOY_BASE:
+            return f"{text}: only during a Scout's return step, with a card from your hand (phase {phase})"
+        return f"{text}: not legal now (phase {phase})"
+
+
+def battlefield_effects(cfg: Config, bf_ids: tuple[int, ...], bf_up: int) -> tuple[Effects, ...]:
+    """Per-flag effects: plain everywhere unless a face-up battlefield of the set says more."""
+    if not bf_ids:
+        return (PLAIN,) * NUM_FLAGS
+    cards = load_set(cfg.get("battlefield_set", "plain")).cards
+    return tuple(cards[bf_ids[f]].effects if bf_up >> f & 1 else PLAIN for f in range(NUM_FLAGS))
