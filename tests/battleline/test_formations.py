@@ -318,6 +318,15 @@ def test_best_completion_matches_brute_force(pos: tuple[list[int], int, list[int
     assert evaluate(side + list(added), fog, rules) == score
 
 
+def test_rules_pickle_and_copy_cheaply() -> None:
+    import copy
+    import pickle
+
+    data = pickle.dumps(ST)
+    assert len(data) < 200 and pickle.loads(data) == ST
+    assert copy.deepcopy(BL) == BL and copy.deepcopy(BL)._t is BL._t
+
+
 def test_cards_helper_roundtrip() -> None:
     assert cards_of(BL.troop_mask) == list(range(60))
     assert len(cards_of(ST.troop_mask)) == 54

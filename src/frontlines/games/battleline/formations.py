@@ -209,6 +209,10 @@ class CardRules:
             raise ValueError("max_value must be 3..10 and cavalry_value 1..max_value")
         object.__setattr__(self, "_t", _tables_for(self.max_value, self.cavalry_value))
 
+    def __reduce__(self) -> tuple[type[CardRules], tuple[int, int]]:
+        # pickle/deepcopy carry the two numbers, never the shared tables and caches
+        return (CardRules, (self.max_value, self.cavalry_value))
+
     @property
     def troop_mask(self) -> int:
         """Bitmask of every troop card of the ruleset's deck."""
