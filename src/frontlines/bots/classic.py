@@ -367,9 +367,58 @@ def build_view(table: ClassicTable, rng: random.Random) -> View:
     return state.view(me)
 
 
+def state_notation(table: ClassicTable, rng: random.Random) -> str:
+    """Full-state notation of a ``battleline-basic`` position consistent with ``table``.
+
+    We are seat 0 as north, seat 1 as south, to play a card. What the messages do not say
+    is filled in: the unseen troops are split at random between the opponent's hand (7, or
+    all that is left once the deck is empty) and the deck; completion times (the tie-break
+    "who completed first") are unknown, so the opponent's complete sides count as earlier
+    than ours, except the side their last play completed, which is the latest.
+    """
+    me = 0 if table.side == "north" else 1
+    seat_of = {"north": 0, "south": 1}
+    unseen = table.unseen()
+    rng.shuffle(unseen)
+    on_table = sum(len(f) for s in SIDES for f in table.cards[s])
+    rest = len(unseen)
+    their_hand = min(7, rest) if len(table.hand) >= 7 else rest
+    hand_them, deck = unseen[:their_hand], unseen[their_hand:]
+    # completion order: opponent's full sides, then ours, then the one the opponent just completed
+    them = SIDES[1 - me]
+    last = table.opponent_play
+    order: list[tuple[int, int]] = []
+    for f in range(9):
+        if len(table.cards[them][f]) >= 3 and not (last and last[0] == f + 1 and last[1] in table.cards[them][f]):
+            order.append((f, 1 - me))
+    order += [(f, me) for f in range(9) if len(table.cards[SIDES[me]][f]) >= 3]
+    if last and len(table.cards[them][last[0] - 1]) >= 3 and last[1] in table.cards[them][last[0] - 1]:
+        order.append((last[0] - 1, 1 - me))
+    done = {key: i + 1 for i, key in enumerate(order)}
+    tokens = ["battleline", f"ruleset={CLASSIC_RULESET}"]
+    tokens.append("opts=" + ",".join(f"{k}:{v}" for k, v in CLASSIC_OPTIONS.items()))
+    tokens += [f"to={me}", "phase=play", f"n={len(order) + on_table + 1}"]
+    for f in range(9):
+        claim = table.claims[f]
+        parts = ["-" if claim not in seat_of else str(seat_of[claim])]
+        for seat in (0, 1):
+            cards = table.cards[SIDES[seat]][f]
+            mark = done.get((f, seat))
+            parts.append(".".join(cards) + (f":{mark}" if mark is not None else ""))
+        parts.append("")
+        text = "/".join(parts)
+        if text != "-///":
+            tokens.append(f"f{f + 1}={text}")
+    hands = {me: table.hand, 1 - me: hand_them}
+    tokens += [f"h0={'.'.join(hands[0])}", f"h1={'.'.join(hands[1])}", f"td={'.'.join(deck)}"]
+    return " ".join(tokens)
+
+
 def build_state(table: ClassicTable, rng: random.Random) -> State:
     """A full ``battleline-basic`` state consistent with ``table``; the unseen cards dealt at random."""
-    raise NotImplementedError("waiting for the Battle Line notation")
+    from frontlines.games import parse_state
+
+    return parse_state(state_notation(table, rng))
 
 
 def serve_classic(bot: Bot, name: str | None = None, seed: int | None = None) -> int:

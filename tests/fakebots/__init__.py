@@ -1,0 +1,1 @@
+"""Scripted fake bots, run as subprocesses by the protocol and arena tests."""
