@@ -1,0 +1,62 @@
+"""``frontlines play``: the full-screen terminal game (Textual)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+HELP = ("Play in the terminal against a bot or a person at the same keyboard. Without flags a "
+        "setup screen asks for the game, the opponent, your seat and the seed.")
+
+OPPONENTS = ("random", "heuristic", "easy", "medium", "hard", "expert", "human")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--rules", metavar="RULESET", help="ruleset name (see `frontlines rules`); skips the setup screen")
+    parser.add_argument("--opponent", choices=OPPONENTS, help="bot level, or human for pass-and-play (default medium)")
+    parser.add_argument("--seat", type=int, choices=(0, 1), help="your seat: 0 = P1, 1 = P2 (default 0)")
+    parser.add_argument("--seed", type=int, help="deal seed (default: random)")
+    parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                        help="rules option (repeatable), e.g. claim_timing=start_of_turn")
+    parser.add_argument("--load", type=Path, metavar="RECORD", help="continue a saved game record")
+    parser.add_argument("--replay", type=Path, metavar="RECORD", help="step through a game record with the arrow keys")
+    parser.add_argument("--save-dir", type=Path, default=None, help="default folder for saved records (default: .)")
+    parser.add_argument("--bot-delay", type=float, default=0.4, help="seconds between a bot's actions (default 0.4)")
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        from frontlines.tui.app import FrontlinesApp
+        from frontlines.tui.session import GameConfig
+    except ImportError as exc:  # textual is an optional dependency
+        print(f"frontlines play needs the terminal extra: pip install 'frontlines[tui]' ({exc})", file=sys.stderr)
+        return 2
+    options: dict[str, str] = {}
+    for item in args.option:
+        name, sep, value = item.partition("=")
+        if not sep:
+            print(f"--option wants NAME=VALUE, got {item!r}", file=sys.stderr)
+            return 2
+        options[name.strip()] = value.strip()
+    for path in (args.load, args.replay):
+        if path is not None and not path.is_file():
+            print(f"no such record file: {path}", file=sys.stderr)
+            return 2
+    if args.rules is not None:
+        from frontlines.core.errors import UnknownRuleset
+        from frontlines.games import ruleset
+
+        try:
+            ruleset(args.rules).resolve_options(options)
+        except (UnknownRuleset, ValueError) as exc:
+            print(exc, file=sys.stderr)
+            return 2
+    config = GameConfig(ruleset=args.rules or "battleline", opponent=args.opponent or "medium",
+                        seat=args.seat if args.seat is not None else 0, seed=args.seed, options=options)
+    # Any of the game flags means "start now"; the setup screen is for a bare `frontlines play`.
+    skip_setup = args.rules is not None or args.opponent is not None or args.seat is not None or args.seed is not None
+    app = FrontlinesApp(config, load=args.load, replay=args.replay, setup=not skip_setup,
+                        bot_delay=max(0.0, args.bot_delay), save_dir=args.save_dir)
+    app.run()
+    return 0

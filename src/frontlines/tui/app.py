@@ -1,0 +1,821 @@
+"""``frontlines play``: the Textual application, the game screen and the replay viewer.
+
+The app holds the full game state in a :class:`GameSession`; the table is always drawn
+from ``state.view(seat).to_dict()`` of the human whose turn it is (or who sits at the
+keyboard), so the screen never shows more than that player may know. Bots think in a
+worker thread and are handed only their own view.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from rich.text import Text
+from textual import events, on
+from textual.app import App, ComposeResult
+from textual.containers import Horizontal
+from textual.screen import Screen
+from textual.widgets import Static
+
+from frontlines.bots.base import Bot
+from frontlines.core.errors import FrontlinesError
+from frontlines.core.game import Action, View
+from frontlines.core.record import GameRecord
+from frontlines.tui.cards import TACTICS_HELP, card_name
+from frontlines.tui.render import Marks
+from frontlines.tui.screens import ConfirmScreen, HelpScreen, PassScreen, SaveScreen, SetupScreen
+from frontlines.tui.session import GameConfig, GameSession, load_record, replay_states
+from frontlines.tui.steps import ACTION, BUTTON, CARD, CLAIM, DECK, FLAG, HAND, Move, Picker, Token, moves_from_view
+from frontlines.tui.warmachine import END, END_KEYS, END_WORDS
+from frontlines.tui.widgets import BattleLineBoard, FlagColumn, HandBar, WarMachineBoard, tracker_text
+from frontlines.tui.words import claim_explanation, describe_action, outcome_text
+
+_DECK_KEYS = {"t": "troop", "a": "tactics"}
+_BUTTON_KEYS = {"p": "pass", "e": "end"}
+_GUILE_OWNER = {"RE": "me", "DE": "them", "TR": "them"}
+
+_SCREEN_CSS = """
+#status { height: 1; background: $boost; }
+#bottom { height: 1fr; min-height: 4; }
+#prompt { width: 1fr; padding: 0 1; }
+#tracker { width: 24; border-left: ascii $primary; }
+#tracker.hidden { display: none; }
+#log { width: 20; border-left: ascii $primary; }
+#keys { height: 1; background: $boost; }
+"""
+
+
+def _log_lines(view: Mapping[str, Any], names: Sequence[str], movers: Sequence[int], height: int) -> Text:
+    """The last ``height`` public actions, each with who made it where we know it."""
+    log = [str(x) for x in view.get("log") or []]
+    lines: list[str] = []
+    attributed = len(movers) == len(log)
+    for i, text in enumerate(log):
+        who = ""
+        if attributed and movers[i] >= 0:
+            who = names[movers[i]] + " "
+        lines.append(f"{who}{describe_action(text)}")
+    shown = lines[-max(1, height - 1):]
+    out = Text("Log\n", style="bold underline")
+    out.append("\n".join(shown))
+    return out
+
+
+def _board(screen: Screen[None]) -> BattleLineBoard | WarMachineBoard:
+    board = screen.query_one("#board")
+    assert isinstance(board, BattleLineBoard | WarMachineBoard)
+    return board
+
+
+def _short_names(session: GameSession) -> list[str]:
+    """Names for the narrow log column."""
+    if session.pass_and_play:
+        return ["P1", "P2"]
+    return ["you" if kind == "human" else "bot" for kind in session.kinds]
+
+
+class GameScreen(Screen[None]):
+    """The table during a game, driven by keys and the mouse."""
+
+    DEFAULT_CSS = _SCREEN_CSS
+
+    def __init__(self, session: GameSession, *, bot_delay: float = 0.4, save_dir: Path | None = None) -> None:
+        super().__init__()
+        self.session = session
+        self.bot_delay = bot_delay
+        self.save_dir = save_dir or Path.cwd()
+        humans = session.humans
+        self.viewer: int = humans[0] if humans else 0
+        self.picker = Picker([])
+        self.claim_mode = False
+        self.cursor = 0
+        self.message: Text = Text()
+        self.view_dict: dict[str, Any] = {}
+        self.thinking = False
+        self.generation = 0  # bumped by undo/new game: a late bot answer is then ignored
+        self._position: tuple[int, int | None] | None = None
+        self.is_battleline = session.state.game == "battleline"
+
+    # --- layout ---------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        yield Static(id="status")
+        yield BattleLineBoard(id="board") if self.is_battleline else WarMachineBoard(id="board")
+        with Horizontal(id="bottom"):
+            yield Static(id="prompt")
+            yield Static(id="tracker", classes="" if self.is_battleline else "hidden")
+            yield Static(id="log")
+        yield Static(id="keys")
+
+    def on_mount(self) -> None:
+        if self.session.pass_and_play and not self.session.state.is_terminal():
+            self._hand_over()
+        self.refresh_table()
+        self.schedule_bot()
+
+    # --- state to screen ------------------------------------------------------------
+    @property
+    def names(self) -> list[str]:
+        return [self.session.name(0), self.session.name(1)]
+
+    def my_turn(self) -> bool:
+        return self.session.human_to_move() and self.session.to_move() == self.viewer
+
+    def refresh_table(self) -> None:
+        session = self.session
+        view = session.view(self.viewer)
+        data = view.to_dict()
+        self.view_dict = data
+        position = (len(session.state.history), session.to_move())
+        if position != self._position:
+            self._position = position
+            self.picker.reset(moves_from_view(data) if self.my_turn() else [])
+            self.claim_mode = False
+            self.cursor = 0
+        self._draw(view, data)
+
+    def _options(self) -> list[Token]:
+        if self.claim_mode:
+            return [Token(CLAIM, str(i)) for i in range(1, 10)]
+        return self.picker.options()
+
+    def _cursor_token(self) -> Token | None:
+        options = self._options()
+        if not options or self.claim_mode:
+            return None
+        return options[self.cursor % len(options)]
+
+    def _marks(self) -> tuple[Marks, set[str], str | None, int | None]:
+        data = self.view_dict
+        marks = Marks()
+        for move in self.picker.moves:
+            if move.kind == "claim" and move.entry.get("flag") is not None:
+                marks.claimable.add(int(move.entry["flag"]))
+        options = self._options()
+        me, them = self.viewer, 1 - self.viewer
+        head = self.picker.head()
+        owner = them if head is not None and _GUILE_OWNER.get(head.value) == "them" else me
+        hand_offered: set[str] = set()
+        for token in options:
+            if token.kind == HAND:
+                hand_offered.add(token.value)
+            elif token.kind in (FLAG, CLAIM) and token.value.isdigit():
+                marks.flags.add(int(token.value))
+            elif token.kind == CARD:
+                marks.cards.add((owner, token.value))
+        hand_chosen = None
+        for token in self.picker.prefix:
+            if token.kind == HAND:
+                hand_chosen = token.value
+            elif token.kind == CARD:
+                marks.chosen.add((owner, token.value))
+        cursor = self._cursor_token()
+        hand_cursor = None
+        if cursor is not None:
+            if cursor.kind == HAND:
+                hands = data.get("hands") or [None, None]
+                hand = hands[me] or []
+                hand_cursor = hand.index(cursor.value) if cursor.value in hand else None
+            elif cursor.kind == FLAG and cursor.value.isdigit():
+                marks.cursor_flag = int(cursor.value)
+            elif cursor.kind == CARD:
+                marks.cursor_card = (owner, cursor.value)
+        return marks, hand_offered, hand_chosen, hand_cursor
+
+    def _draw(self, view: View, data: Mapping[str, Any]) -> None:
+        names = self.names
+        marks, offered, chosen, hand_cursor = self._marks()
+        _board(self).show(data, self.viewer, marks, names, offered, chosen, hand_cursor)
+        self.query_one("#status", Static).update(self._status_text(data))
+        self.query_one("#prompt", Static).update(self._prompt_text(data))
+        self.query_one("#tracker", Static).update(tracker_text(data) if self.is_battleline else Text())
+        log = self.query_one("#log", Static)
+        log.update(_log_lines(data, _short_names(self.session), self.session.movers, max(3, log.size.height)))
+        self.query_one("#keys", Static).update(self._keys_text())
+
+    def _status_text(self, data: Mapping[str, Any]) -> Text:
+        session = self.session
+        state = session.state
+        names = self.names
+        out = Text(f" {state.ruleset} ", style="bold reverse")
+        opponent = 1 - self.viewer
+        out.append(f" {names[self.viewer]} (P{self.viewer + 1}) vs {names[opponent]} (P{opponent + 1})  ")
+        if state.is_terminal():
+            out.append("Game over: " + outcome_text(data.get("outcome"), names), style="bold")
+        elif self.my_turn():
+            out.append(f"{names[self.viewer]}: your move", style="bold")
+        else:
+            mover = session.to_move()
+            if mover is not None:
+                out.append(f"{names[mover]} is thinking..." if session.bot_to_move() is not None
+                           else f"{names[mover]} to move")
+        if session.seed is not None:
+            out.append(f"  seed {session.seed}", style="dim")
+        return out
+
+    def _step_question(self) -> str:
+        """What the current step asks, in words."""
+        if self.claim_mode:
+            return "Claim which flag? Press 1-9 (Esc: cancel)."
+        if not self.is_battleline:
+            return self._wm_question()
+        prefix = self.picker.prefix
+        options = self.picker.options()
+        kinds = {t.kind for t in options}
+        candidates = self.picker.candidates()
+        move_kinds = {m.kind for m in candidates}
+        if not prefix:
+            parts = []
+            if "scout_return" in move_kinds:
+                return "Scout: put a card back on top of its deck: pick it from your hand (1-9)."
+            if "scout_draw" in move_kinds:
+                return "Scout: draw a card: t troop deck, a tactics deck."
+            if HAND in kinds:
+                parts.append("Pick a card from your hand (1-9 or click).")
+            if DECK in kinds:
+                decks = " or ".join(f"{k} {v}" for k, v in _DECK_KEYS.items() if Token(DECK, v) in options)
+                parts.append(f"Draw: {decks}.")
+            if Token(BUTTON, "pass") in options:
+                parts.append("p: pass (no troop can be played).")
+            if Token(BUTTON, "end") in options:
+                parts.append("e: end the turn.")
+            if CLAIM in kinds:
+                flags = " ".join(t.value for t in options if t.kind == CLAIM)
+                parts.append(f"c: claim (provable now: {flags}).")
+            if ACTION in kinds:
+                parts.append("Choose an action (1-9 or arrows + Enter).")
+            return " ".join(parts)
+        head = prefix[0]
+        last = prefix[-1]
+        if head.kind == HAND and head.value in ("RE", "DE", "TR"):
+            name = {"RE": "Redeploy", "DE": "Deserter", "TR": "Traitor"}[head.value]
+            picked = [t.value for t in prefix if t.kind == CARD]
+            if FLAG in kinds and not picked:
+                whose = "your" if head.value == "RE" else "the opponent's"
+                what = "troop" if head.value == "TR" else "card"
+                return f"{name}: at which flag is {whose} {what}? (1-9, Esc back)"
+            if CARD in kinds:
+                return f"{name}: which card? (1-{len(options)} in the order shown, Esc back)"
+            if picked and FLAG in kinds:
+                extra = ", x to discard it" if Token(FLAG, "x") in options else ""
+                side = "your side of which flag" if head.value == "TR" else "which flag"
+                return f"{name} {picked[0]}: move it to {side}? (1-9{extra}, Esc back)"
+        if last.kind == HAND and FLAG in kinds:
+            code = last.value
+            extra = f" - {TACTICS_HELP[code]}" if code in TACTICS_HELP else ""
+            return f"Play {card_name(code)}{extra}: to which flag? (1-9, Esc back)"
+        return "Choose (arrows + Enter, Esc back)."
+
+    def _wm_question(self) -> str:
+        prefix = self.picker.prefix
+        options = self.picker.options()
+        kinds = {t.kind for t in options}
+        if not prefix:
+            if ACTION in kinds:
+                return "Set-up: take the leftover cards (1 = take 1 and move first, 2 = take 2, move second)."
+            parts = []
+            if HAND in kinds:
+                parts.append("Pick a card to send or burn (1-9 or click).")
+            if FLAG in kinds:
+                left = self.view_dict.get("draws_left") or 1
+                parts.append(f"Draw from which support pile? (1-6; {left} to draw)")
+            if Token(BUTTON, "skip") in options:
+                parts.append("p: skip (nothing can be done).")
+            return " ".join(parts)
+        if prefix[-1].kind == HAND:
+            return f"Card {prefix[-1].value}: which end up?"
+        if prefix[-1].kind == END:
+            return f"Send {prefix[0].value} ({END_WORDS[prefix[-1].value].split(' (')[0]}) to which position? (1-6)"
+        return "Choose (arrows + Enter, Esc back)."
+
+    def _prompt_text(self, data: Mapping[str, Any]) -> Text:
+        out = Text()
+        state = self.session.state
+        if state.is_terminal():
+            out.append(outcome_text(data.get("outcome"), self.names) + "\n", style="bold")
+            out.append("s save record   w watch the replay   n new game   q quit\n")
+            if self.session.can_undo():
+                out.append("u take back your last move\n")
+        elif self.my_turn():
+            out.append(self._step_question() + "\n", style="bold")
+            options = self._options()
+            if not self.claim_mode and options and options[0].kind in (ACTION, END):
+                keys = {v: k for k, v in END_KEYS.items()}
+                for i, token in enumerate(options[:9], 1):
+                    mark = ">" if i - 1 == self.cursor % len(options) else " "
+                    label = END_WORDS.get(token.value, token.value) if token.kind == END else token.value
+                    key = keys.get(token.value, str(i)) if token.kind == END else str(i)
+                    out.append(f"{mark}{key} {label}\n")
+        else:
+            mover = self.session.to_move()
+            if mover is not None:
+                out.append(f"Waiting for {self.names[mover]}...\n", style="dim")
+        if self.message.plain:
+            out.append_text(self.message)
+        return out
+
+    def _keys_text(self) -> Text:
+        parts = ["?help"]
+        if self.my_turn():
+            parts.insert(0, "arrows+Enter")
+            if self.is_battleline:
+                parts.insert(0, "c claim")
+        if self.session.can_undo():
+            parts.append("u undo")
+        if not self.session.state.is_terminal():
+            parts.append("r resign")
+        parts += ["s save", "q quit"]
+        return Text(" " + "  ".join(parts), style="dim")
+
+    # --- moves ----------------------------------------------------------------------
+    def say(self, text: str, style: str = "") -> None:
+        self.message = Text(text, style=style)
+
+    def choose(self, token: Token) -> None:
+        """Take one step of the move being built; play it when complete."""
+        try:
+            move = self.picker.choose(token)
+        except ValueError:
+            self.say(f"Not possible now: {token.value}", "yellow")
+            self.refresh_table()
+            return
+        self.cursor = 0
+        self.message = Text()
+        if move is not None:
+            self.submit(move)
+        else:
+            self.refresh_table()
+
+    def submit(self, move: Move) -> None:
+        note = ""
+        if move.kind == "claim":
+            flags = self.view_dict.get("flags") or []
+            index = int(move.entry.get("flag") or 0)
+            if 1 <= index <= len(flags):
+                note = claim_explanation(flags[index - 1]).replace("can be claimed", "claimed")
+        try:
+            self.session.play_text(move.text)
+        except FrontlinesError as exc:
+            self.say(f"The engine refused {move.text}: {exc}", "red")
+            self.picker.reset()
+            self.refresh_table()
+            return
+        self.message = Text(note, style="green") if note else Text()
+        self.after_move()
+
+    def after_move(self) -> None:
+        session = self.session
+        if session.pass_and_play and not session.state.is_terminal():
+            mover = session.to_move()
+            if mover is not None and mover != self.viewer:
+                self.viewer = mover
+                self._position = None
+                self._hand_over()
+        self.refresh_table()
+        self.schedule_bot()
+
+    def _hand_over(self) -> None:
+        self.message = Text()
+        self.app.push_screen(PassScreen(self.session.name(self.viewer)), callback=lambda _r: self.refresh_table())
+
+    def try_claim(self, flag: int) -> None:
+        token = Token(CLAIM, str(flag))
+        self.claim_mode = False
+        if token in self.picker.options():
+            self.choose(token)
+            return
+        flags = self.view_dict.get("flags") or []
+        if 1 <= flag <= len(flags):
+            text = claim_explanation(flags[flag - 1])
+            if flags[flag - 1].get("claim", {}) and (flags[flag - 1].get("claim") or {}).get("claimable"):
+                text = f"Flag {flag} is provable, but claims are not allowed at this point of the turn."
+            self.say(text, "yellow")
+        self.refresh_table()
+
+    # --- bots -----------------------------------------------------------------------
+    def schedule_bot(self) -> None:
+        seat = self.session.bot_to_move()
+        if seat is None or self.thinking:
+            return
+        bot = self.session.bots[seat]
+        view = self.session.view(seat)
+        self.thinking = True
+        generation = self.generation
+        self.run_worker(lambda: self._think(bot, view, seat, generation), thread=True,
+                        exit_on_error=False, group="bot", name=f"bot-{seat}")
+
+    def _think(self, bot: Bot, view: View, seat: int, generation: int) -> None:
+        """Runs in a worker thread: only the bot's own view crosses over."""
+        try:
+            action: Action = bot.choose(view)
+        except Exception as exc:  # a bot crash must not kill the app
+            self._post(self._bot_failed, generation, seat, exc)
+            return
+        self._post(self._bot_done, generation, seat, action)
+
+    def _post(self, callback: Any, *args: Any) -> None:
+        with contextlib.suppress(RuntimeError):  # the app may already have shut down
+            self.app.call_from_thread(callback, *args)
+
+    def _bot_done(self, generation: int, seat: int, action: Action) -> None:
+        self.thinking = False
+        if generation != self.generation or self.session.to_move() != seat:
+            self.schedule_bot()
+            return
+        try:
+            self.session.play(action)
+        except FrontlinesError as exc:
+            self._bot_failed(generation, seat, exc)
+            return
+        self.refresh_table()
+        if self.session.bot_to_move() is not None and self.bot_delay > 0:
+            self.set_timer(self.bot_delay, self.schedule_bot)
+        else:
+            self.after_move()
+
+    def _bot_failed(self, generation: int, seat: int, exc: BaseException) -> None:
+        self.thinking = False
+        if generation != self.generation:
+            self.schedule_bot()
+            return
+        if not self.session.state.is_terminal():
+            self.session.state.resign(seat, "forfeit", f"bot error: {exc}")
+        self.say(f"The bot failed and forfeits: {exc}", "red")
+        self.refresh_table()
+
+    # --- input ----------------------------------------------------------------------
+    def on_key(self, event: events.Key) -> None:
+        key = event.key
+        handled = self._handle_key(key, event.character)
+        if handled:
+            event.stop()
+            event.prevent_default()
+
+    def _handle_key(self, key: str, character: str | None) -> bool:
+        if key in ("question_mark",) or character == "?":
+            self.app.push_screen(HelpScreen())
+            return True
+        if key == "q":
+            self.action_quit_game()
+            return True
+        if key == "s":
+            self.action_save()
+            return True
+        if key == "u":
+            self.action_undo()
+            return True
+        if key == "n":
+            self.action_new_game()
+            return True
+        terminal = self.session.state.is_terminal()
+        if terminal:
+            if key == "w":
+                self.app.push_screen(ReplayScreen(self.session.record(), viewer=self.viewer, standalone=False))
+                return True
+            return False
+        if key == "r":
+            self.action_resign()
+            return True
+        if not self.my_turn():
+            return False
+        return self._turn_key(key, character)
+
+    def _turn_key(self, key: str, character: str | None) -> bool:
+        options = self._options()
+        kinds = {t.kind for t in options}
+        if key == "escape":
+            if self.claim_mode:
+                self.claim_mode = False
+            elif not self.picker.back():
+                self.message = Text()
+            self.cursor = 0
+            self.refresh_table()
+            return True
+        if key == "c" and self.is_battleline and not self.picker.started:
+            self.claim_mode = not self.claim_mode
+            self.say("Claim: press the flag number. Provable now: "
+                     + (" ".join(t.value for t in self.picker.options() if t.kind == CLAIM) or "none"))
+            self.refresh_table()
+            return True
+        if key in ("left", "right", "up", "down") and options and not self.claim_mode:
+            step = 1 if key in ("right", "down") else -1
+            self.cursor = (self.cursor + step) % len(options)
+            self.refresh_table()
+            return True
+        if key == "enter":
+            token = self._cursor_token()
+            if token is not None:
+                self.choose(token)
+            return True
+        if key in _DECK_KEYS and Token(DECK, _DECK_KEYS[key]) in options:
+            self.choose(Token(DECK, _DECK_KEYS[key]))
+            return True
+        if key in _BUTTON_KEYS and Token(BUTTON, _BUTTON_KEYS[key]) in options:
+            self.choose(Token(BUTTON, _BUTTON_KEYS[key]))
+            return True
+        if key == "p" and Token(BUTTON, "skip") in options:
+            self.choose(Token(BUTTON, "skip"))
+            return True
+        if key in END_KEYS and Token(END, END_KEYS[key]) in options:
+            self.choose(Token(END, END_KEYS[key]))
+            return True
+        if key == "x" and Token(FLAG, "x") in options:
+            self.choose(Token(FLAG, "x"))
+            return True
+        if character is not None and character.isdigit() and character != "0":
+            self._digit(int(character), options, kinds)
+            return True
+        return False
+
+    def _digit(self, n: int, options: list[Token], kinds: set[str]) -> None:
+        if self.claim_mode:
+            self.try_claim(n)
+        elif FLAG in kinds:
+            token = Token(FLAG, str(n))
+            if token in options:
+                self.choose(token)
+            else:
+                where = "Flag" if self.is_battleline else "Position/pile"
+                self.say(f"{where} {n} is not possible here.", "yellow")
+                self.refresh_table()
+        elif CARD in kinds or ACTION in kinds or DECK in kinds or END in kinds:
+            listed = [t for t in options if t.kind in (CARD, ACTION, DECK, END)]
+            if n <= len(listed):
+                self.choose(listed[n - 1])
+        elif HAND in kinds:
+            hands = self.view_dict.get("hands") or [None, None]
+            hand = hands[self.viewer] or []
+            if n > len(hand):
+                return
+            token = Token(HAND, hand[n - 1])
+            if token in options:
+                self.choose(token)
+            else:
+                self.say(f"{card_name(hand[n - 1])} cannot be played now.", "yellow")
+                self.refresh_table()
+
+    @on(HandBar.Clicked)
+    def hand_clicked(self, event: HandBar.Clicked) -> None:
+        if not self.my_turn():
+            return
+        hands = self.view_dict.get("hands") or [None, None]
+        hand = hands[self.viewer] or []
+        if event.position >= len(hand):
+            return
+        token = Token(HAND, hand[event.position])
+        if self.picker.started and token not in self.picker.options():
+            self.picker.reset()  # clicking another card starts over with that card
+        self.claim_mode = False
+        if token in self.picker.options():
+            self.choose(token)
+        else:
+            self.say(f"{card_name(token.value)} cannot be played now.", "yellow")
+            self.refresh_table()
+
+    @on(FlagColumn.Clicked)
+    def flag_clicked(self, event: FlagColumn.Clicked) -> None:
+        if not self.my_turn():
+            return
+        options = self.picker.options()
+        flag_token = Token(FLAG, str(event.flag))
+        if event.what == "card" and event.code is not None:
+            if flag_token in options:
+                self.picker.choose(flag_token)
+                options = self.picker.options()
+            card_token = Token(CARD, event.code)
+            if card_token in options:
+                self.choose(card_token)
+                return
+        if flag_token in options:
+            self.choose(flag_token)
+            return
+        if not self.picker.started:
+            self.try_claim(event.flag)
+
+    # --- actions --------------------------------------------------------------------
+    def action_undo(self) -> None:
+        if not self.session.can_undo():
+            self.say("Nothing to undo." if not self.session.pass_and_play else "No undo in pass-and-play.", "yellow")
+            self.refresh_table()
+            return
+        self.generation += 1
+        self.thinking = False
+        popped = self.session.undo()
+        self._position = None
+        self.say(f"Took back {popped} action(s).")
+        self.refresh_table()
+        self.schedule_bot()
+
+    def action_resign(self) -> None:
+        def done(yes: bool | None) -> None:
+            if yes and not self.session.state.is_terminal():
+                self.generation += 1
+                self.thinking = False
+                self.session.resign(self.viewer)
+                self._position = None
+                self.refresh_table()
+
+        self.app.push_screen(ConfirmScreen(f"{self.names[self.viewer]}: resign this game?"), callback=done)
+
+    def action_save(self) -> None:
+        def done(path: Path | None) -> None:
+            if path is None:
+                return
+            try:
+                self.session.save(path)
+            except OSError as exc:
+                self.say(f"Could not save: {exc}", "red")
+            else:
+                self.say(f"Saved to {path}", "green")
+            self.refresh_table()
+
+        self.app.push_screen(SaveScreen(self.save_dir / self.session.default_filename()), callback=done)
+
+    def action_new_game(self) -> None:
+        def done(yes: bool | None) -> None:
+            if yes:
+                self.generation += 1
+                app = self.app
+                if isinstance(app, FrontlinesApp):
+                    app.back_to_setup()
+
+        if self.session.state.is_terminal():
+            done(True)
+        else:
+            self.app.push_screen(ConfirmScreen("Abandon this game and start a new one?"), callback=done)
+
+    def action_quit_game(self) -> None:
+        def done(yes: bool | None) -> None:
+            if yes:
+                self.generation += 1
+                self.app.exit()
+
+        if self.session.state.is_terminal():
+            done(True)
+        else:
+            self.app.push_screen(ConfirmScreen("Quit? (s saves the game first)"), callback=done)
+
+    def on_unmount(self) -> None:
+        self.generation += 1
+
+
+class ReplayScreen(Screen[None]):
+    """Steps through a record with left/right; ``v`` changes whose hand is shown."""
+
+    DEFAULT_CSS = _SCREEN_CSS
+
+    def __init__(self, record: GameRecord, *, viewer: int | None = 0, standalone: bool = True) -> None:
+        super().__init__()
+        self.record = record
+        self.states, self.texts = replay_states(record)
+        self.index = 0
+        self.viewer = viewer
+        self.standalone = standalone
+        self.is_battleline = self.states[0].game == "battleline"
+        self.players = (record.tags.get("Player0") or "P1", record.tags.get("Player1") or "P2")
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="status")
+        yield BattleLineBoard(id="board") if self.is_battleline else WarMachineBoard(id="board")
+        with Horizontal(id="bottom"):
+            yield Static(id="prompt")
+            yield Static(id="tracker", classes="" if self.is_battleline else "hidden")
+            yield Static(id="log")
+        yield Static(id="keys")
+
+    def on_mount(self) -> None:
+        self.show()
+
+    def show(self) -> None:
+        state = self.states[self.index]
+        view = state.view(self.viewer)
+        data = view.to_dict()
+        me = 0 if self.viewer is None else self.viewer
+        names = [f"P1 {self.players[0]}", f"P2 {self.players[1]}"]
+        _board(self).show(data, me, Marks(), names, set(), None, None)
+        total = len(self.states) - 1
+        status = Text(" REPLAY ", style="bold reverse")
+        seat = "everyone (public)" if self.viewer is None else f"P{self.viewer + 1}'s hand"
+        status.append(f" {state.ruleset}  move {self.index}/{total}  showing {seat}")
+        self.query_one("#status", Static).update(status)
+        prompt = Text()
+        if self.index:
+            mover = self.states[self.index - 1].current_player()
+            who = f"P{mover + 1} " if mover is not None else ""
+            prompt.append(f"Last: {who}{describe_action(self.texts[self.index])} ({self.texts[self.index]})\n", style="bold")
+        if self.index < total:
+            prompt.append(f"Next: {describe_action(self.texts[self.index + 1])}\n")
+        if state.is_terminal():
+            prompt.append(outcome_text(data.get("outcome"), names) + "\n", style="bold")
+        self.query_one("#prompt", Static).update(prompt)
+        self.query_one("#tracker", Static).update(tracker_text(data) if self.is_battleline else Text())
+        log = Text("Moves\n", style="bold underline")
+        height = max(3, self.query_one("#log", Static).size.height) - 1
+        start = max(1, self.index - height + 1)
+        log.append("\n".join(f"{i} {self.texts[i]}" for i in range(start, self.index + 1)))
+        self.query_one("#log", Static).update(log)
+        self.query_one("#keys", Static).update(Text(" left/right step  Home/End  v seat  q back  ? help", style="dim"))
+
+    def on_key(self, event: events.Key) -> None:
+        key = event.key
+        last = len(self.states) - 1
+        if key in ("right", "l", "space"):
+            self.index = min(last, self.index + 1)
+        elif key in ("left", "h", "backspace"):
+            self.index = max(0, self.index - 1)
+        elif key == "home":
+            self.index = 0
+        elif key == "end":
+            self.index = last
+        elif key == "v":
+            self.viewer = {0: 1, 1: None, None: 0}[self.viewer]
+        elif key in ("q", "escape"):
+            event.stop()
+            if self.standalone:
+                self.app.exit()
+            else:
+                self.dismiss(None)
+            return
+        elif event.character == "?":
+            self.app.push_screen(HelpScreen())
+        else:
+            return
+        event.stop()
+        self.show()
+
+
+class FrontlinesApp(App[None]):
+    """The whole terminal game."""
+
+    TITLE = "Frontlines"
+
+    def __init__(self, config: GameConfig | None = None, *, load: Path | None = None, replay: Path | None = None,
+                 setup: bool = True, bot_delay: float = 0.4, save_dir: Path | None = None,
+                 kinds: tuple[str, str] | None = None) -> None:
+        super().__init__()
+        self.config = config or GameConfig()
+        self.load_path = load
+        self.replay_path = replay
+        self.want_setup = setup
+        self.bot_delay = bot_delay
+        self.save_dir = save_dir
+        self.kinds = kinds
+        self.session: GameSession | None = None
+
+    def on_mount(self) -> None:
+        if self.replay_path is not None:
+            self.push_screen(ReplayScreen(load_record(self.replay_path), standalone=True))
+        elif self.load_path is not None:
+            record = load_record(self.load_path)
+            self.start_session(GameSession.from_record(record, self.kinds or self.config.seat_kinds(),
+                                                       seed=self.config.seed))
+        elif self.want_setup:
+            self.back_to_setup()
+        else:
+            self.start_game(self.config)
+
+    def back_to_setup(self) -> None:
+        while len(self.screen_stack) > 1:
+            self.pop_screen()
+        if self.session is not None:
+            self.session.close()
+            self.session = None
+        self.push_screen(SetupScreen(self.config), callback=self._setup_done)
+
+    def _setup_done(self, result: GameConfig | tuple[str, Path] | None) -> None:
+        if result is None:
+            self.exit()
+        elif isinstance(result, GameConfig):
+            self.config = result
+            self.start_game(result)
+        else:
+            what, path = result
+            try:
+                record = load_record(path)
+                if what == "replay":
+                    self.push_screen(ReplayScreen(record, standalone=False), callback=lambda _r: self.back_to_setup())
+                else:
+                    self.start_session(GameSession.from_record(record, self.config.seat_kinds()))
+            except (FrontlinesError, OSError) as exc:
+                self.notify(f"Cannot open {path}: {exc}", severity="error")
+                self.back_to_setup()
+
+    def start_game(self, config: GameConfig) -> None:
+        self.start_session(GameSession.new(config))
+
+    def start_session(self, session: GameSession) -> None:
+        self.session = session
+        self.push_screen(GameScreen(session, bot_delay=self.bot_delay, save_dir=self.save_dir))
+
+    @property
+    def game_screen(self) -> GameScreen | None:
+        for screen in reversed(self.screen_stack):
+            if isinstance(screen, GameScreen):
+                return screen
+        return None
+
+    def on_unmount(self) -> None:
+        if self.session is not None:
+            self.session.close()

@@ -1,0 +1,151 @@
+"""How cards and formations look in the terminal (pure Rich, no Textual).
+
+Every troop card is shown by its code (``R7``, ``B10``): the colour letter is always in
+the text, so the table reads the same on a monochrome terminal; colour is an extra.
+Only ASCII glyphs are used in card faces so cell widths never depend on the terminal's
+treatment of East Asian ambiguous-width characters.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from rich.style import Style
+from rich.text import Text
+
+COLOUR_LETTERS = "ROYGBP"
+COLOUR_NAMES = {"R": "red", "O": "orange", "Y": "yellow", "G": "green", "B": "blue", "P": "purple"}
+
+# Foreground/background pairs chosen for contrast on both dark and light terminals.
+_CARD_STYLES: dict[str, Style] = {
+    "R": Style(color="bright_white", bgcolor="red3", bold=True),
+    "O": Style(color="black", bgcolor="dark_orange", bold=True),
+    "Y": Style(color="black", bgcolor="yellow", bold=True),
+    "G": Style(color="bright_white", bgcolor="green4", bold=True),
+    "B": Style(color="bright_white", bgcolor="blue3", bold=True),
+    "P": Style(color="bright_white", bgcolor="purple4", bold=True),
+}
+_TACTICS_STYLE = Style(color="black", bgcolor="grey82", bold=True, italic=True)
+_HIDDEN_STYLE = Style(color="grey50")
+
+TACTICS_NAMES: dict[str, str] = {
+    "AL": "Alexander",
+    "DA": "Darius",
+    "CC": "Companion Cavalry",
+    "SB": "Shield Bearers",
+    "FO": "Fog",
+    "MU": "Mud",
+    "SC": "Scout",
+    "RE": "Redeploy",
+    "DE": "Deserter",
+    "TR": "Traitor",
+}
+TACTICS_HELP: dict[str, str] = {
+    "AL": "Leader: any colour, any value",
+    "DA": "Leader: any colour, any value",
+    "CC": "any colour, value 8",
+    "SB": "any colour, value 1, 2 or 3",
+    "FO": "formations ignored at a flag: sums only",
+    "MU": "a flag needs 4 cards a side",
+    "SC": "draw 3, then put 2 back",
+    "RE": "move or discard one of your cards",
+    "DE": "discard one of the opponent's cards",
+    "TR": "take an opponent troop to your side",
+}
+ALL_TACTICS = tuple(TACTICS_NAMES)
+
+
+def is_troop_code(code: str) -> bool:
+    return len(code) >= 2 and code[0] in COLOUR_LETTERS and code[1:].isdigit()
+
+
+def card_style(code: str) -> Style:
+    if is_troop_code(code):
+        return _CARD_STYLES[code[0]]
+    if code in TACTICS_NAMES:
+        return _TACTICS_STYLE
+    return _HIDDEN_STYLE
+
+
+def card_text(code: str, width: int = 3) -> Text:
+    """The card face: its code, padded to ``width`` cells, in the card's colours."""
+    return Text(code.center(width) if width else code, style=card_style(code))
+
+
+def card_name(code: str) -> str:
+    """``red 7`` / ``Scout`` — for prompts and the log."""
+    if is_troop_code(code):
+        return f"{COLOUR_NAMES[code[0]]} {code[1:]} ({code})"
+    return TACTICS_NAMES.get(code, code)
+
+
+# Short forms of formation names so that a name and its sum fit a flag column of 8 cells.
+_SHORT: dict[str, str] = {
+    "wedge": "Wedge",
+    "phalanx": "Phlnx",
+    "battalion": "Battn",
+    "battalion order": "Battn",
+    "skirmish": "Skirm",
+    "skirmish line": "Skirm",
+    "host": "Host",
+    "sum": "Sum",
+}
+
+
+def formation_label(formation: Mapping[str, Any] | None, width: int) -> str:
+    """``Wedge 24`` shortened to ``width`` cells; empty for an incomplete side."""
+    if not formation:
+        return ""
+    name = str(formation.get("name", ""))
+    total = formation.get("sum")
+    suffix = f" {total}" if total is not None else ""
+    full = f"{name.capitalize()}{suffix}"
+    if len(full) <= width:
+        return full
+    short = _SHORT.get(name.lower(), name[:5].capitalize())
+    room = max(1, width - len(suffix))
+    return f"{short[:room]}{suffix}"[:width]
+
+
+def tracker_rows(unseen: Iterable[str]) -> list[Text]:
+    """One row per colour listing the unseen troop values (``R 1 2 9 10``)."""
+    by_colour: dict[str, list[int]] = {c: [] for c in COLOUR_LETTERS}
+    for code in unseen:
+        if is_troop_code(code):
+            by_colour[code[0]].append(int(code[1:]))
+    rows = []
+    for letter in COLOUR_LETTERS:
+        row = Text()
+        row.append(f" {letter} ", style=_CARD_STYLES[letter])
+        values = sorted(by_colour[letter])
+        row.append(" " + (" ".join(str(v) for v in values) if values else "-"))
+        rows.append(row)
+    return rows
+
+
+def unseen_tactics(view: Mapping[str, Any]) -> list[str]:
+    """Tactics cards not yet visible to the viewer (still in a deck or the other hand)."""
+    seen: set[str] = set()
+    for flag in view.get("flags") or []:
+        for side in flag.get("sides") or []:
+            seen.update(side)
+        for env in flag.get("environment") or []:
+            seen.update(env)
+    for group in ("discards", "guile"):
+        for cards in view.get(group) or []:
+            seen.update(cards)
+    hands = view.get("hands") or []
+    for hand in hands:
+        if hand:
+            seen.update(hand)
+    return [t for t in ALL_TACTICS if t not in seen]
+
+
+def join_codes(codes: Sequence[str]) -> Text:
+    out = Text()
+    for i, code in enumerate(codes):
+        if i:
+            out.append(" ")
+        out.append_text(card_text(code, 0))
+    return out

@@ -1,0 +1,227 @@
+"""The small screens around the table: setup, pass-the-device, save, help, confirm."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Button, Input, Label, Select, Static
+
+from frontlines.tui.session import OPPONENTS, GameConfig
+
+HELP_TEXT = """\
+[b]Frontlines - keys[/b]
+
+[b]Your turn[/b]
+  1-9        pick a card in your hand, then a flag (1-9)
+  x          (Redeploy) discard the card instead of moving it
+  t / a      draw from the troop / tactics deck
+  c then 1-9 claim a flag (the proof is shown; a failed try shows
+             the counter-example)
+  p / e      pass (no troop can be played) / end the turn
+  left/right move the cursor over the choices, Enter picks
+  Esc        step back
+  mouse      click a card in your hand, a flag, a card on the table
+
+[b]Any time[/b]
+  u  undo (against bots)    r  resign     s  save the record
+  ?  this help              q  quit       n  new game
+
+[b]Reading the table[/b]
+  Cards show their colour letter: R red, O orange, Y yellow,
+  G green, B blue, P purple; tactics by code (AL, SC, ...).
+  Flag row: 3F = Fog, 3M = Mud, 3b = battlefield face up,
+  3* = you can claim it now, 3:you / 3:opp = claimed.
+  >R7< / >3< = a choice you can make now; [R7] = picked.
+  Under each side: its formation and sum (Wedge 24).
+
+[b]Replay[/b]  left/right step, Home/End, v change seat, q back
+"""
+
+
+class HelpScreen(ModalScreen[None]):
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,question_mark,enter", "dismiss", "close")]
+    DEFAULT_CSS = """
+    HelpScreen { align: center middle; }
+    HelpScreen > VerticalScroll { width: 76; max-height: 22; border: ascii $accent; background: $panel; }
+    """
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll():
+            yield Static(HELP_TEXT)
+
+    async def action_dismiss(self, result: None = None) -> None:
+        self.dismiss(result)
+
+
+class PassScreen(Screen[None]):
+    """Covers the whole table while the device changes hands (pass-and-play)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter,space", "ready", "ready")]
+    DEFAULT_CSS = """
+    PassScreen { align: center middle; }
+    PassScreen > Static { width: 60; border: ascii $accent; padding: 1 2; text-align: center; }
+    """
+
+    def __init__(self, player_name: str) -> None:
+        super().__init__()
+        self.player_name = player_name
+
+    def compose(self) -> ComposeResult:
+        yield Static(f"Pass the device to [b]{self.player_name}[/b].\n\n"
+                     f"{self.player_name}: press Enter when the other player cannot see the screen.",
+                     id="pass-text")
+
+    def action_ready(self) -> None:
+        self.dismiss(None)
+
+    def on_click(self) -> None:
+        self.dismiss(None)
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("y", "answer(True)", "yes"), Binding("n,escape", "answer(False)", "no")]
+    DEFAULT_CSS = """
+    ConfirmScreen { align: center middle; }
+    ConfirmScreen > Static { width: 50; border: ascii $warning; padding: 1 2; background: $panel; }
+    """
+
+    def __init__(self, question: str) -> None:
+        super().__init__()
+        self.question = question
+
+    def compose(self) -> ComposeResult:
+        yield Static(f"{self.question}\n\n[b]y[/b] yes   [b]n[/b] no")
+
+    def action_answer(self, value: bool) -> None:
+        self.dismiss(value)
+
+
+class SaveScreen(ModalScreen[Path | None]):
+    """Asks for the file name of the record."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "cancel")]
+    DEFAULT_CSS = """
+    SaveScreen { align: center middle; }
+    SaveScreen > Vertical { width: 70; height: auto; border: ascii $accent; padding: 0 1; background: $panel; }
+    """
+
+    def __init__(self, default: Path) -> None:
+        super().__init__()
+        self.default = default
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Label("Save the game record to (Enter saves, Esc cancels):")
+            yield Input(str(self.default), id="save-path")
+
+    @on(Input.Submitted)
+    def submitted(self, event: Input.Submitted) -> None:
+        text = event.value.strip()
+        self.dismiss(Path(text).expanduser() if text else None)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class SetupScreen(Screen[GameConfig | tuple[str, Path] | None]):
+    """Choose ruleset, opponent, seat and seed; or load / replay a record.
+
+    Dismisses with a :class:`GameConfig` (new game), ``("load"|"replay", path)`` or None (quit).
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "quit_app", "quit"), Binding("ctrl+s", "start", "start")]
+    DEFAULT_CSS = """
+    SetupScreen { align: center top; }
+    SetupScreen > VerticalScroll { width: 78; max-width: 100%; height: 1fr; }
+    SetupScreen .row { height: 3; }
+    SetupScreen .row Label { width: 12; padding: 1 0 0 1; }
+    SetupScreen .row Select, SetupScreen .row Input { width: 1fr; }
+    SetupScreen #buttons { height: 3; }
+    SetupScreen #buttons Button { min-width: 10; margin: 0 1 0 0; }
+    SetupScreen #setup-error { color: $error; height: auto; }
+    """
+
+    def __init__(self, config: GameConfig | None = None) -> None:
+        super().__init__()
+        self.config = config or GameConfig()
+
+    def compose(self) -> ComposeResult:
+        from frontlines.games import all_rulesets
+
+        rulesets = [(f"{r.title} ({r.name})", r.name) for r in all_rulesets()]
+        names = [value for _label, value in rulesets]
+        ruleset = self.config.ruleset if self.config.ruleset in names else (names[0] if names else Select.BLANK)
+        opponents = [(("pass-and-play (two people)" if o == "human" else f"bot: {o}"), o) for o in OPPONENTS]
+        with VerticalScroll():
+            yield Static("[b]Frontlines[/b] - new game   (Tab moves, Enter chooses, Ctrl+S starts)")
+            with Horizontal(classes="row"):
+                yield Label("Game")
+                yield Select(rulesets, value=ruleset, allow_blank=False, id="ruleset")
+            with Horizontal(classes="row"):
+                yield Label("Opponent")
+                yield Select(opponents, value=self.config.opponent, allow_blank=False, id="opponent")
+            with Horizontal(classes="row"):
+                yield Label("You play")
+                yield Select([("seat 1 (P1)", 0), ("seat 2 (P2)", 1)], value=self.config.seat,
+                             allow_blank=False, id="seat")
+            with Horizontal(classes="row"):
+                yield Label("Seed")
+                yield Input("" if self.config.seed is None else str(self.config.seed),
+                            placeholder="empty = random deal", id="seed")
+            with Horizontal(id="buttons"):
+                yield Button("Play", variant="primary", id="start")
+                yield Button("Quit", id="quit")
+            with Horizontal(classes="row"):
+                yield Label("Record")
+                yield Input(placeholder="path of a saved game record", id="record")
+            with Horizontal(id="record-buttons", classes="row"):
+                yield Button("Continue it", id="load")
+                yield Button("Replay it", id="replay")
+            yield Static(id="setup-error")
+
+    def _config(self) -> GameConfig | None:
+        seed_text = self.query_one("#seed", Input).value.strip()
+        seed: int | None = None
+        if seed_text:
+            try:
+                seed = int(seed_text)
+            except ValueError:
+                self.query_one("#setup-error", Static).update("The seed must be a whole number.")
+                return None
+        ruleset = self.query_one("#ruleset", Select).value
+        opponent = self.query_one("#opponent", Select).value
+        seat = self.query_one("#seat", Select).value
+        return GameConfig(ruleset=str(ruleset), opponent=str(opponent),
+                          seat=int(seat) if isinstance(seat, int) else 0, seed=seed,
+                          options=dict(self.config.options))
+
+    def action_start(self) -> None:
+        config = self._config()
+        if config is not None:
+            self.dismiss(config)
+
+    def action_quit_app(self) -> None:
+        self.dismiss(None)
+
+    @on(Button.Pressed)
+    def pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "start":
+            self.action_start()
+        elif event.button.id == "quit":
+            self.dismiss(None)
+        elif event.button.id in ("load", "replay"):
+            path = self.query_one("#record", Input).value.strip()
+            if not path or not Path(path).expanduser().is_file():
+                self.query_one("#setup-error", Static).update(f"No such file: {path or '(empty)'}")
+                return
+            self.dismiss((event.button.id, Path(path).expanduser()))
+
+    @on(Input.Submitted, "#seed")
+    def seed_entered(self) -> None:
+        self.action_start()

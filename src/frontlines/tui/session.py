@@ -1,0 +1,211 @@
+"""One game in progress as the terminal app holds it (no Textual here).
+
+The session owns the full :class:`State`; humans are shown ``state.view(seat)`` and
+bots are handed only ``state.view(bot_seat)``. Every action goes through
+``State.push`` so that undo is a plain sequence of ``pop`` calls.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from frontlines.bots.base import Bot
+from frontlines.core.game import Action, State, View
+from frontlines.core.record import GameRecord
+
+HUMAN = "human"
+BOT_LEVELS = ("random", "heuristic", "easy", "medium", "hard", "expert")
+OPPONENTS = (*BOT_LEVELS, HUMAN)
+
+
+@dataclass
+class GameConfig:
+    """What the setup screen (or the command line) decided."""
+
+    ruleset: str = "battleline"
+    opponent: str = "medium"
+    seat: int = 0  # the (first) human's seat
+    seed: int | None = None
+    options: dict[str, str] = field(default_factory=dict)
+
+    def seat_kinds(self) -> tuple[str, str]:
+        """``human`` or a bot spec for seats 0 and 1."""
+        if self.opponent == HUMAN:
+            return (HUMAN, HUMAN)
+        return (HUMAN, self.opponent) if self.seat == 0 else (self.opponent, HUMAN)
+
+
+def make_bot(spec: str, seed: int | None) -> Bot:
+    from frontlines.bots.registry import make_bot as _make
+
+    bot: Bot = _make(spec, seed)
+    return bot
+
+
+def _player_name(kind: str) -> str:
+    return "human" if kind == HUMAN else kind
+
+
+class GameSession:
+    """The state, who sits where, the bots, undo and records."""
+
+    def __init__(self, state: State, kinds: tuple[str, str], *, seed: int | None = None,
+                 initial: State | None = None) -> None:
+        self.state = state
+        self.initial = (initial or state).clone()
+        self.kinds = kinds
+        self.seed = seed
+        self.bots: dict[int, Bot] = {}
+        for seat, kind in enumerate(kinds):
+            if kind != HUMAN:
+                bot = make_bot(kind, None if seed is None else seed * 2 + seat + 1)
+                bot.new_game(state.ruleset, seat, seed)
+                self.bots[seat] = bot
+        # Seat of each pushed action, so undo knows whose decisions it is taking back.
+        self.movers: list[int] = []
+
+    # --- construction -----------------------------------------------------------------
+    @classmethod
+    def new(cls, config: GameConfig) -> GameSession:
+        from frontlines.games import new_state
+
+        state = new_state(config.ruleset, seed=config.seed, options=config.options or None)
+        return cls(state, config.seat_kinds(), seed=config.seed)
+
+    @classmethod
+    def from_record(cls, record: GameRecord, kinds: tuple[str, str], seed: int | None = None) -> GameSession:
+        """Continue a saved game: replay its actions with ``push`` so undo still works."""
+        initial = record.initial_state()
+        state = initial.clone()
+        session = cls(state, kinds, seed=seed, initial=initial)
+        for text in record.actions:
+            player = state.current_player()
+            state.push(state.parse_action(text))
+            session.movers.append(-1 if player is None else player)
+        termination = record.tags.get("Termination")
+        loser = record.tags.get("Loser")
+        if termination and loser in ("0", "1") and not state.is_terminal():
+            state.resign(int(loser), termination, record.tags.get("Detail", ""))
+        return session
+
+    # --- questions --------------------------------------------------------------------
+    @property
+    def humans(self) -> list[int]:
+        return [s for s, k in enumerate(self.kinds) if k == HUMAN]
+
+    @property
+    def pass_and_play(self) -> bool:
+        return len(self.humans) == 2
+
+    def to_move(self) -> int | None:
+        return None if self.state.is_terminal() else self.state.current_player()
+
+    def human_to_move(self) -> bool:
+        mover = self.to_move()
+        return mover is not None and self.kinds[mover] == HUMAN
+
+    def bot_to_move(self) -> int | None:
+        mover = self.to_move()
+        return mover if mover is not None and self.kinds[mover] != HUMAN else None
+
+    def view(self, seat: int | None) -> View:
+        return self.state.view(seat)
+
+    def name(self, seat: int) -> str:
+        kind = self.kinds[seat]
+        if kind != HUMAN:
+            return f"bot {kind}"
+        if self.pass_and_play:
+            return f"Player {seat + 1}"
+        return "You"
+
+    # --- moves ------------------------------------------------------------------------
+    def play(self, action: Action) -> None:
+        """Apply a move of whoever is to act (raises ``IllegalAction``)."""
+        mover = self.state.current_player()
+        self.state.push(action)
+        self.movers.append(-1 if mover is None else mover)
+
+    def play_text(self, text: str) -> None:
+        self.play(self.state.parse_action(text))
+
+    def can_undo(self) -> bool:
+        """Undo is for games against bots; a resignation is final."""
+        if self.pass_and_play:
+            return False
+        outcome = self.state.outcome()
+        if outcome is not None and outcome.reason in ("resignation", "time", "forfeit"):
+            return False
+        return any(m >= 0 and self.kinds[m] == HUMAN for m in self.movers)
+
+    def undo(self) -> int:
+        """Take back moves until a human decision of this game is undone.
+
+        Returns how many actions were popped (0 when there is nothing to undo).
+        """
+        if not self.can_undo():
+            return 0
+        popped = 0
+        while self.movers:
+            mover = self.movers.pop()
+            self.state.pop()
+            popped += 1
+            if mover >= 0 and self.kinds[mover] == HUMAN:
+                break
+        return popped
+
+    def resign(self, seat: int) -> None:
+        self.state.resign(seat, "resignation")
+
+    # --- records ----------------------------------------------------------------------
+    def record(self) -> GameRecord:
+        players = (_player_name(self.kinds[0]), _player_name(self.kinds[1]))
+        extra = {"Date": _dt.date.today().isoformat(), "Event": "frontlines play"}
+        if self.seed is not None:
+            extra["Seed"] = str(self.seed)
+        return GameRecord.from_state(self.initial, self.state, players=players, extra=extra)
+
+    def save(self, path: Path) -> Path:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(self.record().to_text(), encoding="utf-8")
+        return path
+
+    def default_filename(self) -> str:
+        stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+        return f"frontlines-{self.state.ruleset}-{stamp}.txt"
+
+    def close(self) -> None:
+        for bot in self.bots.values():
+            bot.close()
+
+
+def load_record(path: Path) -> GameRecord:
+    """A record from a text file, or the first of a JSON-lines file."""
+    text = path.read_text(encoding="utf-8")
+    if text.lstrip().startswith("{"):
+        from frontlines.core.record import load_jsonl
+
+        records = load_jsonl(text)
+        if not records:
+            from frontlines.core.errors import NotationError
+
+            raise NotationError(f"{path}: no record in the file")
+        return records[0]
+    return GameRecord.parse(text)
+
+
+def replay_states(record: GameRecord) -> tuple[list[State], list[str]]:
+    """Every position of a record and the action text leading to each (first is empty)."""
+    states = list(record.states())
+    texts: Sequence[str] = ["", *record.actions]
+    final = states[-1]
+    termination = record.tags.get("Termination")
+    loser = record.tags.get("Loser")
+    if termination and loser in ("0", "1") and not final.is_terminal():
+        final = final.clone()
+        final.resign(int(loser), termination, record.tags.get("Detail", ""))
+        states[-1] = final
+    return states, list(texts)

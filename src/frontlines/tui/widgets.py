@@ -1,0 +1,232 @@
+"""Textual widgets of the table: flag columns, the hand, the side panels."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from rich.text import Text
+from textual import events
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.widget import Widget
+from textual.widgets import Static
+
+from frontlines.tui import warmachine as wm
+from frontlines.tui.cards import join_codes, tracker_rows, unseen_tactics
+from frontlines.tui.render import COLUMN_ROWS, Marks, column_hit, flag_column, hand_line
+
+
+class FlagColumn(Widget):
+    """One flag with both sides; clicking a card or the flag posts :class:`FlagColumn.Clicked`."""
+
+    DEFAULT_CSS = """
+    FlagColumn { width: 1fr; height: 11; }
+    """
+
+    class Clicked(Message):
+        def __init__(self, flag: int, what: str, seat: int, code: str | None) -> None:
+            super().__init__()
+            self.flag = flag
+            self.what = what  # "card" or "flag"
+            self.seat = seat
+            self.code = code
+
+    def __init__(self, index: int, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.index = index
+        self.flag: Mapping[str, Any] = {"index": index, "sides": [[], []]}
+        self.me = 0
+        self.marks = Marks()
+        self.names: Sequence[str] | None = None
+
+    def show(self, flag: Mapping[str, Any], me: int, marks: Marks, names: Sequence[str] | None) -> None:
+        self.flag, self.me, self.marks, self.names = flag, me, marks, names
+        self.refresh()
+
+    def render(self) -> Text:
+        width = max(3, self.size.width)
+        rows = flag_column(self.flag, self.me, width, self.marks, self.names)
+        return Text("\n").join(rows[:COLUMN_ROWS])
+
+    def on_click(self, event: events.Click) -> None:
+        what, value, code = column_hit(self.flag, self.me, event.y)
+        if what == "card":
+            self.post_message(self.Clicked(self.index, "card", value, code))
+        else:
+            self.post_message(self.Clicked(self.index, "flag", -1, None))
+
+
+class HandBar(Widget):
+    """The viewer's hand on one line; clicking a card posts :class:`HandBar.Clicked`."""
+
+    DEFAULT_CSS = """
+    HandBar { height: 1; width: 1fr; }
+    """
+
+    class Clicked(Message):
+        def __init__(self, position: int) -> None:
+            super().__init__()
+            self.position = position
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.hand: list[str] = []
+        self.offered: set[str] = set()
+        self.chosen: str | None = None
+        self.cursor: int | None = None
+        self.prefix = "Hand "
+        self.face_of: Callable[[str], Text] | None = None
+        self._spans: list[tuple[int, int]] = []
+
+    def show(self, hand: Sequence[str], offered: set[str], chosen: str | None, cursor: int | None, prefix: str) -> None:
+        self.hand, self.offered, self.chosen, self.cursor, self.prefix = list(hand), offered, chosen, cursor, prefix
+        self.refresh()
+
+    def render(self) -> Text:
+        if self.face_of is None:
+            line, spans = hand_line(self.hand, self.offered, self.chosen, self.cursor)
+        else:
+            line, spans = hand_line(self.hand, self.offered, self.chosen, self.cursor, self.face_of)
+        out = Text(self.prefix, style="bold")
+        out.append_text(line)
+        shift = len(self.prefix)
+        self._spans = [(a + shift, b + shift) for a, b in spans]
+        return out
+
+    def on_click(self, event: events.Click) -> None:
+        for position, (start, end) in enumerate(self._spans):
+            if start <= event.x < end:
+                self.post_message(self.Clicked(position))
+                return
+
+
+class BattleLineBoard(Vertical):
+    """Opponent line, nine flag columns, the viewer's line and hand."""
+
+    DEFAULT_CSS = """
+    BattleLineBoard { height: auto; }
+    BattleLineBoard #flags { height: 11; }
+    BattleLineBoard .info { height: 1; }
+    """
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="opp-info", classes="info")
+        with Horizontal(id="flags"):
+            for index in range(1, 10):
+                yield FlagColumn(index, id=f"flag-{index}")
+        yield Static(id="my-info", classes="info")
+        yield HandBar(id="hand")
+
+    def show(self, view: Mapping[str, Any], me: int, marks: Marks, names: Sequence[str],
+             hand_offered: set[str], hand_chosen: str | None, hand_cursor: int | None) -> None:
+        them = 1 - me
+        flags = view.get("flags") or []
+        for flag in flags:
+            self.query_one(f"#flag-{flag['index']}", FlagColumn).show(flag, me, marks, None)
+        self.query_one("#opp-info", Static).update(side_info(view, them, names[them], opponent=True))
+        self.query_one("#my-info", Static).update(side_info(view, me, names[me], opponent=False))
+        hands = view.get("hands") or [None, None]
+        hand = hands[me] if me < len(hands) and hands[me] is not None else []
+        prefix = "Hand " if hand else "Hand (hidden) "
+        self.query_one("#hand", HandBar).show(hand, hand_offered, hand_chosen, hand_cursor, prefix)
+
+
+def side_info(view: Mapping[str, Any], seat: int, name: str, *, opponent: bool) -> Text:
+    """``bot hard: hand 7 (5 troops, 2 tactics)  tactics played 1  guile SC  discards R7``."""
+    sizes = view.get("hand_sizes") or [0, 0]
+    tactics = view.get("hand_tactics") or [0, 0]
+    played = view.get("tactics_played") or [0, 0]
+    out = Text(f"{name}: ", style="bold")
+    if opponent:
+        size, tac = int(sizes[seat]), int(tactics[seat])
+        out.append(f"hand {size} ({size - tac} troops, {tac} tactics) ")
+    else:
+        out.append(f"hand {int(sizes[seat])} ")
+    out.append(f"tactics played {played[seat]}")
+    guile = (view.get("guile") or [[], []])[seat]
+    if guile:
+        out.append("  guile ")
+        out.append_text(join_codes(guile))
+    discards = (view.get("discards") or [[], []])[seat]
+    if discards:
+        out.append("  out ")
+        out.append_text(join_codes(discards))
+    if not opponent:
+        out.append(f"   decks: troop {view.get('troop_deck', '?')} tactics {view.get('tactics_deck', '?')}")
+    return out
+
+
+def tracker_text(view: Mapping[str, Any]) -> Text:
+    """The card tracker: unseen troops by colour and tactics not yet seen."""
+    out = Text("Unseen troops\n", style="bold underline")
+    out.append_text(Text("\n").join(tracker_rows(view.get("unseen") or [])))
+    tactics = unseen_tactics(view)
+    out.append("\nTactics: ", style="bold")
+    out.append(" ".join(tactics) if tactics else "-")
+    return out
+
+
+class PositionColumn(Widget):
+    """One War Machine front position; a click posts :class:`FlagColumn.Clicked` (what="flag")."""
+
+    DEFAULT_CSS = """
+    PositionColumn { width: 1fr; height: 13; }
+    """
+
+    def __init__(self, index: int, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.index = index
+        self.pos: Mapping[str, Any] = {"index": index}
+        self.me = 0
+        self.offered = False
+        self.cursor = False
+        self.names: Sequence[str] = ("P1", "P2")
+
+    def show(self, pos: Mapping[str, Any], me: int, offered: bool, cursor: bool, names: Sequence[str]) -> None:
+        self.pos, self.me, self.offered, self.cursor, self.names = pos, me, offered, cursor, names
+        self.refresh()
+
+    def render(self) -> Text:
+        rows = wm.position_column(self.pos, self.me, max(4, self.size.width), self.offered, self.cursor, self.names)
+        return Text("\n").join(rows)
+
+    def on_click(self) -> None:
+        self.post_message(FlagColumn.Clicked(self.index, "flag", -1, None))
+
+
+class WarMachineBoard(Vertical):
+    """Opponent line, the six front positions, the viewer's line and hand."""
+
+    DEFAULT_CSS = """
+    WarMachineBoard { height: auto; }
+    WarMachineBoard #front { height: 13; }
+    WarMachineBoard .info { height: 1; }
+    """
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="opp-info", classes="info")
+        with Horizontal(id="front"):
+            for index in range(1, 7):
+                yield PositionColumn(index, id=f"pos-{index}")
+        yield Static(id="my-info", classes="info")
+        yield HandBar(id="hand")
+
+    def show(self, view: Mapping[str, Any], me: int, marks: Marks, names: Sequence[str],
+             hand_offered: set[str], hand_chosen: str | None, hand_cursor: int | None) -> None:
+        short = [n.split()[-1][:6] for n in names]
+        for pos in view.get("front") or []:
+            index = int(pos["index"])
+            self.query_one(f"#pos-{index}", PositionColumn).show(
+                pos, me, index in marks.flags, index == marks.cursor_flag, short)
+        self.query_one("#opp-info", Static).update(wm.info_line(view, 1 - me, names))
+        mine = wm.info_line(view, me, names)
+        mine.append("   ")
+        mine.append_text(wm.status_line(view))
+        self.query_one("#my-info", Static).update(mine)
+        hands = view.get("hands") or [None, None]
+        hand = hands[me] if me < len(hands) and hands[me] is not None else []
+        bar = self.query_one("#hand", HandBar)
+        bar.face_of = wm.hand_card
+        bar.show(hand, hand_offered, hand_chosen, hand_cursor, "Hand " if hand else "Hand (hidden) ")

@@ -1,0 +1,89 @@
+"""Plain-language text for actions, outcomes and claim proofs (no Textual)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from frontlines.tui.cards import TACTICS_NAMES
+
+
+def describe_action(text: str) -> str:
+    """``R7@3`` -> ``R7 to flag 3``; unknown forms are returned unchanged."""
+    if text.startswith("claim:"):
+        return f"claims flag {text[6:]}"
+    if text.startswith("draw:"):
+        return f"draws {text[5:]}"
+    if text.startswith("scout:"):
+        return f"scouts {text[6:]}"
+    if text.startswith("return:"):
+        card = text[7:]
+        return "returns a card" if card in ("?", "") else f"returns {card}"
+    if text == "SC":
+        return "plays Scout"
+    if text in ("pass", "end"):
+        return {"pass": "passes", "end": "ends turn"}[text]
+    head, _, rest = text.partition(":")
+    if head in ("RE", "DE", "TR") and rest:
+        card, _, target = rest.partition(">")
+        name = TACTICS_NAMES[head]
+        if head == "RE":
+            return f"{name} {card} out" if target == "x" else f"{name} {card}>{target}"
+        if head == "DE":
+            return f"{name} {card}"
+        return f"{name} {card}>{target}"
+    card, at, flag = text.partition("@")
+    if at:
+        if card in ("FO", "MU"):
+            return f"{TACTICS_NAMES[card]} at {flag}"
+        return f"{card} to {flag}"
+    return text
+
+
+def format_cards(value: Any) -> str:
+    """A counter-example as text: a list of codes, a dict of sides, or a string."""
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, Mapping):
+        return ", ".join(f"{k}: {format_cards(v)}" for k, v in value.items())
+    if isinstance(value, Sequence):
+        return " ".join(format_cards(v) for v in value)
+    return str(value)
+
+
+def outcome_text(outcome: Mapping[str, Any] | None, names: Sequence[str]) -> str:
+    if not outcome:
+        return ""
+    winner = outcome.get("winner")
+    reason = str(outcome.get("reason", ""))
+    scores = outcome.get("scores")
+    score = f" ({scores[0]}-{scores[1]})" if scores else ""
+    if winner is None:
+        return f"Draw: {reason}{score}"
+    who = names[int(winner)]
+    verb = "win" if who == "You" else "wins"
+    detail = outcome.get("detail") or ""
+    tail = f" - {detail}" if detail else ""
+    return f"{who} {verb} by {reason}{score}{tail}"
+
+
+def claim_explanation(flag: Mapping[str, Any]) -> str:
+    """Why a flag can or cannot be claimed, from the view's ``claim`` entry."""
+    index = flag.get("index")
+    if flag.get("claimed_by") is not None:
+        return f"Flag {index} is already claimed."
+    claim = flag.get("claim")
+    if not claim:
+        return f"Flag {index}: your side is not complete, so there is nothing to claim yet."
+    reason = str(claim.get("reason") or "")
+    if claim.get("claimable"):
+        return f"Flag {index} can be claimed: {reason}" if reason else f"Flag {index} can be claimed."
+    counter = format_cards(claim.get("counterexample"))
+    text = f"Flag {index} cannot be claimed yet"
+    if reason:
+        text += f": {reason}"
+    if counter:
+        text += f". Counter-example: {counter}"
+    return text + "."
