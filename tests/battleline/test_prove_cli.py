@@ -141,3 +141,14 @@ def test_undecodable_bytes_get_an_error_line() -> None:
     )
     out = [json.loads(line) for line in proc.stdout.decode().splitlines()]
     assert "error" in out[0] and out[1]["claimable"] is True
+
+
+def test_docs_example_session_is_current() -> None:
+    """The example session in docs/proofs.md is exactly what the filter answers."""
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "proofs.md").read_text()
+    session = doc.split("$ frontlines prove\n", 1)[1].split("```", 1)[0].splitlines()
+    requests, answers = session[0::2], session[1::2]
+    assert len(requests) == len(answers) >= 5
+    assert run_filter(requests) == [json.loads(a) for a in answers]
