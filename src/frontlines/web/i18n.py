@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import io
+import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -108,8 +109,85 @@ def pick(query: str | None, cookie: str | None, accept: str | None) -> str:
     return DEFAULT
 
 
-def main() -> int:
-    """Compile every ``.po`` to ``.mo``."""
+# Messages the pages build at run time (game terms, engine words); the extractor cannot see them.
+DYNAMIC: tuple[str, ...] = (
+    # colours, tactics cards (Battle Line and Schotten Totten names)
+    "red", "orange", "yellow", "green", "blue", "purple",
+    "Alexander", "Darius", "Companion Cavalry", "Shield Bearers", "Fog", "Mud", "Scout", "Redeploy",
+    "Deserter", "Traitor", "Joker", "Spy", "Shield-Bearer", "Blind-Man's Bluff", "Mud Fight", "Headhunter",
+    "Strategist", "Banshee",
+    # formations as the engine names them
+    "wedge", "phalanx", "battalion", "skirmish", "host", "fog sum",
+    # how games end
+    "breakthrough", "envelopment", "stall", "resignation", "time", "forfeit", "score", "tie-break",
+    # opponents
+    "random", "easy", "medium", "hard", "expert", "heuristic",
+    # War Machine countries and ends
+    "USA", "Germany", "Japan", "Italy", "USSR", "Britain", "war machine", "infantry",
+    # claim proofs, rebuilt from the engine's sentences (see reasons.js)
+    "both complete: your {mine} beats {theirs}",
+    "both complete: their {theirs} beats your {mine}",
+    "tie at {what}: you completed first",
+    "tie at {what}: you completed second",
+    "your side is not complete ({n} of {capacity} cards)",
+    "their side can never be completed: your {mine} wins",
+    "only {left} unseen troop cards left and they need {need}: their side can never be completed",
+    "no unseen troop cards can beat your {mine}",
+    "{cards} would make a higher sum ({a} > {b})",
+    "{cards} would make a stronger {formation} ({a} > {b})",
+    "{cards} would make {theirs}, beating your {mine}",
+    "{formation} ({sum})",
+    "sum {sum}",
+    # ruleset titles
+    "Battle Line", "Battle Line (basic, no tactics)", "Schotten Totten", "Battle Line: Medieval", "War Machine",
+)
+
+_JS_CALL = re.compile(r"""\bt\(\s*"((?:[^"\\]|\\.)*)"|\bt\(\s*'((?:[^'\\]|\\.)*)'""")
+_TEMPLATE_CALL = re.compile(r"""\b_\(\s*"((?:[^"\\]|\\.)*)"\s*\)|\b_\(\s*'((?:[^'\\]|\\.)*)'\s*\)""")
+
+
+def extract_messages() -> list[str]:
+    """Every msgid the templates and scripts use, plus :data:`DYNAMIC`, in a stable order."""
+    found: dict[str, None] = {}
+    here = Path(__file__).parent
+    for path in sorted((here / "templates").glob("*.html")):
+        for m in _TEMPLATE_CALL.finditer(path.read_text(encoding="utf-8")):
+            found[m.group(1) or m.group(2)] = None
+    for path in sorted((here / "static").glob("*.js")):
+        for m in _JS_CALL.finditer(path.read_text(encoding="utf-8")):
+            found[(m.group(1) or m.group(2)).replace('\\"', '"')] = None
+    for message in DYNAMIC:
+        found[message] = None
+    return [m for m in found if m]
+
+
+def update_catalogs() -> dict[str, list[str]]:
+    """Add msgids the code uses but a catalog lacks (untranslated); returns them per language."""
+    from babel.messages.pofile import write_po
+
+    added: dict[str, list[str]] = {}
+    wanted = extract_messages()
+    for code in LANGUAGES:
+        if code == DEFAULT:
+            continue
+        with po_path(code).open("rb") as fh:
+            catalog = read_po(fh, locale=code)
+        new = [m for m in wanted if m not in catalog]
+        for message in new:
+            catalog.add(message, "")
+        if new:
+            with po_path(code).open("wb") as fh:
+                write_po(fh, catalog, width=0, sort_output=False)
+        added[code] = new
+    return added
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``update``: add new msgids to every ``.po``; then compile every ``.po`` to ``.mo``."""
+    args = sys.argv[1:] if argv is None else argv
+    if args[:1] == ["update"]:
+        for code, new in update_catalogs().items():
+            print(f"{code}: {len(new)} new message(s) to translate", file=sys.stderr)
     for code in LANGUAGES:
         if code == DEFAULT or not po_path(code).exists():
             continue

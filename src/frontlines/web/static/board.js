@@ -1,6 +1,7 @@
 // Drawing a view dict. Used by the live table and by replays; picks a renderer by `game`.
 import { t, num, esc, cardImg, cardSvg, cardName, formationText, playerName, describeAction, COLOURS, COLOUR_NAMES } from "./common.js";
 import { renderWarMachine } from "./warmachine.js";
+import { reasonText } from "./reasons.js";
 
 /** The seat drawn at the bottom: the viewer, else the first player. */
 export function me(v, role) {
@@ -80,12 +81,12 @@ function renderBattleLine(box, v, opts) {
       claimHtml += `<button type="button" class="claim-btn" data-tok="${esc(claimTok)}">${esc(t("Claim flag {n}", { n: num(n) }))}</button>`;
     }
     if (claim && claim.claimable && claim.reason) {
-      claimHtml += `<p class="proof"><span aria-hidden="true">✔ </span>${esc(t(claim.reason))}</p>`;
+      claimHtml += `<p class="proof"><span aria-hidden="true">✔ </span>${esc(reasonText(claim.reason, rs))}</p>`;
     } else if (claim && !claim.claimable && (claim.counterexample || claim.reason)) {
       claimHtml += `<p class="counter"><span aria-hidden="true">✘ </span>${esc(t("Not provable yet."))} ` +
         (claim.counterexample ? `${esc(t("The opponent could still make:"))} ${counterCards(claim.counterexample, rs)}` +
           `<span class="visually-hidden">${esc(counterText(claim.counterexample, rs))}</span>` : "") +
-        (claim.reason ? ` <span class="reason">${esc(t(claim.reason))}</span>` : "") + `</p>`;
+        (claim.reason ? ` <span class="reason">${esc(reasonText(claim.reason, rs))}</span>` : "") + `</p>`;
     }
     html += `<section class="${cls.join(" ")}" role="listitem" aria-label="${esc(label)}" data-flag="${n}">` +
       `<div class="side opp">${env(opp)}${(f.sides[opp] || []).map((c) => tableCard(c, rs, next, selected)).join("")}` +

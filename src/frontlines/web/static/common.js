@@ -168,6 +168,12 @@ export function describeAction(text, ruleset) {
   if ((m = /^DE:(\S+)$/.exec(text))) return t("Deserter: discard {card}", { card: cardName(m[1], ruleset) });
   if ((m = /^TR:(\S+)>(\d)$/.exec(text))) return t("Traitor: take {card} to flag {flag}", { card: cardName(m[1], ruleset), flag: num(m[2]) });
   if (text === "SC") return t("play Scout");
+  if ((m = /^([UGJIRB]{2})([\^v])(\d)$/.exec(text))) {
+    return m[2] === "^" ? t("war machine to front {n}", { n: num(m[3]) }) : t("infantry to front {n}", { n: num(m[3]) });
+  }
+  if ((m = /^burn:(\S+)$/.exec(text))) return t("burn a card");
+  if ((m = /^draw:(\d)$/.exec(text))) return t("draw from pile {n}", { n: num(m[1]) });
+  if ((m = /^take([12])$/.exec(text))) return m[1] === "1" ? t("take one leftover card") : t("take two leftover cards");
   if (text === "pass") return t("pass");
   if (text === "end") return t("end the turn");
   if (text === "?") return t("hidden");

@@ -24,7 +24,9 @@ function pathOf(e) {
     case "claim": return [`claim:${e.flag}`];
     case "pass": return ["btn:pass"];
     case "end": return ["btn:end"];
-    case "draw": case "scout_draw": return [`deck:${e.deck}`];
+    case "draw": case "scout_draw": return e.pile !== undefined ? [`pile:${e.pile}`] : [`deck:${e.deck}`];
+    case "deploy": return [`hand:${e.card}`, `deploy:${e.end}:${e.position}`];
+    case "burn": return [`hand:${e.card}`, "btn:burn"];
     case "scout": return [`hand:${e.card || "SC"}`];
     case "scout_return": return [`hand:${e.card}`];
     case "redeploy": return ["hand:RE", `table:${e.card}`, e.target === "x" ? "btn:discard" : `flag:${e.target}`];
@@ -68,9 +70,12 @@ function prompt() {
       return kinds.has("scout_draw") ? t("Scout: pick a deck to draw from.") : t("Draw a card: pick a deck.");
     }
     if (kinds.has("scout_return")) return t("Scout: pick a card from your hand to put back.");
+    if (kinds.has("take")) return t("Take one or two of the leftover cards.");
+    if (kinds.has("deploy")) return t("Pick a card from your hand.");
     return t("Pick a card from your hand, or claim a flag.");
   }
   const kind = c[0].kind;
+  if (kind === "deploy" || kind === "burn") return t("Deploy it at a country (▲ war machine, ▼ infantry), or burn it.");
   if (sel.length === 1 && ["redeploy", "deserter", "traitor"].includes(kind)) {
     return kind === "redeploy" ? t("Redeploy: pick one of your cards on the table.")
       : kind === "deserter" ? t("Deserter: pick an opponent's card to discard.")
@@ -137,6 +142,7 @@ function renderControls(v, next, mine) {
     if (next.has("btn:pass")) html += btn("btn:pass", t("Pass"));
     if (next.has("btn:end")) html += btn("btn:end", t("End turn"));
     if (next.has("btn:discard")) html += btn("btn:discard", t("Discard it"));
+    if (next.has("btn:burn")) html += btn("btn:burn", t("Burn this card"));
     if (sel.length) html += `<button type="button" id="cancel">${esc(t("Cancel"))}</button>`;
     const unknown = [...next].filter((k) => k.startsWith("text:"));
     for (const k of unknown) html += btn(k, describeAction(k.slice(5), v.ruleset));
