@@ -32,6 +32,7 @@ __all__ = [
     "CardRules",
     "best_completion",
     "evaluate",
+    "evaluate_mask",
     "formation_name",
     "make_score",
     "rank_of",
@@ -410,20 +411,34 @@ def evaluate(cards: Sequence[int], fog: bool, rules: CardRules = BATTLELINE_CARD
     mask = 0
     for c in cards:
         mask |= _BIT[c]
+    if mask.bit_count() != len(cards):
+        raise ValueError(f"repeated card in {list(cards)}")
     t = rules._t
-    cache = t.eval_fog if fog else t.eval_plain
-    score = cache.get(mask)
+    score = (t.eval_fog if fog else t.eval_plain).get(mask)
     if score is None:
-        if mask.bit_count() != len(cards):
-            raise ValueError(f"repeated card in {list(cards)}")
-        found = _search(t, mask, len(cards), fog, 0, -1)
-        if found is None:  # cannot happen: k == 0 always completes
-            raise AssertionError("no score for a complete side")
-        score = found[0]
-        if len(cache) > 1 << 20:  # bounded memory; refills lazily
-            cache.clear()
-        cache[mask] = score
+        score = _score_new(t, mask, len(cards), fog)
     return score
+
+
+def evaluate_mask(side_mask: int, fog: bool, rules: CardRules = BATTLELINE_CARDS) -> int:
+    """:func:`evaluate` for a side given as a card bitmask."""
+    t = rules._t
+    score = (t.eval_fog if fog else t.eval_plain).get(side_mask)
+    if score is None:
+        score = _score_new(t, side_mask, side_mask.bit_count(), fog)
+    return score
+
+
+def _score_new(t: _Tables, mask: int, n: int, fog: bool) -> int:
+    """Score a complete side not in the cache yet, and cache it."""
+    found = _search(t, mask, n, fog, 0, -1)
+    if found is None:  # cannot happen: with nothing to add the side is its own completion
+        raise AssertionError("no score for a complete side")
+    cache = t.eval_fog if fog else t.eval_plain
+    if len(cache) > 1 << 20:  # bounded memory; refills lazily
+        cache.clear()
+    cache[mask] = found[0]
+    return found[0]
 
 
 def best_completion(

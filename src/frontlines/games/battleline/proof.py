@@ -18,7 +18,7 @@ from frontlines.games.battleline.formations import (
     BATTLELINE_CARDS,
     CardRules,
     beating_completion,
-    evaluate,
+    evaluate_mask,
     formation_name,
     rank_of,
     sum_of,
@@ -27,6 +27,7 @@ from frontlines.games.battleline.formations import (
 __all__ = ["ProofResult", "describe", "prove"]
 
 _BIT = tuple(1 << c for c in range(70))
+_CODE = tuple(card_code(c) for c in range(70))
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,13 +52,9 @@ def _a(score: int) -> str:
     return describe(score) if rank_of(score) == 0 else f"a {describe(score)}"
 
 
-def _cards(mask: int) -> tuple[int, ...]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return tuple(out)
+# Every score is below 6 * 64; the phrases are built once rather than per proof.
+_DESCRIBE = tuple(describe(s) for s in range(6 * 64))
+_UNBEATABLE = tuple(f"no unseen troop cards can beat your {d}" for d in _DESCRIBE)
 
 
 def _compare_complete(mine: int, theirs: int, claimant_completed_first: bool) -> ProofResult:
@@ -93,41 +90,47 @@ def prove(
         if n_mine > capacity:
             raise ValueError(f"claimant side holds {n_mine} cards, capacity {capacity}")
         return ProofResult(False, None, f"your side is not complete ({n_mine} of {capacity} cards)")
-    mine = evaluate(claimant, fog, rules)
+    t_mask = 0
+    for c in claimant:
+        t_mask |= _BIT[c]
+    if t_mask.bit_count() != n_mine:
+        raise ValueError("a card appears twice on the claimant's side")
+    mine = evaluate_mask(t_mask, fog, rules)
     n_theirs = len(opponent)
+    o_mask = 0
+    for c in opponent:
+        o_mask |= _BIT[c]
+    if o_mask.bit_count() != n_theirs or t_mask & o_mask:
+        raise ValueError("a card appears twice on the flag")
     if n_theirs == capacity:
-        return _compare_complete(mine, evaluate(opponent, fog, rules), claimant_completed_first)
+        return _compare_complete(mine, evaluate_mask(o_mask, fog, rules), claimant_completed_first)
     if n_theirs > capacity:
         raise ValueError(f"opponent side holds {n_theirs} cards, capacity {capacity}")
     if opponent_final:
-        return ProofResult(True, None, f"their side can never be completed: your {describe(mine)} wins")
-    side = 0
-    for c in claimant:
-        side |= _BIT[c]
-    theirs = 0
-    for c in opponent:
-        theirs |= _BIT[c]
-    if theirs.bit_count() != n_theirs or side & theirs:
-        raise ValueError("a card appears twice on the flag")
+        return ProofResult(True, None, f"their side can never be completed: your {_DESCRIBE[mine]} wins")
     need = capacity - n_theirs
-    avail = unseen_troops & rules.troop_mask & ~side & ~theirs
-    left = avail.bit_count()
-    if left < need:
+    avail = unseen_troops & rules.troop_mask & ~t_mask & ~o_mask
+    if avail.bit_count() < need:
+        left = avail.bit_count()
         return ProofResult(
             True, None,
             f"only {left} unseen troop card{'s' if left != 1 else ''} left and they need {need}: "
             f"their side can never be completed",
         )
-    found = beating_completion(theirs, capacity, fog, avail, mine, rules)
+    found = beating_completion(o_mask, capacity, fog, avail, mine, rules)
     if found is None:
-        return ProofResult(True, None, f"no unseen troop cards can beat your {describe(mine)}")
+        return ProofResult(True, None, _UNBEATABLE[mine])
     score, added = found
-    cards = _cards(added)
-    codes = " ".join(card_code(c) for c in cards)
+    cards = []
+    while added:
+        low = added & -added
+        added ^= low
+        cards.append(low.bit_length() - 1)
+    codes = " ".join([_CODE[c] for c in cards])
     if rank_of(score) == 0:
         why = f"{codes} would make a higher sum ({sum_of(score)} > {sum_of(mine)})"
     elif rank_of(score) == rank_of(mine):
         why = f"{codes} would make a stronger {formation_name(score)} ({sum_of(score)} > {sum_of(mine)})"
     else:
-        why = f"{codes} would make {_a(score)}, beating your {describe(mine)}"
-    return ProofResult(False, cards, why)
+        why = f"{codes} would make {_a(score)}, beating your {_DESCRIBE[mine]}"
+    return ProofResult(False, tuple(cards), why)
