@@ -83,6 +83,7 @@ def sample_board(v: Board, viewer: int | None, rng: random.Random) -> Board:
     """A full board agreeing with the view board ``v`` (uniform over the unseen cards)."""
     b = v.copy()
     known = set(b.front_cards())
+    known.update(b.burned_battle)
     slots: list[tuple[list[int], int]] = []
     constrained: list[tuple[list[int], int]] = []  # slots where the opponent's seen start cards may be
     lists: list[list[int]] = [*b.hands, *b.burned_by, b.leftover, *b.piles]
