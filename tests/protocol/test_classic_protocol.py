@@ -47,8 +47,8 @@ def test_card_codec() -> None:
 
 
 def test_status_lines_and_play() -> None:
-    north = [[] for _ in range(9)]
-    south = [[] for _ in range(9)]
+    north: list[list[str]] = [[] for _ in range(9)]
+    south: list[list[str]] = [[] for _ in range(9)]
     north[0] = ["R1", "R2"]
     lines = status_lines("south", ["B3", "P10"], ["unclaimed"] * 8 + ["north"], north, south, (1, "R2"))
     assert lines[0] == "player south hand color5,3 color6,10"

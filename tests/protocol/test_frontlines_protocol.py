@@ -5,13 +5,14 @@ from __future__ import annotations
 import io
 import sys
 import time
+from typing import Any
 
 import pytest
 from protocol_helpers import fake
 
 from frontlines.arena.runner import GameResult, play_game
 from frontlines.arena.schedule import GameTask
-from frontlines.bots.base import Bot, BotError, Clock
+from frontlines.bots.base import Bot, Clock
 from frontlines.bots.engine import EngineServer, parse_spec
 from frontlines.bots.external import ExternalBot, make_external, parse_info
 from frontlines.bots.registry import make_bot
@@ -69,7 +70,7 @@ def test_external_bot_on_war_machine() -> None:
     ],
 )
 def test_failures_lose_the_game_with_the_reason_recorded(
-    mode: str, args: tuple[str, ...], kwargs: dict[str, float], error: str, reason: str, needle: str
+    mode: str, args: tuple[str, ...], kwargs: dict[str, Any], error: str, reason: str, needle: str
 ) -> None:
     bot = ExternalBot(fake(mode, *args), **kwargs)
     try:
@@ -136,7 +137,7 @@ def test_make_external_protocols() -> None:
 
 
 def test_parse_info() -> None:
-    assert parse_info("winprob 0.62 iterations 4000 pv R7@3 string deep thoughts".split()) == {
+    assert parse_info(["winprob", "0.62", "iterations", "4000", "pv", "R7@3", "string", "deep", "thoughts"]) == {
         "winprob": 0.62, "iterations": 4000, "pv": "R7@3", "string": "deep thoughts",
     }
 
