@@ -62,11 +62,13 @@ class Variant:
 
     @property
     def troop_mask(self) -> int:
-        mask = 0
-        for colour in range(NUM_COLOURS):
-            for value in range(self.max_value):
-                mask |= 1 << (colour * 10 + value)
-        return mask
+        return _TROOP_MASKS[self.max_value]
+
+
+# every troop card of a deck with values 1..max_value
+_TROOP_MASKS = {
+    top: sum(1 << (colour * 10 + value) for colour in range(NUM_COLOURS) for value in range(top)) for top in (9, 10)
+}
 
 
 VARIANTS: dict[str, Variant] = {
@@ -128,38 +130,34 @@ FORMATION_NAMES: dict[str, tuple[str, ...]] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
 class Config:
-    """A ruleset with its options resolved: everything the state needs to know."""
+    """A ruleset with its options resolved: everything the state needs to know.
 
-    variant: Variant
-    options: tuple[tuple[str, str], ...]  # sorted (name, value) pairs, for notation
+    Option values are turned into plain attributes once, because the state reads them on
+    every move. Configs are shared (one per ruleset and option set) and never change.
+    """
+
+    __slots__ = (
+        "claim_draw", "claim_play", "claim_timing", "guile_env", "options", "owner_discards",
+        "scout_to_hand_size", "stall_b", "variant",
+    )
+
+    def __init__(self, variant: Variant, options: tuple[tuple[str, str], ...]) -> None:
+        self.variant = variant
+        self.options = options  # sorted (name, value) pairs, for notation
+        self.claim_timing = self.get("claim_timing", "before_draw")
+        self.claim_play = self.claim_timing != "after_play"  # claims before the card play
+        self.claim_draw = self.claim_timing != "start_of_turn"  # claims after it
+        self.stall_b = self.get("stall_rule", "final_side_loses") == "final_side_loses"
+        self.scout_to_hand_size = self.get("scout_short_deck", "return_to_hand_size") == "return_to_hand_size"
+        self.guile_env = self.get("guile_can_target_environment", "false") == "true"
+        self.owner_discards = self.get("mud_removed_excess", "best_subset") == "owner_discards"
 
     def get(self, name: str, default: str = "") -> str:
         for key, value in self.options:
             if key == name:
                 return value
         return default
-
-    @property
-    def claim_timing(self) -> str:
-        return self.get("claim_timing", "before_draw")
-
-    @property
-    def stall_b(self) -> bool:
-        return self.get("stall_rule", "final_side_loses") == "final_side_loses"
-
-    @property
-    def scout_to_hand_size(self) -> bool:
-        return self.get("scout_short_deck", "return_to_hand_size") == "return_to_hand_size"
-
-    @property
-    def guile_env(self) -> bool:
-        return self.get("guile_can_target_environment", "false") == "true"
-
-    @property
-    def owner_discards(self) -> bool:
-        return self.get("mud_removed_excess", "best_subset") == "owner_discards"
 
 
 _configs: dict[tuple[str, tuple[tuple[str, str], ...]], Config] = {}

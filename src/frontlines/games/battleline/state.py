@@ -74,9 +74,12 @@ SLOT_TACTICS = (ALEXANDER, DARIUS, COMPANION_CAVALRY, SHIELD_BEARERS)
 BIT = tuple(1 << c for c in range(NUM_CARDS))
 ALL_FLAGS = (1 << NUM_FLAGS) - 1
 
+_PLAY_ROWS = tuple(tuple(PLAY_BASE + c * 9 + f for f in range(NUM_FLAGS)) for c in range(NUM_CARDS))
+
+
 # Proof results are pure functions of their inputs; random play asks the same question
 # many times (legal_actions, then apply), so a bounded cache pays.
-_proof_cache: dict[tuple[int, int, int, bool, int, bool, bool, bool], ProofResult] = {}
+_proof_cache: dict[tuple[int, int, int, bool, bool, bool, bool, int], tuple[int, ProofResult]] = {}
 
 
 def _mask(cards: Sequence[int]) -> int:
@@ -101,8 +104,8 @@ class BattleLineState(State):
     """A full Battle Line family position, hidden cards included."""
 
     __slots__ = (
-        "_legal", "_undo", "actors", "bf_ids", "bf_up", "cfg", "claimed", "completed", "counter", "discards", "effects",
-        "excess", "fog", "guile", "hands", "hist", "known", "leaders", "mud", "noops", "out", "passes", "phase",
+        "_legal", "_undo", "actors", "base_caps", "bf_ids", "bf_up", "cfg", "claimed", "completed", "counter", "discards", "effects",
+        "excess", "fog", "forbid_any", "guile", "hands", "hist", "known", "leaders", "mud", "noops", "out", "passes", "phase",
         "public", "ret_left", "rules", "scout_left", "scout_n", "sides", "tactics_played", "tdeck", "to_move", "turn_claims",
         "turn_noop", "turn_passed", "xdeck",
     )
@@ -113,6 +116,8 @@ class BattleLineState(State):
         self.bf_ids = bf_ids
         self.bf_up = bf_up
         self.effects: tuple[Effects, ...] = battlefield_effects(cfg, bf_ids, bf_up)
+        self.base_caps = tuple(e.capacity for e in self.effects)
+        self.forbid_any = any(e.forbid for e in self.effects)
         self.sides: list[tuple[int, ...]] = [()] * (2 * NUM_FLAGS)
         self.completed: list[int] = [-1] * (2 * NUM_FLAGS)
         self.claimed: list[int] = [-1] * NUM_FLAGS
@@ -231,7 +236,7 @@ class BattleLineState(State):
 
     # --- small helpers ---------------------------------------------------------------
     def capacity(self, flag: int) -> int:
-        return self.effects[flag].capacity + (self.mud[flag] >= 0)
+        return self.base_caps[flag] + (self.mud[flag] >= 0)
 
     def is_fog(self, flag: int) -> bool:
         return self.fog[flag] >= 0 or self.effects[flag].sum_only
@@ -261,16 +266,22 @@ class BattleLineState(State):
             return _best_subset(cards, cap, self.is_fog(flag), self.rules)
         return cards
 
-    def claim_result(self, flag: int, player: int) -> ProofResult:
-        """Would ``player`` win a claim on ``flag`` now? (Ignores turn and timing.)"""
+    def claim_result(self, flag: int, player: int, exact: bool = False) -> ProofResult:
+        """Would ``player`` win a claim on ``flag`` now? (Ignores turn and timing.)
+
+        Results are cached by the flag's cards. Since the unseen troops only ever shrink
+        along a game, a proof found with unseen set ``U`` holds for any subset of ``U``,
+        and a counter-example stays one while its cards are unseen; ``exact`` recomputes
+        anyway (for reason texts with up-to-date counts).
+        """
         if self.claimed[flag] >= 0:
             return ProofResult(False, None, f"flag {flag + 1} is already claimed")
-        cap = self.capacity(flag)
+        cap = self.effects[flag].capacity + (self.mud[flag] >= 0)
         mine = self.sides[flag * 2 + player]
         if len(mine) < cap:
             return ProofResult(False, None, f"your side is not complete ({len(mine)} of {cap} cards)")
         theirs = self.sides[flag * 2 + 1 - player]
-        fog = self.is_fog(flag)
+        fog = self.fog[flag] >= 0 or self.effects[flag].sum_only
         eff = self.effects[flag]
         complete = len(theirs) >= cap
         first = True
@@ -282,34 +293,51 @@ class BattleLineState(State):
         else:
             if eff.both_complete or eff.tie_last:
                 return ProofResult(False, None, "this battlefield is claimed only when both sides are complete")
-            unseen = self.unseen_troops() & ~eff.forbid
-            final = self.cfg.stall_b and self.hands[1 - player] == 0 and self.decks_empty()
-        key = (_mask(mine), _mask(theirs), cap, fog, unseen, first, final, self.rules is SCHOTTEN_CARDS)
-        result = _proof_cache.get(key)
-        if result is None:
-            if len(mine) > cap:
-                mine = _best_subset(mine, cap, fog, self.rules)
-            if len(theirs) > cap:
-                theirs = _best_subset(theirs, cap, fog, self.rules)
-            result = prove(
-                mine, theirs, capacity=cap, fog=fog, unseen_troops=unseen,
-                claimant_completed_first=first, opponent_final=final, rules=self.rules,
-            )
-            if len(_proof_cache) > 200_000:
-                _proof_cache.clear()
-            _proof_cache[key] = result
+            unseen = self.cfg.variant.troop_mask & ~self.public & ~eff.forbid
+            final = self.cfg.stall_b and self.hands[1 - player] == 0 and not self.tdeck and not self.xdeck
+        mm = 0
+        for c in mine:
+            mm |= BIT[c]
+        tm = 0
+        for c in theirs:
+            tm |= BIT[c]
+        key = (mm, tm, cap, fog, first, final, self.rules is SCHOTTEN_CARDS, eff.forbid)
+        hit = _proof_cache.get(key)
+        if hit is not None and not exact:
+            seen_with, result = hit
+            if complete or final:
+                return result
+            if result.claimable:
+                if not unseen & ~seen_with:
+                    return result
+            elif result.counterexample is not None:
+                for c in result.counterexample:
+                    if not unseen >> c & 1:
+                        break
+                else:
+                    return result
+        if len(mine) > cap:
+            mine = _best_subset(mine, cap, fog, self.rules)
+        if len(theirs) > cap:
+            theirs = _best_subset(theirs, cap, fog, self.rules)
+        result = prove(
+            mine, theirs, capacity=cap, fog=fog, unseen_troops=unseen,
+            claimant_completed_first=first, opponent_final=final, rules=self.rules,
+        )
+        if len(_proof_cache) > 200_000:
+            _proof_cache.clear()
+        _proof_cache[key] = (unseen, result)
         return result
 
     def claim_window(self) -> bool:
         """May the player to move claim now (timing option and phase)?"""
-        timing = self.cfg.claim_timing
         phase = self.phase
         if phase == PLAY:
-            return timing != "after_play"
+            return self.cfg.claim_play
         if phase == DRAW:
-            return timing != "start_of_turn"
+            return self.cfg.claim_draw
         if phase == SCOUT_DRAW:  # after the Scout play, before its first draw
-            return timing != "start_of_turn" and self.scout_left == self.scout_n
+            return self.cfg.claim_draw and self.scout_left == self.scout_n
         return False
 
     def _can_play_tactic(self, p: int) -> bool:
@@ -317,12 +345,8 @@ class BattleLineState(State):
 
     def _open_flags(self, p: int) -> list[int]:
         """Unclaimed flags where ``p``'s side has a free slot."""
-        out = []
-        sides = self.sides
-        for f in range(NUM_FLAGS):
-            if self.claimed[f] < 0 and len(sides[f * 2 + p]) < self.effects[f].capacity + (self.mud[f] >= 0):
-                out.append(f)
-        return out
+        sides, claimed, mud, caps = self.sides, self.claimed, self.mud, self.base_caps
+        return [f for f in range(NUM_FLAGS) if claimed[f] < 0 and len(sides[f * 2 + p]) < caps[f] + (mud[f] >= 0)]
 
     # --- legal actions ---------------------------------------------------------------
     def legal_actions(self) -> list[Action]:
@@ -340,35 +364,41 @@ class BattleLineState(State):
         if phase == EXCESS:
             side = self.excess[0]
             return [EXCESS_BASE + c for c in sorted(self.sides[side])]
+        sides, claimed, mud, caps = self.sides, self.claimed, self.mud, self.base_caps
         if self.claim_window():
             for f in range(NUM_FLAGS):
-                if (
-                    self.claimed[f] < 0
-                    and len(self.sides[f * 2 + p]) >= self.capacity(f)
-                    and self.claim_result(f, p).claimable
-                ):
+                if claimed[f] < 0 and len(sides[f * 2 + p]) >= caps[f] + (mud[f] >= 0) and self.claim_result(
+                    f, p
+                ).claimable:
                     out.append(CLAIM_BASE + f)
         hand = self.hands[p]
         if phase == PLAY:
-            open_flags = self._open_flags(p)
-            forbid_any = any(e.forbid for e in self.effects)
+            open_flags = [
+                f for f in range(NUM_FLAGS) if claimed[f] < 0 and len(sides[f * 2 + p]) < caps[f] + (mud[f] >= 0)
+            ]
             troops = hand & TROOP_MASK
             troop_play = False
             if troops and open_flags:
-                c = 0
+                cards = []
                 while troops:
                     low = troops & -troops
-                    c = low.bit_length() - 1
+                    cards.append(low.bit_length() - 1)
                     troops ^= low
-                    base = PLAY_BASE + c * 9
-                    if forbid_any:
+                if self.forbid_any:
+                    for c in cards:
                         for f in open_flags:
                             if not self.effects[f].forbid >> c & 1:
-                                out.append(base + f)
+                                out.append(PLAY_BASE + c * 9 + f)
                                 troop_play = True
+                else:
+                    troop_play = True
+                    if len(open_flags) == NUM_FLAGS:
+                        for c in cards:
+                            out.extend(_PLAY_ROWS[c])
                     else:
-                        out.extend([base + f for f in open_flags])
-                        troop_play = True
+                        for c in cards:
+                            base = PLAY_BASE + c * 9
+                            out.extend([base + f for f in open_flags])
             if not troop_play:
                 out.append(PASS)
             if hand & TACTICS_MASK and self._can_play_tactic(p):
@@ -502,6 +532,8 @@ class BattleLineState(State):
         new.bf_ids = self.bf_ids
         new.bf_up = self.bf_up
         new.effects = self.effects
+        new.base_caps = self.base_caps
+        new.forbid_any = self.forbid_any
         new._restore(self._snapshot())
         new.hist = list(self.hist)
         new.actors = list(self.actors)
@@ -720,7 +752,7 @@ class BattleLineState(State):
             f = action - CLAIM_BASE
             if not self.claim_window():
                 return f"{text}: claims are not allowed now (claim_timing={self.cfg.claim_timing}, phase {phase})"
-            return f"{text}: {self.claim_result(f, p).reason}"
+            return f"{text}: {self.claim_result(f, p, exact=True).reason}"
         if (
             self.phase != PLAY
             and (action < CLAIM_BASE or action in (PASS, SCOUT_PLAY) or action >= REDEPLOY_BASE)

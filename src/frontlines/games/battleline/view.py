@@ -417,7 +417,7 @@ def view_dict(v: BattleLineView) -> dict[str, Any]:
         first = None if a < 0 or b < 0 else (0 if a < b else 1)
         claim = None
         if v.viewer is not None and v.claimed[f] < 0 and len(v.sides[f * 2 + v.viewer]) >= cap:
-            r = probe.claim_result(f, v.viewer)
+            r = probe.claim_result(f, v.viewer, exact=True)
             claim = {
                 "claimable": r.claimable,
                 "reason": r.reason,
