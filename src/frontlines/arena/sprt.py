@@ -36,6 +36,8 @@ def _mle_weights(freqs: Sequence[float], xs: Sequence[float], s: float) -> list[
         return sum(f * di / (1 + lam * di) for f, di in zip(freqs, d, strict=True))
 
     for _ in range(200):  # g is decreasing in lam
+        if hi - lo < 1e-13:
+            break
         mid = 0.5 * (lo + hi)
         if g(mid) > 0:
             lo = mid

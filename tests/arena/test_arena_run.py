@@ -1,0 +1,119 @@
+"""The arena end to end: CLI flags, JSON schema, records, paired deals, workers, gauntlet, SPRT."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from frontlines.arena.match import MatchConfig, run_match
+from frontlines.arena.schedule import pairings, schedule
+from frontlines.cli import main
+from frontlines.commands.arena import parse_bots
+from frontlines.core.record import GameRecord, load_jsonl
+
+RULES = "battleline-basic"
+
+
+def test_cli_json_schema_and_records(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "result.json"
+    records = tmp_path / "games"
+    code = main([
+        "arena", "--rules", RULES, "--games", "4", "--seed", "3", "--workers", "1",
+        "--bot", "a=random", "--bot", "b=random", "--bot", "h=heuristic",
+        "--json", str(out), "--records", str(records),
+    ])
+    assert code == 0
+    captured = capsys.readouterr()
+    assert "Elo" in captured.out and "Wilson" in captured.out
+    assert "12/12" in captured.err  # the progress bar
+    data = json.loads(out.read_text())
+    assert {p["name"] for p in data["players"]} == {"a", "b", "h"}
+    for p in data["players"]:
+        assert {"name", "rating", "ci95"} <= set(p)
+        assert isinstance(p["rating"], float) and isinstance(p["ci95"], float)
+    assert abs(sum(p["rating"] for p in data["players"])) < 0.5  # mean anchored at 0
+    assert len(data["pairs"]) == 3
+    for pair in data["pairs"]:
+        assert {"a", "b", "games", "a_wins", "b_wins", "draws", "errors"} <= set(pair)
+        assert pair["games"] == 4 == pair["a_wins"] + pair["b_wins"] + pair["draws"]
+        assert pair["errors"] == 0
+    files = sorted(records.iterdir())
+    assert len(files) == 12
+    record = GameRecord.parse(files[0].read_text())
+    final = record.replay()
+    assert final.is_terminal() and record.tags["Event"] == "frontlines arena"
+
+
+def test_paired_deals_share_seeds_and_swap_seats() -> None:
+    tasks = list(schedule(["a", "b", "c"], 4, ruleset=RULES, match_seed=1))
+    assert len(tasks) == 12
+    by_deal: dict[tuple[int, frozenset[str]], list[tuple[str, str]]] = {}
+    for t in tasks:
+        by_deal.setdefault((t.seed, frozenset(t.players)), []).append(t.players)
+    for players in by_deal.values():
+        assert len(players) == 2 and players[0] == players[1][::-1]
+    # deal k has the same seed for every pairing
+    assert len({t.seed for t in tasks if t.pair == 0}) == 1
+    assert [t.index for t in tasks] == list(range(12))
+
+
+def test_gauntlet_and_bot_names() -> None:
+    assert pairings(["x", "y", "z"], "y") == [("y", "x"), ("y", "z")]
+    with pytest.raises(ValueError):
+        pairings(["x"], "nobody")
+    assert parse_bots(["a=random", "ismcts:time=0.5", "e=cmd:python bot.py --depth=3"]) == [
+        ("a", "random"), ("ismcts:time=0.5", "ismcts:time=0.5"), ("e", "cmd:python bot.py --depth=3"),
+    ]
+    with pytest.raises(ValueError):
+        parse_bots(["a=random", "a=heuristic"])
+
+
+def test_workers_give_the_same_games_as_one_process(tmp_path: Path) -> None:
+    def run(workers: int) -> list[str]:
+        path = tmp_path / f"w{workers}.jsonl"
+        config = MatchConfig(RULES, [("r1", "random"), ("r2", "random")], games=6, seed=9, workers=workers,
+                             progress=False, records=str(path))
+        report = run_match(config)
+        assert len(report.results) == 6
+        records = sorted(load_jsonl(path.read_text()), key=lambda r: int(r.tags["Round"]))
+        return [" ".join(r.actions) for r in records]
+
+    assert run(1) == run(2)
+
+
+def test_gauntlet_run_on_war_machine() -> None:
+    config = MatchConfig("warmachine", [("r", "random"), ("s", "random"), ("t", "random")], games=2, gauntlet="t",
+                         progress=False)
+    report = run_match(config)
+    assert [(p["a"], p["b"]) for p in report.data["pairs"]] == [("t", "r"), ("t", "s")]
+    assert len(report.results) == 4
+
+
+def test_sprt_accepts_a_much_stronger_bot(tmp_path: Path) -> None:
+    out = tmp_path / "sprt.json"
+    code = main(["arena", "--rules", RULES, "--games", "60", "--seed", "1", "--bot", "h=heuristic", "--bot", "r=random",
+                 "--sprt", "elo0=0,elo1=100,alpha=0.05,beta=0.05", "--json", str(out), "--quiet"])
+    assert code == 0
+    data = json.loads(out.read_text())
+    assert data["sprt"]["decision"] == "H1"
+    assert data["sprt"]["llr"] >= data["sprt"]["upper"]
+    assert data["pairs"][0]["games"] < 60
+
+
+def test_bad_arguments_are_reported(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["arena", "--rules", RULES, "--bot", "a=random"]) == 2
+    assert main(["arena", "--rules", "nope", "--bot", "a=random", "--bot", "b=random"]) == 2
+    assert main(["arena", "--rules", RULES, "--bot", "a=random", "--bot", "b=nosuchbot"]) == 2
+    assert main(["arena", "--rules", RULES, "--bot", "a=random", "--bot", "b=random", "--bot", "c=random",
+                 "--sprt", "elo0=0,elo1=50"]) == 2
+    err = capsys.readouterr().err
+    assert "two bots" in err and "unknown bot" in err
+
+
+def test_time_control_is_recorded() -> None:
+    config = MatchConfig(RULES, [("a", "random"), ("b", "random")], games=2, time=30, increment=0.5, progress=False)
+    report = run_match(config)
+    assert report.results[0].record["tags"]["TimeControl"] == "30+0.5"
+    assert all(r.error_seat is None for r in report.results)
