@@ -101,6 +101,8 @@ class _Tables:
             self.top_k.append(row)
         self._runs: dict[tuple[int, int], list[int]] = {}
         self._contains: dict[int, list[int]] = {}
+        # (n << 3 | leaders) -> (runs, contains) for the hot path: one dict look-up
+        self.run_pair: dict[int, tuple[list[int], list[int]]] = {}
         self.side_cache: dict[int, _SideInfo] = {}
         self.eval_plain: dict[int, int] = {}
         self.eval_fog: dict[int, int] = {}
@@ -135,6 +137,12 @@ class _Tables:
                 table[m] = acc
             self._contains[n] = table
         return table
+
+    def run_tables(self, n: int, leaders: int) -> tuple[list[int], list[int]]:
+        pair = self.run_pair.get(n << 3 | leaders)
+        if pair is None:
+            pair = self.run_pair[n << 3 | leaders] = (self.runs(n, leaders), self.contains(n))
+        return pair
 
     def side_info(self, side: int) -> _SideInfo:
         info = self.side_cache.get(side)
@@ -266,8 +274,8 @@ def _search(t: _Tables, side: int, n: int, fog: bool, avail: int, floor: int) ->
 
     # --- wedge: one colour, consecutive values
     if floor < (WEDGE << _RANK_SHIFT | _SUM_MASK) and run_opts and colour != -2:
-        runs = t.runs(n, leaders)
-        contains = t.contains(n)
+        pair = t.run_pair.get(n << 3 | leaders) or t.run_tables(n, leaders)
+        runs, contains = pair
         best_v = 0
         best = (0, 0, 0)
         for c in (colour,) if colour >= 0 else range(NUM_COLOURS):
@@ -350,8 +358,8 @@ def _search(t: _Tables, side: int, n: int, fog: bool, avail: int, floor: int) ->
         a = avail
         if k:
             a = (avail | avail >> 10 | avail >> 20 | avail >> 30 | avail >> 40 | avail >> 50) & _TEN
-        runs = t.runs(n, leaders)
-        contains = t.contains(n)
+        pair = t.run_pair.get(n << 3 | leaders) or t.run_tables(n, leaders)
+        runs, contains = pair
         best_v = 0
         best_opt = 0
         for opt in run_opts:

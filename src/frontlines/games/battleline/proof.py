@@ -17,7 +17,7 @@ from frontlines.games.battleline.cards import card_code
 from frontlines.games.battleline.formations import (
     BATTLELINE_CARDS,
     CardRules,
-    beating_completion,
+    _search,
     evaluate_mask,
     formation_name,
     rank_of,
@@ -90,12 +90,16 @@ def prove(
         if n_mine > capacity:
             raise ValueError(f"claimant side holds {n_mine} cards, capacity {capacity}")
         return ProofResult(False, None, f"your side is not complete ({n_mine} of {capacity} cards)")
+    t = rules._t
     t_mask = 0
     for c in claimant:
         t_mask |= _BIT[c]
     if t_mask.bit_count() != n_mine:
         raise ValueError("a card appears twice on the claimant's side")
-    mine = evaluate_mask(t_mask, fog, rules)
+    cache = t.eval_fog if fog else t.eval_plain
+    mine = cache.get(t_mask)
+    if mine is None:
+        mine = evaluate_mask(t_mask, fog, rules)
     n_theirs = len(opponent)
     o_mask = 0
     for c in opponent:
@@ -109,7 +113,7 @@ def prove(
     if opponent_final:
         return ProofResult(True, None, f"their side can never be completed: your {_DESCRIBE[mine]} wins")
     need = capacity - n_theirs
-    avail = unseen_troops & rules.troop_mask & ~t_mask & ~o_mask
+    avail = unseen_troops & t.troop_mask & ~t_mask & ~o_mask
     if avail.bit_count() < need:
         left = avail.bit_count()
         return ProofResult(
@@ -117,7 +121,7 @@ def prove(
             f"only {left} unseen troop card{'s' if left != 1 else ''} left and they need {need}: "
             f"their side can never be completed",
         )
-    found = beating_completion(o_mask, capacity, fog, avail, mine, rules)
+    found = _search(t, o_mask, capacity, fog, avail, mine)
     if found is None:
         return ProofResult(True, None, _UNBEATABLE[mine])
     score, added = found
@@ -126,11 +130,13 @@ def prove(
         low = added & -added
         added ^= low
         cards.append(low.bit_length() - 1)
-    codes = " ".join([_CODE[c] for c in cards])
+    return ProofResult(False, tuple(cards), _beaten(" ".join([_CODE[c] for c in cards]), score, mine))
+
+
+def _beaten(codes: str, score: int, mine: int) -> str:
+    """Why the claim fails: the opponent's completion ``codes`` scores ``score`` > ``mine``."""
     if rank_of(score) == 0:
-        why = f"{codes} would make a higher sum ({sum_of(score)} > {sum_of(mine)})"
-    elif rank_of(score) == rank_of(mine):
-        why = f"{codes} would make a stronger {formation_name(score)} ({sum_of(score)} > {sum_of(mine)})"
-    else:
-        why = f"{codes} would make {_a(score)}, beating your {_DESCRIBE[mine]}"
-    return ProofResult(False, tuple(cards), why)
+        return f"{codes} would make a higher sum ({sum_of(score)} > {sum_of(mine)})"
+    if rank_of(score) == rank_of(mine):
+        return f"{codes} would make a stronger {formation_name(score)} ({sum_of(score)} > {sum_of(mine)})"
+    return f"{codes} would make {_a(score)}, beating your {_DESCRIBE[mine]}"
