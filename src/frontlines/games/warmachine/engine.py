@@ -319,7 +319,8 @@ class WarMachineView(View):
                 "tie_reference": b.ref(p) + 1 if b.ref(p) >= 0 else None,
             })
         hands: list[list[str] | None] = [
-            None if UNKNOWN in h else sorted(card_code(c) for c in h) for h in b.hands
+            None if (pl != me and b.phase != OVER) or UNKNOWN in b.hands[pl]
+            else sorted(card_code(c) for c in b.hands[pl]) for pl in (0, 1)
         ]
         burned = [*b.burned_battle, *b.burned_by[0], *b.burned_by[1]]
         d: dict[str, Any] = {
