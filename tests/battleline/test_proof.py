@@ -251,14 +251,16 @@ def flags(draw: st.DrawFn) -> tuple[list[int], list[int], int, bool, list[int], 
     pool = [troop(c, v) for c in colours for v in range(low, rules.max_value + 1)]
     everything = [troop(c, v) for c in range(6) for v in range(1, rules.max_value + 1)]
     wild_a = draw(st.lists(st.sampled_from([ALEXANDER, COMPANION_CAVALRY, SHIELD_BEARERS]), max_size=1))
-    mine = wild_a + draw(st.lists(st.sampled_from(everything), min_size=n - len(wild_a), max_size=n - len(wild_a), unique=True))
+    source = pool if len(pool) >= n and draw(st.booleans()) else everything  # shaped or random claimant
+    mine = wild_a + draw(st.lists(st.sampled_from(source), min_size=n - len(wild_a), max_size=n - len(wild_a), unique=True))
     free = [c for c in pool if c not in mine]
     wild_b = [] if wild_a else draw(st.lists(st.sampled_from([ALEXANDER, COMPANION_CAVALRY, SHIELD_BEARERS]), max_size=1))
     size = draw(st.integers(0, n))
     theirs = wild_b + draw(st.lists(st.sampled_from(free or everything), max_size=max(0, size - len(wild_b)), unique=True))
     theirs = [c for c in theirs if c not in mine][:n]
     rest = [c for c in pool if c not in mine and c not in theirs]
-    unseen = draw(st.lists(st.sampled_from(rest), max_size=10, unique=True)) if rest else []
+    wanted = min(len(rest), n - len(theirs))  # mostly enough cards to complete, sometimes not
+    unseen = draw(st.lists(st.sampled_from(rest), min_size=max(0, wanted - draw(st.integers(0, 1))), max_size=10, unique=True)) if rest else []
     first = draw(st.booleans())
     return mine, theirs, n, fog, unseen, first, rules
 
