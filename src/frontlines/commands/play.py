@@ -17,6 +17,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--opponent", choices=OPPONENTS, help="bot level, or human for pass-and-play (default medium)")
     parser.add_argument("--seat", type=int, choices=(0, 1), help="your seat: 0 = P1, 1 = P2 (default 0)")
     parser.add_argument("--seed", type=int, help="deal seed (default: random)")
+    parser.add_argument("--first", choices=("random", "me", "opponent"), default="random",
+                        help="who moves first (War Machine: who chooses the leftover cards)")
     parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                         help="rules option (repeatable), e.g. claim_timing=start_of_turn")
     parser.add_argument("--load", type=Path, metavar="RECORD", help="continue a saved game record")
@@ -53,7 +55,8 @@ def run(args: argparse.Namespace) -> int:
             print(exc, file=sys.stderr)
             return 2
     config = GameConfig(ruleset=args.rules or "battleline", opponent=args.opponent or "medium",
-                        seat=args.seat if args.seat is not None else 0, seed=args.seed, options=options)
+                        seat=args.seat if args.seat is not None else 0, seed=args.seed, options=options,
+                        first=args.first)
     # Any of the game flags means "start now"; the setup screen is for a bare `frontlines play`.
     skip_setup = args.rules is not None or args.opponent is not None or args.seat is not None or args.seed is not None
     app = FrontlinesApp(config, load=args.load, replay=args.replay, setup=not skip_setup,

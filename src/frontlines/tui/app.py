@@ -18,7 +18,6 @@ from textual import events, on
 from textual.app import App, ComposeResult
 from textual.containers import Horizontal
 from textual.screen import Screen
-from textual.widgets import Static
 
 from frontlines.bots.base import Bot
 from frontlines.core.errors import FrontlinesError
@@ -30,7 +29,7 @@ from frontlines.tui.screens import ConfirmScreen, HelpScreen, PassScreen, SaveSc
 from frontlines.tui.session import GameConfig, GameSession, load_record, replay_states
 from frontlines.tui.steps import ACTION, BUTTON, CARD, CLAIM, DECK, FLAG, HAND, Move, Picker, Token, moves_from_view
 from frontlines.tui.warmachine import END, END_KEYS, END_WORDS
-from frontlines.tui.widgets import BattleLineBoard, FlagColumn, HandBar, WarMachineBoard, tracker_text
+from frontlines.tui.widgets import BattleLineBoard, FlagColumn, HandBar, Pane, WarMachineBoard, tracker_text
 from frontlines.tui.words import claim_explanation, describe_action, outcome_text
 
 _DECK_KEYS = {"t": "troop", "a": "tactics"}
@@ -40,10 +39,10 @@ _GUILE_OWNER = {"RE": "me", "DE": "them", "TR": "them"}
 _SCREEN_CSS = """
 #status { height: 1; background: $boost; }
 #bottom { height: 1fr; min-height: 4; }
-#prompt { width: 1fr; padding: 0 1; }
-#tracker { width: 24; border-left: ascii $primary; }
+#prompt { width: 1fr; height: 1fr; padding: 0 1; }
+#tracker { width: 24; height: 1fr; border-left: ascii $primary; }
 #tracker.hidden { display: none; }
-#log { width: 20; border-left: ascii $primary; }
+#log { width: 20; height: 1fr; border-left: ascii $primary; }
 #keys { height: 1; background: $boost; }
 """
 
@@ -101,13 +100,13 @@ class GameScreen(Screen[None]):
 
     # --- layout ---------------------------------------------------------------------
     def compose(self) -> ComposeResult:
-        yield Static(id="status")
+        yield Pane(id="status")
         yield BattleLineBoard(id="board") if self.is_battleline else WarMachineBoard(id="board")
         with Horizontal(id="bottom"):
-            yield Static(id="prompt")
-            yield Static(id="tracker", classes="" if self.is_battleline else "hidden")
-            yield Static(id="log")
-        yield Static(id="keys")
+            yield Pane(id="prompt")
+            yield Pane(id="tracker", classes="" if self.is_battleline else "hidden")
+            yield Pane(id="log")
+        yield Pane(id="keys")
 
     def on_mount(self) -> None:
         if self.session.pass_and_play and not self.session.state.is_terminal():
@@ -188,12 +187,12 @@ class GameScreen(Screen[None]):
         names = self.names
         marks, offered, chosen, hand_cursor = self._marks()
         _board(self).show(data, self.viewer, marks, names, offered, chosen, hand_cursor)
-        self.query_one("#status", Static).update(self._status_text(data))
-        self.query_one("#prompt", Static).update(self._prompt_text(data))
-        self.query_one("#tracker", Static).update(tracker_text(data) if self.is_battleline else Text())
-        log = self.query_one("#log", Static)
+        self.query_one("#status", Pane).show(self._status_text(data))
+        self.query_one("#prompt", Pane).show(self._prompt_text(data))
+        self.query_one("#tracker", Pane).show(tracker_text(data) if self.is_battleline else Text())
+        log = self.query_one("#log", Pane)
         log.update(_log_lines(data, _short_names(self.session), self.session.movers, max(3, log.size.height)))
-        self.query_one("#keys", Static).update(self._keys_text())
+        self.query_one("#keys", Pane).show(self._keys_text())
 
     def _status_text(self, data: Mapping[str, Any]) -> Text:
         session = self.session
@@ -265,7 +264,7 @@ class GameScreen(Screen[None]):
         if last.kind == HAND and FLAG in kinds:
             code = last.value
             extra = f" - {TACTICS_HELP[code]}" if code in TACTICS_HELP else ""
-            return f"Play {card_name(code)}{extra}: to which flag? (1-9, Esc back)"
+            return f"Play {card_name(code, self.view_dict.get('card_names'))}{extra}: to which flag? (1-9, Esc back)"
         return "Choose (arrows + Enter, Esc back)."
 
     def _wm_question(self) -> str:
@@ -553,7 +552,7 @@ class GameScreen(Screen[None]):
             if token in options:
                 self.choose(token)
             else:
-                self.say(f"{card_name(hand[n - 1])} cannot be played now.", "yellow")
+                self.say(f"{card_name(hand[n - 1], self.view_dict.get('card_names'))} cannot be played now.", "yellow")
                 self.refresh_table()
 
     @on(HandBar.Clicked)
@@ -571,7 +570,7 @@ class GameScreen(Screen[None]):
         if token in self.picker.options():
             self.choose(token)
         else:
-            self.say(f"{card_name(token.value)} cannot be played now.", "yellow")
+            self.say(f"{card_name(token.value, self.view_dict.get('card_names'))} cannot be played now.", "yellow")
             self.refresh_table()
 
     @on(FlagColumn.Clicked)
@@ -677,13 +676,13 @@ class ReplayScreen(Screen[None]):
         self.players = (record.tags.get("Player0") or "P1", record.tags.get("Player1") or "P2")
 
     def compose(self) -> ComposeResult:
-        yield Static(id="status")
+        yield Pane(id="status")
         yield BattleLineBoard(id="board") if self.is_battleline else WarMachineBoard(id="board")
         with Horizontal(id="bottom"):
-            yield Static(id="prompt")
-            yield Static(id="tracker", classes="" if self.is_battleline else "hidden")
-            yield Static(id="log")
-        yield Static(id="keys")
+            yield Pane(id="prompt")
+            yield Pane(id="tracker", classes="" if self.is_battleline else "hidden")
+            yield Pane(id="log")
+        yield Pane(id="keys")
 
     def on_mount(self) -> None:
         self.show()
@@ -699,7 +698,7 @@ class ReplayScreen(Screen[None]):
         status = Text(" REPLAY ", style="bold reverse")
         seat = "everyone (public)" if self.viewer is None else f"P{self.viewer + 1}'s hand"
         status.append(f" {state.ruleset}  move {self.index}/{total}  showing {seat}")
-        self.query_one("#status", Static).update(status)
+        self.query_one("#status", Pane).show(status)
         prompt = Text()
         if self.index:
             mover = self.states[self.index - 1].current_player()
@@ -709,14 +708,14 @@ class ReplayScreen(Screen[None]):
             prompt.append(f"Next: {describe_action(self.texts[self.index + 1])}\n")
         if state.is_terminal():
             prompt.append(outcome_text(data.get("outcome"), names) + "\n", style="bold")
-        self.query_one("#prompt", Static).update(prompt)
-        self.query_one("#tracker", Static).update(tracker_text(data) if self.is_battleline else Text())
+        self.query_one("#prompt", Pane).show(prompt)
+        self.query_one("#tracker", Pane).show(tracker_text(data) if self.is_battleline else Text())
         log = Text("Moves\n", style="bold underline")
-        height = max(3, self.query_one("#log", Static).size.height) - 1
+        height = max(3, self.query_one("#log", Pane).size.height) - 1
         start = max(1, self.index - height + 1)
         log.append("\n".join(f"{i} {self.texts[i]}" for i in range(start, self.index + 1)))
-        self.query_one("#log", Static).update(log)
-        self.query_one("#keys", Static).update(Text(" left/right step  Home/End  v seat  q back  ? help", style="dim"))
+        self.query_one("#log", Pane).show(log)
+        self.query_one("#keys", Pane).show(Text(" left/right step  Home/End  v seat  q back  ? help", style="dim"))
 
     def on_key(self, event: events.Key) -> None:
         key = event.key
@@ -753,8 +752,9 @@ class FrontlinesApp(App[None]):
 
     def __init__(self, config: GameConfig | None = None, *, load: Path | None = None, replay: Path | None = None,
                  setup: bool = True, bot_delay: float = 0.4, save_dir: Path | None = None,
-                 kinds: tuple[str, str] | None = None) -> None:
+                 kinds: tuple[str, str] | None = None, session: GameSession | None = None) -> None:
         super().__init__()
+        self.initial_session = session
         self.config = config or GameConfig()
         self.load_path = load
         self.replay_path = replay
@@ -765,7 +765,9 @@ class FrontlinesApp(App[None]):
         self.session: GameSession | None = None
 
     def on_mount(self) -> None:
-        if self.replay_path is not None:
+        if self.initial_session is not None:
+            self.start_session(self.initial_session)
+        elif self.replay_path is not None:
             self.push_screen(ReplayScreen(load_record(self.replay_path), standalone=True))
         elif self.load_path is not None:
             record = load_record(self.load_path)

@@ -54,6 +54,7 @@ TACTICS_HELP: dict[str, str] = {
     "TR": "take an opponent troop to your side",
 }
 ALL_TACTICS = tuple(TACTICS_NAMES)
+ALL_TACTICS_INDEX = {code: i for i, code in enumerate(ALL_TACTICS)}
 
 
 def is_troop_code(code: str) -> bool:
@@ -73,10 +74,13 @@ def card_text(code: str, width: int = 3) -> Text:
     return Text(code.center(width) if width else code, style=card_style(code))
 
 
-def card_name(code: str) -> str:
-    """``red 7`` / ``Scout`` — for prompts and the log."""
+def card_name(code: str, names: Sequence[str] | None = None) -> str:
+    """``red 7 (R7)`` / ``Scout`` for prompts; ``names`` is the view's ``card_names``
+    (the ruleset's own tactics names, e.g. Schotten Totten's), in tactics-code order."""
     if is_troop_code(code):
         return f"{COLOUR_NAMES[code[0]]} {code[1:]} ({code})"
+    if names and code in ALL_TACTICS_INDEX and ALL_TACTICS_INDEX[code] < len(names):
+        return str(names[ALL_TACTICS_INDEX[code]])
     return TACTICS_NAMES.get(code, code)
 
 

@@ -171,6 +171,10 @@ class SetupScreen(Screen[GameConfig | tuple[str, Path] | None]):
                 yield Select([("seat 1 (P1)", 0), ("seat 2 (P2)", 1)], value=self.config.seat,
                              allow_blank=False, id="seat")
             with Horizontal(classes="row"):
+                yield Label("First move")
+                yield Select([("random", "random"), ("me", "me"), ("opponent", "opponent")],
+                             value=self.config.first, allow_blank=False, id="first")
+            with Horizontal(classes="row"):
                 yield Label("Seed")
                 yield Input("" if self.config.seed is None else str(self.config.seed),
                             placeholder="empty = random deal", id="seed")
@@ -197,9 +201,10 @@ class SetupScreen(Screen[GameConfig | tuple[str, Path] | None]):
         ruleset = self.query_one("#ruleset", Select).value
         opponent = self.query_one("#opponent", Select).value
         seat = self.query_one("#seat", Select).value
+        first = self.query_one("#first", Select).value
         return GameConfig(ruleset=str(ruleset), opponent=str(opponent),
                           seat=int(seat) if isinstance(seat, int) else 0, seed=seed,
-                          options=dict(self.config.options))
+                          options=dict(self.config.options), first=str(first))
 
     def action_start(self) -> None:
         config = self._config()

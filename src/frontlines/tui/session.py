@@ -30,6 +30,27 @@ class GameConfig:
     seat: int = 0  # the (first) human's seat
     seed: int | None = None
     options: dict[str, str] = field(default_factory=dict)
+    first: str = "random"  # who moves first: random, me, opponent
+
+    def game_options(self) -> dict[str, str]:
+        """The rules options, with ``first`` turned into the ruleset's own option.
+
+        Battle Line-family rulesets name the first player (``first_player``); in War Machine
+        the player who does *not* shuffle chooses who starts, so "me" means the opponent
+        shuffles. An explicit option given by the user wins.
+        """
+        options = dict(self.options)
+        if self.first not in ("me", "opponent"):
+            return options
+        from frontlines.games import ruleset
+
+        names = {o.name for o in ruleset(self.ruleset).options}
+        me = self.seat if self.first == "me" else 1 - self.seat
+        if "first_player" in names:
+            options.setdefault("first_player", str(me))
+        elif "shuffler" in names:
+            options.setdefault("shuffler", str(1 - me))
+        return options
 
     def seat_kinds(self) -> tuple[str, str]:
         """``human`` or a bot spec for seats 0 and 1."""
@@ -72,7 +93,7 @@ class GameSession:
     def new(cls, config: GameConfig) -> GameSession:
         from frontlines.games import new_state
 
-        state = new_state(config.ruleset, seed=config.seed, options=config.options or None)
+        state = new_state(config.ruleset, seed=config.seed, options=config.game_options() or None)
         return cls(state, config.seat_kinds(), seed=config.seed)
 
     @classmethod

@@ -18,6 +18,26 @@ from frontlines.tui.cards import join_codes, tracker_rows, unseen_tactics
 from frontlines.tui.render import COLUMN_ROWS, Marks, column_hit, flag_column, hand_line
 
 
+class Pane(Static):
+    """A Static of fixed size that redraws only when its text really changes.
+
+    Re-rendering is what dominates the cost of a move in Textual, so every panel of the
+    table compares before it refreshes and never asks for a new layout.
+    """
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self._shown: tuple[str, tuple[object, ...]] | None = None
+        self.text = Text()
+
+    def show(self, text: Text) -> None:
+        key = (text.plain, tuple((sp.start, sp.end, str(sp.style)) for sp in text.spans))
+        if key != self._shown:
+            self._shown = key
+            self.text = text
+            self.update(text, layout=False)
+
+
 class FlagColumn(Widget):
     """One flag with both sides; clicking a card or the flag posts :class:`FlagColumn.Clicked`."""
 
@@ -42,8 +62,11 @@ class FlagColumn(Widget):
         self.names: Sequence[str] | None = None
 
     def show(self, flag: Mapping[str, Any], me: int, marks: Marks, names: Sequence[str] | None) -> None:
+        old = self.render()
         self.flag, self.me, self.marks, self.names = flag, me, marks, names
-        self.refresh()
+        new = self.render()
+        if old.plain != new.plain or old.spans != new.spans:
+            self.refresh()
 
     def render(self) -> Text:
         width = max(3, self.size.width)
@@ -81,8 +104,10 @@ class HandBar(Widget):
         self._spans: list[tuple[int, int]] = []
 
     def show(self, hand: Sequence[str], offered: set[str], chosen: str | None, cursor: int | None, prefix: str) -> None:
-        self.hand, self.offered, self.chosen, self.cursor, self.prefix = list(hand), offered, chosen, cursor, prefix
-        self.refresh()
+        key = (list(hand), sorted(offered), chosen, cursor, prefix)
+        if key != (self.hand, sorted(self.offered), self.chosen, self.cursor, self.prefix):
+            self.hand, self.offered, self.chosen, self.cursor, self.prefix = list(hand), offered, chosen, cursor, prefix
+            self.refresh()
 
     def render(self) -> Text:
         if self.face_of is None:
@@ -112,11 +137,11 @@ class BattleLineBoard(Vertical):
     """
 
     def compose(self) -> ComposeResult:
-        yield Static(id="opp-info", classes="info")
+        yield Pane(id="opp-info", classes="info")
         with Horizontal(id="flags"):
             for index in range(1, 10):
                 yield FlagColumn(index, id=f"flag-{index}")
-        yield Static(id="my-info", classes="info")
+        yield Pane(id="my-info", classes="info")
         yield HandBar(id="hand")
 
     def show(self, view: Mapping[str, Any], me: int, marks: Marks, names: Sequence[str],
@@ -125,8 +150,8 @@ class BattleLineBoard(Vertical):
         flags = view.get("flags") or []
         for flag in flags:
             self.query_one(f"#flag-{flag['index']}", FlagColumn).show(flag, me, marks, None)
-        self.query_one("#opp-info", Static).update(side_info(view, them, names[them], opponent=True))
-        self.query_one("#my-info", Static).update(side_info(view, me, names[me], opponent=False))
+        self.query_one("#opp-info", Pane).show(side_info(view, them, names[them], opponent=True))
+        self.query_one("#my-info", Pane).show(side_info(view, me, names[me], opponent=False))
         hands = view.get("hands") or [None, None]
         hand = hands[me] if me < len(hands) and hands[me] is not None else []
         prefix = "Hand " if hand else "Hand (hidden) "
@@ -185,8 +210,9 @@ class PositionColumn(Widget):
         self.names: Sequence[str] = ("P1", "P2")
 
     def show(self, pos: Mapping[str, Any], me: int, offered: bool, cursor: bool, names: Sequence[str]) -> None:
-        self.pos, self.me, self.offered, self.cursor, self.names = pos, me, offered, cursor, names
-        self.refresh()
+        if (pos, me, offered, cursor, list(names)) != (self.pos, self.me, self.offered, self.cursor, list(self.names)):
+            self.pos, self.me, self.offered, self.cursor, self.names = pos, me, offered, cursor, names
+            self.refresh()
 
     def render(self) -> Text:
         rows = wm.position_column(self.pos, self.me, max(4, self.size.width), self.offered, self.cursor, self.names)
@@ -206,11 +232,11 @@ class WarMachineBoard(Vertical):
     """
 
     def compose(self) -> ComposeResult:
-        yield Static(id="opp-info", classes="info")
+        yield Pane(id="opp-info", classes="info")
         with Horizontal(id="front"):
             for index in range(1, 7):
                 yield PositionColumn(index, id=f"pos-{index}")
-        yield Static(id="my-info", classes="info")
+        yield Pane(id="my-info", classes="info")
         yield HandBar(id="hand")
 
     def show(self, view: Mapping[str, Any], me: int, marks: Marks, names: Sequence[str],
@@ -220,11 +246,11 @@ class WarMachineBoard(Vertical):
             index = int(pos["index"])
             self.query_one(f"#pos-{index}", PositionColumn).show(
                 pos, me, index in marks.flags, index == marks.cursor_flag, short)
-        self.query_one("#opp-info", Static).update(wm.info_line(view, 1 - me, names))
+        self.query_one("#opp-info", Pane).show(wm.info_line(view, 1 - me, names))
         mine = wm.info_line(view, me, names)
         mine.append("   ")
         mine.append_text(wm.status_line(view))
-        self.query_one("#my-info", Static).update(mine)
+        self.query_one("#my-info", Pane).show(mine)
         hands = view.get("hands") or [None, None]
         hand = hands[me] if me < len(hands) and hands[me] is not None else []
         bar = self.query_one("#hand", HandBar)
