@@ -23,7 +23,10 @@ AUTHOR = "Frontlines"
 def _format_info(info: dict[str, Any]) -> str | None:
     """A bot's :meth:`Bot.info` as an ``info`` line (numbers and words only, one token each)."""
     parts: list[str] = []
-    for key, value in info.items():
+    # Our bots say win_probability; the protocol's word is winprob.
+    aliases = {"win_probability": "winprob", "seconds": "time"}
+    for name, value in info.items():
+        key = aliases.get(name, name)
         if isinstance(value, bool) or not isinstance(value, int | float | str):
             continue
         text = f"{value:.4f}".rstrip("0").rstrip(".") if isinstance(value, float) else str(value)
