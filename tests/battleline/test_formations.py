@@ -25,8 +25,10 @@ from frontlines.games.battleline.formations import (
     RANK_NAMES,
     SCHOTTEN_CARDS,
     CardRules,
+    beating_completion,
     best_completion,
     evaluate,
+    evaluate_mask,
     formation_name,
     make_score,
     rank_of,
@@ -316,6 +318,20 @@ def test_best_completion_matches_brute_force(pos: tuple[list[int], int, list[int
     assert len(added) == n - len(side)
     assert set(added) <= set(avail)
     assert evaluate(side + list(added), fog, rules) == score
+
+
+def test_mask_level_helpers() -> None:
+    side = cards("AL R9 R10")
+    mask = sum(1 << c for c in side)
+    assert evaluate_mask(mask, False) == evaluate(side, False) == make_score(5, 27)
+    assert evaluate_mask(mask, True) == 29
+    theirs = 1 << troop(4, 9)
+    everything = BL.troop_mask
+    # best completion above a floor, or None when nothing beats the floor
+    found = beating_completion(theirs, 3, False, everything, make_score(5, 24))
+    assert found == (make_score(5, 27), (1 << troop(4, 8)) | (1 << troop(4, 10)))
+    assert beating_completion(theirs, 3, False, everything, make_score(5, 27)) is None
+    assert beating_completion(theirs, 3, False, 0, -1) is None
 
 
 def test_rules_pickle_and_copy_cheaply() -> None:

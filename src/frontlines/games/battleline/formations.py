@@ -30,6 +30,7 @@ __all__ = [
     "RANK_NAMES",
     "SCHOTTEN_CARDS",
     "CardRules",
+    "beating_completion",
     "best_completion",
     "evaluate",
     "evaluate_mask",
