@@ -136,7 +136,7 @@ def format_table(tallies: Sequence[PairTally], rated: Sequence[Rating], results:
         lines.append("")
         lines.append(f"bot failures ({len(failures)}):")
         for r in failures[:20]:
-            lines.append(f"  game {r.index + 1}: {r.players[r.error_seat or 0]} lost by {r.reason} ({r.detail[:100]})")
+            lines.append(f"  game {r.index + 1}: {r.players[r.error_seat or 0]} lost by {r.reason} ({r.detail[:160]})")
         if len(failures) > 20:
             lines.append(f"  … and {len(failures) - 20} more (see --json)")
     return "\n".join(lines)
