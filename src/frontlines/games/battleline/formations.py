@@ -149,6 +149,8 @@ class _Tables:
         info = self.side_cache.get(side)
         if info is None:
             info = self._summarise(side)
+            if len(self.side_cache) > 1 << 19:  # bounded memory; refills lazily
+                self.side_cache.clear()
             self.side_cache[side] = info
         return info
 
