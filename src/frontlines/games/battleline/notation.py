@@ -399,6 +399,9 @@ def parse_state(text: str) -> BattleLineState:
         raise NotationError(f"position notation: {exc}") from exc
     s.public = table_mask(s)
     check_cards(s)
+    for i, side in enumerate(s.sides):
+        if (len(side) >= s.capacity(i // 2)) != (s.completed[i] >= 0):
+            raise NotationError(f"f{i // 2 + 1}=: a side has a completion time (:N) exactly when it is complete")
     return s
 
 
@@ -466,3 +469,62 @@ def check_cards(s: BattleLineState) -> None:
         raise NotationError(f"cards missing {missing} or not in this ruleset {extra}")
     if any(c >= NUM_TROOPS for c in s.tdeck) or any(c < NUM_TROOPS for c in s.xdeck):
         raise NotationError("a card is in the wrong deck")
+
+
+def build_state(fragment: str) -> BattleLineState:
+    """A position from a partial notation, for tests, puzzles and examples.
+
+    ``fragment`` holds any tokens of the position notation, with or without the leading
+    game name; missing ``ruleset``/``to``/``phase``/``n``/``h0``/``h1`` default to
+    ``battleline``/0/``play``/0/empty. Every card not placed goes to the place named by
+    the extra token ``rest=`` (``decks``, the default: troops to the troop deck and
+    tactics to the tactics deck, below any deck cards given; or ``h0``, ``h1``, ``d0``,
+    ``d1``).
+    """
+    tokens = fragment.split()
+    if tokens and tokens[0] == GAME:
+        tokens = tokens[1:]
+    values: dict[str, str] = {}
+    for token in tokens:
+        key, eq, value = token.partition("=")
+        if not eq:
+            raise NotationError(f"expected key=value, got {token!r}")
+        values[key] = value
+    rest = values.pop("rest", "decks")
+    if rest not in ("decks", "h0", "h1", "d0", "d1"):
+        raise NotationError("rest= is decks, h0, h1, d0 or d1")
+    for key, default in (("ruleset", "battleline"), ("to", "0"), ("phase", "play"), ("n", "0"), ("h0", ""),
+                         ("h1", "")):
+        values.setdefault(key, default)
+    ruleset = values["ruleset"]
+    variant = make_config(ruleset, None).variant if ruleset in RULESET_BY_NAME else None
+    if variant is None:
+        raise NotationError(f"unknown ruleset {ruleset!r}")
+    if variant.battlefields:
+        values.setdefault("bf", "123456789:0")
+    values.setdefault("td", "")
+    if variant.tactics:
+        values.setdefault("xd", "")
+    used = 0
+    for key, value in values.items():
+        if key in ("h0", "h1", "td", "xd", "d0", "d1", "g0", "g1") or re.fullmatch(r"f[1-9]", key):
+            for code in re.findall(r"(?<![A-Za-z0-9])(?:[ROYGBP](?:10|[1-9])|AL|DA|CC|SB|FO|MU|SC|RE|DE|TR)(?![0-9])",
+                                   value if key[0] != "f" else value.split("/", 1)[1] if "/" in value else value):
+                used |= 1 << parse_card(code)
+            if key[0] == "f":
+                env = value.split("/")[-1] if value.count("/") == 3 else ""
+                if "F" in env:
+                    used |= 1 << FOG
+                if "M" in env:
+                    used |= 1 << MUD
+    everything = variant.troop_mask | ((((1 << NUM_CARDS) - 1) ^ ((1 << NUM_TROOPS) - 1)) if variant.tactics else 0)
+    left = [c for c in range(NUM_CARDS) if (everything & ~used) >> c & 1]
+    if rest == "decks":
+        troops = [_CODES[c] for c in left if c < NUM_TROOPS]
+        tactics = [_CODES[c] for c in left if c >= NUM_TROOPS]
+        values["td"] = ".".join(filter(None, [values["td"], *troops]))
+        if variant.tactics:
+            values["xd"] = ".".join(filter(None, [values["xd"], *tactics]))
+    else:
+        values[rest] = ".".join(filter(None, [values.get(rest, ""), *(_CODES[c] for c in left)]))
+    return parse_state(" ".join([GAME, *(f"{k}={v}" for k, v in values.items())]))
