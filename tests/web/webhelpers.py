@@ -1,0 +1,51 @@
+"""Helpers shared by the web tests: free ports, app clients, a uvicorn server in a thread."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+
+from fastapi.testclient import TestClient
+
+from frontlines.web.app import Settings, create_app
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def make_client(url: str, **kwargs: object) -> TestClient:
+    values: dict[str, object] = {"bot_executor": "thread", "bot_workers": 2, **kwargs}
+    settings = Settings(database=url, **values)  # type: ignore[arg-type]
+    return TestClient(create_app(settings))
+
+
+class LiveServer:
+    """uvicorn serving the app in a thread, on a free 127.0.0.1 port."""
+
+    def __init__(self, url: str, **settings: object) -> None:
+        import uvicorn
+
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        values: dict[str, object] = {"bot_executor": "thread", "bot_workers": 2, **settings}
+        app = create_app(Settings(database=url, **values))  # type: ignore[arg-type]
+        self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning"))
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    def __enter__(self) -> LiveServer:
+        self.thread.start()
+        deadline = time.time() + 15
+        while not self.server.started:
+            if time.time() > deadline:
+                raise RuntimeError("uvicorn did not start")
+            time.sleep(0.02)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=10)
