@@ -226,12 +226,9 @@ class WarMachineState(State):
         self._b.to_move = -1
 
     def view(self, player: int | None) -> WarMachineView:
-        b = self._b
-        log = [
-            action_text(a) if actor == player else public_action_text(a, b.opts.burn_face_up)
-            for a, actor in zip(self._history, self._actors, strict=True)
-        ]
-        return WarMachineView(mask(b, player), player, self._ruleset, log)
+        # the log's text is built only if a user interface asks for it (search bots do not)
+        return WarMachineView(mask(self._b, player), player, self._ruleset,
+                              (self._history[:], self._actors[:]))
 
     def to_notation(self) -> str:
         return board_to_text(self._b, False, None)
@@ -251,11 +248,21 @@ class WarMachineView(View):
     """What one player (or a spectator) may know; hidden cards are UNKNOWN on its board."""
 
     def __init__(self, board: Board, viewer: int | None, ruleset: str = "warmachine",
-                 log: list[str] | None = None) -> None:
+                 history: tuple[list[int], list[int]] | None = None) -> None:
         self._b = board
         self.viewer = viewer
         self._ruleset = ruleset
-        self._log = log or []
+        self._history = history  # (actions, who played each) of the state it came from
+
+    def log(self) -> list[str]:
+        """The actions so far as this viewer saw them (hidden cards as ``?``)."""
+        if self._history is None:
+            return []
+        face_up = self._b.opts.burn_face_up
+        return [
+            action_text(a) if actor == self.viewer else public_action_text(a, face_up)
+            for a, actor in zip(*self._history, strict=True)
+        ]
 
     @property
     def board(self) -> Board:
@@ -330,7 +337,7 @@ class WarMachineView(View):
             "to_move": self.current_player(),
             "phase": PHASE_NAMES[b.phase],
             "outcome": outcome.to_dict() if outcome is not None else None,
-            "log": list(self._log),
+            "log": self.log(),
             "legal": [self._legal_dict(a) for a in b.legal()] if self.legal_actions() else [],
             "front": front,
             "hands": hands,
