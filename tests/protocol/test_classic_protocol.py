@@ -177,3 +177,20 @@ def test_classic_bots_only_play_battleline_basic() -> None:
 
     with pytest.raises(BotError):
         bot.new_game("battleline", 0)
+
+
+def test_classic_engine_survives_a_failing_bot() -> None:
+    from frontlines.bots.base import Bot, Clock
+    from frontlines.core.game import Action, View
+
+    class Broken(Bot):
+        def choose(self, view: View, clock: Clock | None = None) -> Action:
+            raise RuntimeError("boom")
+
+    out, err = io.StringIO(), io.StringIO()
+    engine = ClassicEngine(Broken(), name="broken bot", out=out, err=err)
+    for line in ["player south name", "player south hand color2,5 color3,3", "flag claim-status " + "unclaimed " * 9,
+                 "flag 1 cards south color1,1 color1,2 color1,3", "go play-card"]:
+        engine.handle(line)
+    assert out.getvalue().splitlines() == ["player south broken-bot", "play 2 color2,5"]
+    assert "boom" in err.getvalue()

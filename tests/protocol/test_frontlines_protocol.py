@@ -192,3 +192,20 @@ def test_bot_command_rejects_a_bad_spec() -> None:
 
     proc = subprocess.run([sys.executable, "-m", "frontlines.cli", "bot", "nosuchbot"], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2 and "unknown bot" in proc.stderr
+
+
+def test_engine_survives_a_failing_bot() -> None:
+    class Broken(Bot):
+        def choose(self, view: View, clock: Clock | None = None) -> Action:
+            raise RuntimeError("boom")
+
+    out, err = io.StringIO(), io.StringIO()
+    server = EngineServer("x", factory=lambda spec, seed: Broken(), out=out, err=err)
+    state = new_state(RULES, seed=2)
+    seat = state.current_player()
+    assert seat is not None
+    view = state.view(seat)
+    server.handle(f"position {view.to_notation()}")
+    server.handle("go")
+    assert out.getvalue().splitlines()[-1] == f"action {view.action_to_text(view.legal_actions()[0])}"
+    assert "boom" in err.getvalue()

@@ -327,7 +327,13 @@ class ClassicEngine:
             elif words[:2] == ["opponent", "play"] and len(words) == 4:
                 t.opponent_play = (int(words[2]), from_classic_card(words[3]))
             elif words[:2] == ["go", "play-card"]:
-                self.say(self.play())
+                try:
+                    reply = self.play()
+                except Exception as exc:
+                    # Whatever went wrong, a legal reply keeps us in the game.
+                    self.warn(f"could not choose ({type(exc).__name__}: {exc}); playing a simple card")
+                    reply = self.simple_play()
+                self.say(reply)
             # colors, and anything else: nothing we need.
         except (ValueError, IndexError, FrontlinesError) as exc:
             self.warn(f"ignored line {line.strip()[:80]!r}: {exc}")
@@ -349,6 +355,14 @@ class ClassicEngine:
             m = _PLAY.match(plays[0])
             assert m is not None
         return f"play {m.group(2)} {to_classic_card(m.group(1))}"
+
+    def simple_play(self) -> str:
+        """The first card of the hand to the first unclaimed flag with space on our side."""
+        t = self.table
+        for f in range(9):
+            if t.claims[f] == "unclaimed" and len(t.cards[t.side][f]) < 3 and t.hand:
+                return f"play {f + 1} {to_classic_card(t.hand[0])}"
+        return "play 1 color1,1"  # nothing is playable: the host should not have asked
 
     def serve(self, stream: IO[str] | None = None) -> int:
         source = stream or sys.stdin

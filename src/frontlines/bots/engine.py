@@ -137,7 +137,16 @@ class EngineServer:
             time_left = movetime
         clock = Clock(time_left, inc) if time_left is not None else None
         started = time.monotonic()
-        action = self.bot.choose(self.view, clock)
+        try:
+            action = self.bot.choose(self.view, clock)
+        except Exception as exc:
+            # A bug in the bot should cost a move, not the whole engine: say so and play on.
+            legal = self.view.legal_actions()
+            if not legal:
+                self.warn(f"bot failed ({type(exc).__name__}: {exc}) and no action is legal")
+                return
+            self.warn(f"bot failed ({type(exc).__name__}: {exc}); playing the first legal action")
+            action = legal[0]
         info = dict(self.bot.info())
         info.setdefault("time", round(time.monotonic() - started, 3))
         line = _format_info(info)
