@@ -41,6 +41,10 @@ class GamePolicy:
                 return action
         return None
 
+    def determinise(self, view: View, rng: random.Random) -> State:
+        """A full state consistent with ``view`` (search samples one per iteration)."""
+        return view.sample(rng)
+
     def choose(self, view: View, rng: random.Random) -> Action:
         """The full heuristic's choice for the player to move in ``view``."""
         legal = view.legal_actions()
@@ -73,13 +77,15 @@ _policies: dict[str, GamePolicy] = {}
 
 def game_of(ruleset: str) -> str:
     """The game a ruleset belongs to, or ``""`` when no registered game knows it."""
-    from frontlines.core.errors import FrontlinesError
-    from frontlines.games import ruleset as find_ruleset
+    from frontlines.games import game_module
 
-    try:
-        return find_ruleset(ruleset).game
-    except (FrontlinesError, ImportError, AttributeError):
-        return ""
+    for game in _POLICY_MODULES:
+        try:  # one game module at a time: a broken or missing one must not hide the others
+            if any(r.name == ruleset for r in game_module(game).rulesets):
+                return game
+        except (ImportError, AttributeError, LookupError):
+            continue
+    return ""
 
 
 def policy_for(ruleset: str) -> GamePolicy:

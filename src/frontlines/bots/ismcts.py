@@ -134,7 +134,7 @@ def search(view: View, params: SearchParams, rng: random.Random, policy: GamePol
     c = params.exploration
     while (limit is None or iterations < limit) and (deadline is None or time.perf_counter() < deadline):
         iterations += 1
-        state = view.sample(rng)
+        state = policy.determinise(view, rng)
         node = root
         path: list[Node] = []
         expanded = False

@@ -1,0 +1,453 @@
+"""Heuristic play for the Battle Line family (every ruleset: tactics, Schotten Totten, Medieval).
+
+The model, in three steps:
+
+1. **Flag odds.** For each unclaimed flag, the chance that I win it. Both sides are
+   completed as well as possible (``formations.best_completion``) from a sampled *future*:
+   a random share of my hand plus the troops I may still draw, and for the opponent the
+   troops they may hold or draw, both taken from the troops I have not seen. A few samples
+   with common random numbers make the odds smooth and let candidate moves be compared
+   fairly. Complete sides are exact; a side that cannot be completed loses.
+2. **Game value.** With the flag odds as independent coin flips, the chance that my set of
+   flags makes a breakthrough (three adjacent) or an envelopment (five) and the
+   opponent's does not: an exact sum over the 512 ways of sharing nine flags. Its
+   derivative per flag is that flag's *weight*: adjacency and flags already won are
+   counted by it, so a flag next to two of mine (a breakthrough threat) weighs the most.
+3. **Moves.** Each legal action changes one or two flags (a troop or morale card, Fog
+   and Mud, Redeploy, Deserter, Traitor) and is scored by the weighted change in flag
+   odds; spending a tactics card costs a little, so tactics are kept for real gains.
+   Scout is played when no card play helps; Scout returns and the draw choice follow
+   simple rules. Provable claims are always taken.
+
+The search bots use a much cheaper rollout rule (:meth:`BattleLinePolicy.rollout_action`,
+plain pattern matching on the cards at each flag) and, at a rollout cut-off,
+:meth:`BattleLinePolicy.evaluate`, steps 1-2 with fewer samples.
+
+Actions are the state's ``int`` codes (``games/battleline/state.py``). A view is turned
+into a position by sampling a full state from it and reading only what its viewer may
+know (the table, the viewer's hand, card counts); the sampled hidden cards are never read.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import cast
+
+from frontlines.bots.heuristic import GamePolicy, outcome_value
+from frontlines.core.game import Action, State, View
+from frontlines.games.battleline.cards import (
+    ALEXANDER,
+    COMPANION_CAVALRY,
+    DARIUS,
+    FOG,
+    MUD,
+    NUM_TROOPS,
+    SHIELD_BEARERS,
+    TACTICS_MASK,
+    TROOP_MASK,
+)
+from frontlines.games.battleline.formations import CardRules, best_completion, evaluate
+from frontlines.games.battleline.state import (
+    CLAIM_BASE,
+    DESERTER_BASE,
+    DRAW,
+    DRAW_TACTICS,
+    DRAW_TROOP,
+    EXCESS_BASE,
+    NUM_FLAGS,
+    PASS,
+    PLAY,
+    REDEPLOY_BASE,
+    RETURN_BASE,
+    SCOUT_DRAW,
+    SCOUT_PLAY,
+    SCOUT_TACTICS,
+    SCOUT_TROOP,
+    TRAITOR_BASE,
+    BattleLineState,
+)
+
+_NO_SCORE = -1  # a side that cannot be completed
+_HAND_SHARE = 0.6  # chance that a hand card is still free for a given flag
+_DRAW_SHARE = 0.3  # share of the troop deck one player is expected to draw and use
+_TACTIC_COST = 0.012  # game-value cost of spending a tactics card (the opponent may answer with one)
+_SCOUT_VALUE = 0.006  # value of Scout when no card play does better
+_MORALE = (ALEXANDER, DARIUS, COMPANION_CAVALRY, SHIELD_BEARERS)
+
+
+def _has_win(mask: int) -> bool:
+    if mask.bit_count() >= 5:
+        return True
+    return bool(mask & (mask >> 1) & (mask >> 2))
+
+
+# _OUTCOME[m]: my value when I hold the flags in bit mask m and the opponent the rest.
+_OUTCOME: tuple[float, ...] = tuple(
+    (0.5 if _has_win(511 ^ m) else 1.0) if _has_win(m) else (0.0 if _has_win(511 ^ m) else 0.5) for m in range(512)
+)
+
+
+def game_value(p: Sequence[float]) -> tuple[float, list[float]]:
+    """(chance that I win the game, its derivative per flag) for independent flag odds ``p``."""
+    probs = [1.0]
+    for q in p:
+        probs = [x * (1.0 - q) for x in probs] + [x * q for x in probs]
+    total = 0.0
+    contrib = [0.0] * 512
+    for m in range(512):
+        v = _OUTCOME[m] * probs[m]
+        contrib[m] = v
+        total += v
+    weights = []
+    for f, q in enumerate(p):
+        if q <= 0.0 or q >= 1.0:
+            weights.append(0.0)
+            continue
+        bit = 1 << f
+        with_f = sum(contrib[m] for m in range(512) if m & bit)
+        weights.append(with_f / q - (total - with_f) / (1.0 - q))
+    return total, weights
+
+
+class Position:
+    """What player ``me`` knows of a state, with sampled futures and cached side scores."""
+
+    def __init__(self, state: BattleLineState, me: int, rng: random.Random, samples: int) -> None:
+        self.state = state
+        self.me = me
+        self.opp = 1 - me
+        self.rules = state.rules
+        self.caps = [state.capacity(f) for f in range(NUM_FLAGS)]
+        self.fogs = [state.is_fog(f) for f in range(NUM_FLAGS)]
+        hand = state.hands[me]
+        self.hand = hand
+        unseen = state.unseen_troops() & ~hand
+        pool = [c for c in range(NUM_TROOPS) if unseen >> c & 1]
+        opp_troops = (state.hands[self.opp] & TROOP_MASK).bit_count()
+        draws = int(_DRAW_SHARE * len(state.tdeck) + 0.5)
+        opp_take = int(_HAND_SHARE * opp_troops + 0.5) + draws
+        hand_troops = [c for c in range(NUM_TROOPS) if hand >> c & 1]
+        self.mine: list[int] = []
+        self.theirs: list[int] = []
+        for _ in range(samples):
+            rng.shuffle(pool)
+            m = 0
+            for c in hand_troops:
+                if rng.random() < _HAND_SHARE:
+                    m |= 1 << c
+            for c in pool[:draws]:
+                m |= 1 << c
+            o = 0
+            for c in pool[draws : draws + opp_take]:
+                o |= 1 << c
+            self.mine.append(m)
+            self.theirs.append(o)
+        self._scores: dict[tuple[int, tuple[int, ...], int, bool], list[int]] = {}
+        self.base: list[float] = [self.flag_odds(f) for f in range(NUM_FLAGS)]
+
+    def side_scores(self, who: int, cards: tuple[int, ...], cap: int, fog: bool) -> list[int]:
+        """Per sample, the best score ``who`` can reach with ``cards`` on a side (-1: none)."""
+        key = (who, tuple(sorted(cards)), cap, fog)
+        found = self._scores.get(key)
+        if found is not None:
+            return found
+        rules = self.rules
+        if len(cards) >= cap:
+            score = evaluate(cards[:cap], fog, rules)
+            found = [score] * len(self.mine)
+        else:
+            found = []
+            for pool in self.mine if who == self.me else self.theirs:
+                best = best_completion(cards, cap, fog, pool, rules)
+                found.append(_NO_SCORE if best is None else best[0])
+        self._scores[key] = found
+        return found
+
+    def flag_odds(
+        self,
+        f: int,
+        mine: tuple[int, ...] | None = None,
+        theirs: tuple[int, ...] | None = None,
+        cap: int | None = None,
+        fog: bool | None = None,
+    ) -> float:
+        """My chance to win flag ``f`` (optionally with changed sides, capacity or Fog)."""
+        state = self.state
+        owner = state.claimed[f]
+        if owner >= 0:
+            return 1.0 if owner == self.me else 0.0
+        changed = mine is not None or theirs is not None or cap is not None
+        mine = state.sides[f * 2 + self.me] if mine is None else mine
+        theirs = state.sides[f * 2 + self.opp] if theirs is None else theirs
+        cap = self.caps[f] if cap is None else cap
+        fog = self.fogs[f] if fog is None else fog
+        # who wins a tie: whoever completed first; unknown while either side is open
+        tie = 0.5
+        if len(mine) >= cap and len(theirs) >= cap:
+            if not changed:
+                a, b = state.completed[f * 2 + self.me], state.completed[f * 2 + self.opp]
+                tie = 1.0 if 0 <= a < b or b < 0 <= a else 0.0
+            else:
+                tie = 0.0  # I just placed the last card
+        elif len(mine) >= cap:
+            tie = 1.0  # they would place the last card
+        elif len(theirs) >= cap:
+            tie = 0.0
+        ms = self.side_scores(self.me, mine, cap, fog)
+        os_ = self.side_scores(self.opp, theirs, cap, fog)
+        won = 0.0
+        for m, o in zip(ms, os_, strict=True):
+            if m > o:
+                won += 1.0
+            elif m == o:
+                won += tie if m >= 0 else 0.5
+        p = won / len(ms)
+        return min(0.97, max(0.03, p))
+
+    def value(self) -> tuple[float, list[float]]:
+        return game_value(self.base)
+
+
+def _state_of(view: View, rng: random.Random) -> BattleLineState:
+    return cast(BattleLineState, view.sample(rng))
+
+
+def _remove(cards: tuple[int, ...], card: int) -> tuple[int, ...]:
+    return tuple(c for c in cards if c != card)
+
+
+def _find(state: BattleLineState, player: int, card: int) -> int:
+    """The flag where ``player`` has ``card`` on their side, or -1."""
+    for f in range(NUM_FLAGS):
+        if card in state.sides[f * 2 + player]:
+            return f
+    return -1
+
+
+class BattleLinePolicy(GamePolicy):
+    game = "battleline"
+
+    samples = 10  # futures per decision of the heuristic bot
+    eval_samples = 4  # futures per static evaluation in search
+
+    def forced(self, state: State | View, legal: list[Action]) -> Action | None:
+        for a in legal:
+            if CLAIM_BASE <= cast(int, a) < CLAIM_BASE + NUM_FLAGS:
+                return a
+        return None
+
+    # --- the full heuristic -------------------------------------------------------------
+    def choose(self, view: View, rng: random.Random) -> Action:
+        return self.ranked(view, rng)[0][1]
+
+    def ranked(self, view: View, rng: random.Random) -> list[tuple[float, Action]]:
+        legal = view.legal_actions()
+        forced = self.forced(view, legal)
+        if forced is not None or len(legal) == 1:
+            return [(1.0, forced if forced is not None else legal[0])]
+        viewer = view.viewer
+        assert viewer is not None
+        state = _state_of(view, rng)
+        scored = self.score_actions(state, viewer, [cast(int, a) for a in legal], rng)
+        scored.sort(key=lambda sa: -sa[0])
+        return [(s, a) for s, a in scored]
+
+    def score_actions(
+        self, state: BattleLineState, me: int, legal: list[int], rng: random.Random
+    ) -> list[tuple[float, Action]]:
+        phase = state.phase
+        if phase == DRAW:
+            return [(self._draw_score(state, me, a), a) for a in legal]
+        if phase == SCOUT_DRAW:
+            want = SCOUT_TACTICS if not state.hands[me] & TACTICS_MASK else SCOUT_TROOP
+            return [(1.0 if a == want else 0.0, a) for a in legal]
+        pos = Position(state, me, rng, self.samples)
+        _, weights = pos.value()
+        if phase != PLAY:  # Scout return or a Mud excess discard: give up the least useful card
+            return [(-self._keep_value(pos, weights, a), a) for a in legal]
+        out: list[tuple[float, Action]] = []
+        best_play = -1.0
+        scout: list[int] = []
+        for a in legal:
+            if a == SCOUT_PLAY:
+                scout.append(a)
+                continue
+            s = self._play_score(pos, weights, a)
+            best_play = max(best_play, s)
+            out.append((s, a))
+        for a in scout:
+            out.append((_SCOUT_VALUE if best_play < _SCOUT_VALUE and (state.tdeck or state.xdeck) else -1.0, a))
+        return out
+
+    def _draw_score(self, state: BattleLineState, me: int, action: int) -> float:
+        hand = state.hands[me]
+        tactics_in_hand = (hand & TACTICS_MASK).bit_count()
+        can_use = state.cfg.variant.tactics and state.tactics_played[me] <= state.tactics_played[1 - me] + 1
+        want_tactics = tactics_in_hand == 0 and can_use and (hand & TROOP_MASK).bit_count() >= 4
+        if action == DRAW_TACTICS:
+            return 1.0 if want_tactics or not state.tdeck else 0.0
+        if action == DRAW_TROOP:
+            return 0.5
+        return 0.0
+
+    def _keep_value(self, pos: Position, weights: list[float], action: int) -> float:
+        """How much the card named by a return/excess action is worth keeping."""
+        card = (action - RETURN_BASE) if action < DESERTER_BASE else (action - EXCESS_BASE)
+        state = pos.state
+        if action >= EXCESS_BASE:
+            f = _find(state, pos.me, card)
+            if f < 0:
+                return 0.0
+            side = _remove(state.sides[f * 2 + pos.me], card)
+            return -weights[f] * (pos.flag_odds(f, mine=side) - pos.base[f])
+        if card >= NUM_TROOPS:
+            if card in (ALEXANDER, DARIUS) and state.leaders >> pos.me & 1:
+                return -1.0  # a second leader can never be played
+            return 0.02 if card in _MORALE else 0.01
+        best = 0.0
+        for f in range(NUM_FLAGS):
+            side = state.sides[f * 2 + pos.me]
+            if state.claimed[f] < 0 and len(side) < pos.caps[f]:
+                best = max(best, weights[f] * (pos.flag_odds(f, mine=(*side, card)) - pos.base[f]))
+        return best
+
+    def _play_score(self, pos: Position, weights: list[float], a: int) -> float:
+        state = pos.state
+        me, opp = pos.me, pos.opp
+        base = pos.base
+        if a < CLAIM_BASE:
+            card, f = divmod(a, 9)
+            if card < NUM_TROOPS or card in _MORALE:
+                side = (*state.sides[f * 2 + me], card)
+                gain = weights[f] * (pos.flag_odds(f, mine=side) - base[f])
+                return gain - (_TACTIC_COST if card >= NUM_TROOPS else 0.0)
+            if card == FOG:
+                return weights[f] * (pos.flag_odds(f, fog=True) - base[f]) - _TACTIC_COST
+            if card == MUD:
+                return weights[f] * (pos.flag_odds(f, cap=pos.caps[f] + 1) - base[f]) - _TACTIC_COST
+            return -1.0
+        if a == PASS:
+            return 0.0
+        if REDEPLOY_BASE <= a < DESERTER_BASE:
+            card, target = divmod(a - REDEPLOY_BASE, 10)
+            f = _find(state, me, card)
+            if f < 0:
+                return -1.0
+            gain = weights[f] * (pos.flag_odds(f, mine=_remove(state.sides[f * 2 + me], card)) - base[f])
+            if target < NUM_FLAGS:
+                side = (*state.sides[target * 2 + me], card)
+                gain += weights[target] * (pos.flag_odds(target, mine=side) - base[target])
+            return gain - _TACTIC_COST
+        if DESERTER_BASE <= a < TRAITOR_BASE:
+            card = a - DESERTER_BASE
+            f = _find(state, opp, card)
+            if f < 0:
+                return -1.0
+            return weights[f] * (pos.flag_odds(f, theirs=_remove(state.sides[f * 2 + opp], card)) - base[f]) - _TACTIC_COST
+        if TRAITOR_BASE <= a < EXCESS_BASE:
+            card, target = divmod(a - TRAITOR_BASE, 9)
+            f = _find(state, opp, card)
+            if f < 0:
+                return -1.0
+            theirs = _remove(state.sides[f * 2 + opp], card)
+            mine = (*state.sides[target * 2 + me], card)
+            if f == target:
+                gain = weights[f] * (pos.flag_odds(f, mine=mine, theirs=theirs) - base[f])
+            else:
+                gain = weights[f] * (pos.flag_odds(f, theirs=theirs) - base[f])
+                gain += weights[target] * (pos.flag_odds(target, mine=mine) - base[target])
+            return gain - _TACTIC_COST
+        return -1.0
+
+    # --- search support -----------------------------------------------------------------
+    def rollout_action(self, state: State, legal: list[Action], rng: random.Random) -> Action:
+        s = cast(BattleLineState, state)
+        phase = s.phase
+        if phase == DRAW:
+            if DRAW_TROOP in legal and (DRAW_TACTICS not in legal or rng.random() < 0.8):
+                return DRAW_TROOP
+            return legal[0]
+        if phase != PLAY:
+            return legal[rng.randrange(len(legal))]
+        me = s.to_move
+        hand = s.hands[me]
+        troops = hand & TROOP_MASK
+        if not troops:
+            return legal[rng.randrange(len(legal))]
+        sides = s.sides
+        rules = s.rules
+        best = -1e9
+        choice: Action = legal[0]
+        cards = [c for c in range(NUM_TROOPS) if troops >> c & 1]
+        for f in range(NUM_FLAGS):
+            if s.claimed[f] >= 0:
+                continue
+            mine = sides[f * 2 + me]
+            cap = s.capacity(f)
+            n = len(mine)
+            if n >= cap:
+                continue
+            theirs = sides[f * 2 + 1 - me]
+            fog = s.is_fog(f)
+            for c in cards:
+                score = _fit(c, mine, n, cap, theirs, fog, rules) + rng.random() * 0.5
+                if score > best:
+                    best = score
+                    choice = c * 9 + f
+        return choice if choice in legal else legal[rng.randrange(len(legal))]
+
+    def evaluate(self, state: State, player: int) -> float:
+        if state.is_terminal():
+            return outcome_value(state.outcome(), player)
+        s = cast(BattleLineState, state)
+        rng = random.Random(len(s.hist))
+        value, _ = Position(s, player, rng, self.eval_samples).value()
+        return value
+
+
+def _fit(
+    card: int, mine: tuple[int, ...], n: int, cap: int, theirs: tuple[int, ...], fog: bool, rules: CardRules
+) -> float:
+    """Cheap desirability of adding troop ``card`` to side ``mine`` (rollout policy)."""
+    colour, value = divmod(card, 10)
+    value += 1
+    if n == 0:
+        # open flags with high cards, but keep some cards for existing formations
+        return 0.2 * value - 0.5 + (0.3 * len(theirs))
+    same_colour = True
+    same_value = True
+    span_ok = True
+    lo = hi = value
+    for c in mine:
+        if c >= NUM_TROOPS:
+            continue
+        cc, cv = divmod(c, 10)
+        cv += 1
+        same_colour = same_colour and cc == colour
+        same_value = same_value and cv == value
+        lo, hi = min(lo, cv), max(hi, cv)
+        if cv == value:
+            span_ok = False
+    span_ok = span_ok and hi - lo < cap
+    score = 0.0
+    if same_colour and span_ok:
+        score = 6.0 + 0.1 * hi
+    elif same_value:
+        score = 5.0 + 0.1 * value
+    elif same_colour:
+        score = 3.5 + 0.1 * value
+    elif span_ok:
+        score = 2.5 + 0.1 * hi
+    else:
+        score = 0.05 * value - 1.0  # a host: only a place to dump a card
+    if n + 1 == cap and len(theirs) >= cap:
+        # completing against a complete side: only worth it when it wins (ties lose: we are last)
+        if evaluate((*mine, card), fog, rules) > evaluate(theirs[:cap], fog, rules):
+            score += 3.0
+        else:
+            score = 0.05 * value - 2.0
+    return score
+
+
+POLICY = BattleLinePolicy()
