@@ -246,6 +246,10 @@ class ClassicExternalBot(Bot):
             raise BotError("illegal", f"illegal play {line.strip()!r} ({text})")
         return texts[text]
 
+    def game_over(self, result: str, reason: str) -> None:
+        """No message announces the end of a game in this protocol: the host ends the process."""
+        self.close()
+
     def close(self) -> None:
         if self._proc is not None:
             self._proc.close(None, wait=0.3)
