@@ -282,3 +282,32 @@ def test_prove_matches_brute_force(flag: tuple[list[int], list[int], int, bool, 
 
 def test_reference_agrees_on_cards_of() -> None:
     assert cards_of(mask_of(tuple(cards("R1 B10")))) == cards("R1 B10")
+
+
+# The sentence shapes other code parses (docs/proofs.md, "Reason sentences").
+_F = r"(?:wedge|phalanx|battalion|skirmish|host) \(\d+\)|sum \d+"
+REASON_SHAPES = [
+    r"your side is not complete \(\d+ of \d+ cards\)",
+    rf"both complete: your (?:{_F}) beats (?:a (?:{_F})|sum \d+)",
+    rf"both complete: their (?:{_F}) beats your (?:{_F})",
+    r"tie at (?:(?:wedge|phalanx|battalion|skirmish|host) \d+|sum \d+): you completed (?:first|second)",
+    rf"their side can never be completed: your (?:{_F}) wins",
+    r"only \d+ unseen troop cards? left and they need \d+: their side can never be completed",
+    rf"no unseen troop cards can beat your (?:{_F})",
+    r"(?:[ROYGBP]\d+ ?)+ would make a higher sum \(\d+ > \d+\)",
+    r"(?:[ROYGBP]\d+ ?)+ would make a stronger (?:wedge|phalanx|battalion|skirmish|host) \(\d+ > \d+\)",
+    rf"(?:[ROYGBP]\d+ ?)+ would make a (?:{_F}), beating your (?:{_F})",
+]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(flags(), st.booleans())
+def test_reasons_keep_their_documented_shapes(flag: tuple[list[int], list[int], int, bool, list[int], bool, CardRules],
+                                              final: bool) -> None:
+    import re
+
+    mine, theirs, n, fog, unseen, first, rules = flag
+    for claimant in (mine, mine[:-1]):
+        result = prove(claimant, theirs, capacity=n, fog=fog, unseen_troops=mask_of(tuple(unseen)),
+                       claimant_completed_first=first, opponent_final=final, rules=rules)
+        assert any(re.fullmatch(shape, result.reason) for shape in REASON_SHAPES), result.reason
