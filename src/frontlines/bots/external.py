@@ -131,11 +131,13 @@ class LineProcess:
 
     def close(self, quit_line: str | None = None, wait: float = 0.5) -> None:
         """Ask politely (``quit_line``), then terminate, then kill."""
-        if self.proc.poll() is None and quit_line is not None:
+        if self.proc.poll() is None and self.proc.stdin is not None:
             try:
-                assert self.proc.stdin is not None
-                self.proc.stdin.write(quit_line + "\n")
-                self.proc.stdin.flush()
+                if quit_line is not None:
+                    self.proc.stdin.write(quit_line + "\n")
+                    self.proc.stdin.flush()
+                # End of input is the other polite way to ask an engine to stop.
+                self.proc.stdin.close()
             except (BrokenPipeError, OSError, ValueError):
                 pass
         for stop in (None, self.proc.terminate, self.proc.kill):
