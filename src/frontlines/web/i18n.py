@@ -118,6 +118,7 @@ DYNAMIC: tuple[str, ...] = (
     "Strategist", "Banshee",
     # formations as the engine names them
     "wedge", "phalanx", "battalion", "skirmish", "host", "fog sum",
+    "Wedge", "Phalanx", "Battalion", "Skirmish", "Host",
     # how games end
     "breakthrough", "envelopment", "stall", "resignation", "time", "forfeit", "score", "tie-break",
     # opponents

@@ -93,7 +93,8 @@ export function cardSvg(code) {
       `<rect x="1" y="1" width="38" height="54" rx="4" fill="#fff" stroke="${fill}" stroke-width="2"/>` +
       `<rect x="1" y="1" width="38" height="12" rx="4" fill="${fill}"/>` +
       `<text x="5" y="11" font-size="10" font-weight="700" fill="#fff" font-family="sans-serif">${code[0]}</text>` +
-      `<g fill="${fill}">${shapePath(SHAPES[i], 30, 7, 4)}</g>` +
+      `<g fill="#fff">${shapePath(SHAPES[i], 30, 7, 4)}</g>` +
+      `<g fill="${fill}">${shapePath(SHAPES[i], 20, 48, 4)}</g>` +
       `<text x="20" y="40" font-size="20" font-weight="700" text-anchor="middle" fill="#111" font-family="sans-serif">${code.slice(1)}</text>` +
       `</svg>`;
   }
@@ -153,6 +154,7 @@ export const FORMATIONS = ["Wedge", "Phalanx", "Battalion", "Skirmish", "Host"];
 /** Localised formation with its sum: "Wedge 24". */
 export function formationText(f) {
   if (!f) return "";
+  if (f.rank === 0) return t("sum {sum}", { sum: num(f.sum) });
   return t("{formation}, sum {sum}", { formation: t(f.name), sum: num(f.sum) });
 }
 

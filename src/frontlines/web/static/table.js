@@ -94,6 +94,9 @@ function describeCard(tok) {
 function draw() {
   if (!msg) return;
   const v = msg.view;
+  // Hooks for scripts and tests: the ply shown and whose turn it is.
+  root.dataset.ply = String(msg.ply);
+  root.dataset.turn = v.to_move === null ? "over" : v.to_move === v.viewer && (v.legal || []).length ? "me" : "other";
   const seat = me(v, msg.role);
   const mine = v.to_move !== null && v.to_move === v.viewer && (v.legal || []).length > 0;
   const next = mine ? nextTokens() : new Set();

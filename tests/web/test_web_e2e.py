@@ -1,0 +1,199 @@
+"""End-to-end tests in Debian's Chromium, driven by Playwright (sync API).
+
+A real uvicorn server runs in a thread on a free loopback port. Screenshots of the table
+are kept under artifacts/screenshots/ for people to look at.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian chromium not installed"),
+]
+playwright_api = pytest.importorskip("playwright.sync_api")
+
+from webhelpers import LiveServer  # noqa: E402
+
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run"]
+SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
+TURN_TIMEOUT = 20_000  # ms
+
+
+def shot(page: Any, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with playwright_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[LiveServer]:
+    with LiveServer(f"sqlite:///{tmp_path / 'e2e.db'}") as s:
+        yield s
+
+
+def new_page(browser: Any, **kwargs: Any) -> Any:
+    context = browser.new_context(**kwargs)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.errors = errors
+    return page
+
+
+def start_game(page: Any, base: str, ruleset: str, kind: str, level: str = "random", lang: str = "en") -> None:
+    page.goto(f"{base}/?lang={lang}")
+    page.wait_for_selector(f'#ruleset option[value="{ruleset}"]', state="attached")
+    page.select_option("#ruleset", ruleset)
+    page.check(f'input[name="kind"][value="{kind}"]')
+    if kind == "bot":
+        page.select_option("#level", level)
+    page.select_option("#seat", "0")
+    page.click("#start")
+    page.wait_for_selector("#table[data-ply]")
+
+
+def wait_turn(page: Any) -> str:
+    page.wait_for_selector('#table[data-turn="me"], #table[data-turn="over"]', timeout=TURN_TIMEOUT)
+    turn: str = page.get_attribute("#table", "data-turn")
+    return turn
+
+
+def click_one_move(page: Any) -> None:
+    """Make one move by clicking, as a person would: claim, else card then flag, else draw."""
+    ply = page.get_attribute("#table", "data-ply")
+    claim = page.locator(".claim-btn")
+    if claim.count():
+        claim.first.click()
+    elif page.locator(".hand .card.selectable").count():
+        page.locator(".hand .card.selectable").first.click()
+        page.locator(".slot.selectable").first.click()
+    elif page.locator(".deck.selectable").count():
+        page.locator(".deck.selectable").first.click()
+    else:
+        page.locator("#controls button:not([disabled])").first.click()
+    page.wait_for_function(f"document.querySelector('#table').dataset.ply !== '{ply}'", timeout=TURN_TIMEOUT)
+
+
+def test_whole_game_against_a_bot_by_clicking(browser: Any, server: LiveServer) -> None:
+    page = new_page(browser, viewport={"width": 1280, "height": 900})
+    start_game(page, server.base, "battleline-basic", "bot")
+    moves = 0
+    # The first move by keyboard alone: Tab to a playable card, Enter, Tab to a flag, Enter.
+    assert wait_turn(page) == "me"
+    ply = page.get_attribute("#table", "data-ply")
+    for _ in range(80):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.matches('.hand .card.selectable')"):
+            break
+    page.keyboard.press("Enter")
+    for _ in range(80):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.matches('.slot.selectable')"):
+            break
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"document.querySelector('#table').dataset.ply !== '{ply}'")
+    while wait_turn(page) == "me":
+        if moves == 10:
+            shot(page, "table-vs-bot-midgame")
+        click_one_move(page)
+        moves += 1
+        assert moves < 300
+    status = page.inner_text("#status")
+    assert "won" in status or "lost" in status or "Draw" in status
+    shot(page, "table-vs-bot-finished")
+    # The finished game opens as a replay with its records.
+    page.click("#replay-link")
+    page.wait_for_selector("#step-label:not(:empty)")
+    page.click("#last")
+    page.wait_for_function("document.querySelector('#step').value === document.querySelector('#step').max")
+    assert page.locator("#rec-txt").get_attribute("href").endswith("record.txt")
+    shot(page, "replay-end")
+    assert page.errors == []
+
+
+def test_two_browsers_through_an_invite_link_and_reload(browser: Any, server: LiveServer) -> None:
+    host = new_page(browser, viewport={"width": 1100, "height": 850})
+    start_game(host, server.base, "battleline", "friend")
+    host.wait_for_selector("#invite:not([hidden])")
+    link = host.input_value("#invite-link")
+    assert "?t=" in link
+    guest = new_page(browser, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    guest.goto(link)
+    guest.wait_for_selector("#table[data-ply]")
+    guest.fill("#join-name", "Guest")
+    guest.click("#join-save")
+    host.wait_for_selector("#invite", state="hidden")
+    host.wait_for_function("document.querySelector('#board').innerText.includes('Guest')")
+    pages = [host, guest]
+    for _ in range(6):  # three turns each: card, then draw
+        mover = next(p for p in pages if p.get_attribute("#table", "data-turn") == "me") \
+            if any(p.get_attribute("#table", "data-turn") == "me" for p in pages) else None
+        if mover is None:
+            host.wait_for_function("document.querySelector('#table').dataset.turn !== undefined")
+            continue
+        click_one_move(mover)
+        for p in pages:  # both tables follow
+            p.wait_for_function(f"document.querySelector('#table').dataset.ply === '{mover.get_attribute('#table', 'data-ply')}'")
+    shot(guest, "table-phone-guest")
+    # The guest's page is usable on a phone: nothing wider than the screen.
+    assert guest.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+    ply = host.get_attribute("#table", "data-ply")
+    guest.reload()
+    guest.wait_for_selector(f'#table[data-ply="{ply}"]')
+    assert guest.locator(".hand .card").count() >= 6  # the guest's own hand is back
+    host.wait_for_function("!document.querySelector('#status').innerText.includes('reconnecting')")
+    mover = host if host.get_attribute("#table", "data-turn") == "me" else guest
+    click_one_move(mover)
+    shot(host, "table-friend-host")
+    assert host.errors == [] and guest.errors == []
+
+
+def test_persian_page_is_right_to_left(browser: Any, server: LiveServer) -> None:
+    page = new_page(browser, viewport={"width": 1280, "height": 900})
+    start_game(page, server.base, "battleline", "bot", lang="fa")
+    assert page.get_attribute("html", "dir") == "rtl" and page.get_attribute("html", "lang") == "fa"
+    assert page.evaluate("getComputedStyle(document.body).direction") == "rtl"
+    wait_turn(page)
+    first = page.locator('.flag-col[data-flag="1"]').bounding_box()
+    ninth = page.locator('.flag-col[data-flag="9"]').bounding_box()
+    assert first["x"] > ninth["x"]  # flag 1 on the right, as Persian reads
+    assert "پرچم" in page.locator('.flag-col[data-flag="1"]').get_attribute("aria-label")
+    shot(page, "table-persian-rtl")
+    assert page.errors == []
+
+
+@pytest.mark.parametrize("lang", ["en", "fa"])
+def test_accessibility_scan(browser: Any, server: LiveServer, lang: str) -> None:
+    from axe_playwright_python.sync_playwright import Axe
+
+    axe = Axe()
+    page = new_page(browser, viewport={"width": 1280, "height": 900})
+    page.goto(f"{server.base}/?lang={lang}")
+    page.wait_for_selector("#ruleset option", state="attached")
+    problems = [v for v in axe.run(page).response["violations"] if v["impact"] in ("serious", "critical")]
+    assert problems == [], [(v["id"], v["nodes"][0]["html"]) for v in problems]
+    start_game(page, server.base, "battleline", "bot", lang=lang)
+    wait_turn(page)
+    page.locator(".hand .card.selectable").first.click()  # a card picked: flags offer slots
+    problems = [v for v in axe.run(page).response["violations"] if v["impact"] in ("serious", "critical")]
+    assert problems == [], [(v["id"], v["nodes"][0]["html"]) for v in problems]
+    labels = page.eval_on_selector_all(".hand .card", "els => els.map(e => e.getAttribute('aria-label'))")
+    assert labels and all(labels)
+    flags = page.eval_on_selector_all(".flag-col", "els => els.map(e => e.getAttribute('aria-label'))")
+    assert len(flags) == 9 and all(flags)
