@@ -1,0 +1,176 @@
+"""Views: nothing hidden leaks, samples agree with the view, the UI dictionary follows
+docs/contracts.md."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+
+import pytest
+
+from frontlines.games import new_state
+from frontlines.games.battleline.cards import NUM_CARDS, card_code
+from frontlines.games.battleline.notation import build_state
+from frontlines.games.battleline.state import BattleLineState
+from frontlines.games.battleline.view import BattleLineView
+
+RULESETS = ["battleline", "battleline-basic", "schotten-totten", "schotten-totten-tactics", "medieval"]
+
+
+def codes(mask: int) -> set[str]:
+    return {card_code(c) for c in range(NUM_CARDS) if mask >> c & 1}
+
+
+def hidden_from(s: BattleLineState, viewer: int | None) -> set[str]:
+    """Cards whose place the viewer must not learn: the other hand(s) and the decks,
+    except the cards the viewer itself knows."""
+    out: set[str] = set()
+    for p in (0, 1):
+        if p != viewer:
+            out |= codes(s.hands[p])
+    for c in s.tdeck + s.xdeck:
+        out.add(card_code(c))
+    if viewer is not None:
+        out -= codes(s.known[viewer])
+    return out
+
+
+def leaked(view: BattleLineView, secret: set[str]) -> set[str]:
+    """Secret cards that appear in the view's hand or deck entries."""
+    text = view.to_notation()
+    hand_and_deck = " ".join(t for t in text.split() if t[:3] in ("h0=", "h1=", "td=", "xd="))
+    found = {c for c in secret if any(part.split("=")[-1].split("~")[0] == c
+                                       for part in hand_and_deck.replace(",", ".").replace("=", ".=").split("."))}
+    d = view.to_dict()
+    for p in (0, 1):
+        hand = d["hands"][p]
+        if hand is not None:
+            found |= secret & set(hand)
+    found |= secret & {k["card"] for k in d["known"]}
+    return found
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_views_never_leak_and_samples_agree(ruleset: str) -> None:
+    rng = random.Random(ruleset)
+    for seed in range(3):
+        s = new_state(ruleset, seed=seed)
+        assert isinstance(s, BattleLineState)
+        step = 0
+        while not s.is_terminal():
+            if step % 4 == 0:
+                for viewer in (0, 1, None):
+                    v = s.view(viewer)
+                    assert not leaked(v, hidden_from(s, viewer)), f"leak at step {step} for {viewer}"
+                    d = v.to_dict()
+                    assert d["hand_sizes"] == [s.hand_count(0), s.hand_count(1)]
+                    assert d["troop_deck"] == len(s.tdeck) and d["tactics_deck"] == len(s.xdeck)
+                    sample = v.sample(random.Random(step))
+                    assert sample.view(viewer).to_notation() == v.to_notation()
+                    for p in (0, 1):
+                        assert sample.hand_count(p) == s.hand_count(p)
+                    if viewer is not None:
+                        assert sample.hands[viewer] == s.hands[viewer]
+                    if viewer == s.current_player():
+                        assert set(v.legal_actions()) == set(s.legal_actions())
+            s.apply(rng.choice(s.legal_actions()))
+            step += 1
+
+
+def test_deck_order_is_not_in_any_view() -> None:
+    s = new_state("battleline", seed=9)
+    assert isinstance(s, BattleLineState)
+    for viewer in (0, 1, None):
+        text = s.view(viewer).to_notation()
+        assert "td=#46" in text and "xd=#10" in text
+        assert not any(card_code(c) in text.split("td=")[1] for c in s.tdeck)
+
+
+def test_scout_knowledge_in_views_and_samples() -> None:
+    s = build_state("h0=SC.R1.R2.R3.R4.R5.R6 h1=B1 td=G1.G2.G3 xd=AL.DA")
+    for t in ("SC", "scout:troop", "scout:troop", "scout:troop", "return:R1", "return:R2"):
+        s.apply(s.parse_action(t))
+    v0, v1, vs = s.view(0), s.view(1), s.view(None)
+    assert v0.tmarks == ((0, 1, s.tdeck[-1]), (1, 1, s.tdeck[-2]))
+    assert v1.tmarks == ((0, 1, -1), (1, 1, -1))
+    assert vs.tmarks == v1.tmarks
+    for k in range(5):
+        sample = v0.sample(random.Random(k))
+        assert sample.tdeck[-2:] == s.tdeck[-2:]
+        sample1 = v1.sample(random.Random(k))
+        assert sample1.view(1).to_notation() == v1.to_notation()
+        assert sample1.known[0] == (1 << sample1.tdeck[-1]) | (1 << sample1.tdeck[-2])
+    # the opponent draws R2 (now on top): player 0 knows it is in player 1's hand,
+    # the spectator knows only that one card of that hand is known to player 0
+    s.apply(s.parse_action("B1@1"))
+    s.apply(s.parse_action("draw:troop"))
+    assert s.view(None).hidden[1] == (s.hand_count(1), 0, 1, 0)  # unknown troops, tactics, known to p0
+    h = s.view(0).hidden[1]
+    assert h is not None and h[3] == 1 << s.parse_action("R2@1") // 9  # type: ignore[operator]
+    sample = s.view(None).sample(random.Random(3))
+    assert sample.view(None).to_notation() == s.view(None).to_notation()
+    assert s.view(1).hand_marked == 1 << 1  # R2 is card 1
+    assert "R2~0" in s.view(1).to_notation()
+    assert s.view(1).log[-4:-2] == ["return:?", "return:?"]
+    assert s.view(0).log[-4:-2] == ["return:R1", "return:R2"]
+
+
+def test_view_dict_follows_the_contract() -> None:
+    s = build_state(
+        "f1=-/R8.R9.R10:1/B1.B2/ f2=-/O5.Y5.G5:2/B4.B5/ f3=1/P1.P2.P3:3/P4.P5.P6:4/ "
+        "f4=-/R1/B9/F0M1 h0=R2.AL h1=G1 d1=Y1 g0=SC tp=2.1"
+    )
+    d = s.view(0).to_dict()
+    json.dumps(d)
+    for key in ("game", "ruleset", "viewer", "to_move", "phase", "outcome", "log", "legal", "flags", "hands",
+                "hand_sizes", "hand_tactics", "troop_deck", "tactics_deck", "discards", "guile", "tactics_played",
+                "unseen"):
+        assert key in d
+    assert d["game"] == "battleline" and d["viewer"] == 0 and d["to_move"] == 0 and d["phase"] == "play"
+    f1, f2, f3, f4 = d["flags"][:4]
+    for key in ("index", "claimed_by", "capacity", "fog", "mud", "environment", "battlefield", "sides",
+                "formation", "completed_first", "claim"):
+        assert key in f1
+    assert f1["formation"][0] == {"name": "Wedge", "rank": 5, "sum": 27}
+    assert f1["formation"][1] is None
+    assert f1["claim"]["claimable"] is True
+    assert f2["claim"]["claimable"] is False and f2["claim"]["counterexample"] in (["B3"], ["B6"])
+    assert f2["claim"]["counterexample"][0] in f2["claim"]["reason"]
+    assert f3["claimed_by"] == 1 and f3["completed_first"] == 0 and f3["claim"] is None
+    assert f4["fog"] and f4["mud"] and f4["capacity"] == 4 and f4["environment"] == [["FO"], ["MU"]]
+    assert d["hands"] == [["R2", "AL"], None]
+    assert d["hand_sizes"] == [2, 1] and d["hand_tactics"] == [1, 0]
+    assert d["discards"] == [[], ["Y1"]] and d["guile"] == [["SC"], []]
+    assert "B3" in d["unseen"] and "R2" not in d["unseen"] and "Y1" not in d["unseen"]
+    kinds = {e["kind"] for e in d["legal"]}
+    assert kinds == {"claim", "play"}  # AL is blocked by the tactics limit (2 vs 1)
+    entry = next(e for e in d["legal"] if e["text"] == "R2@5")
+    assert entry == {"text": "R2@5", "kind": "play", "card": "R2", "flag": 5}
+    assert s.view(1).to_dict()["legal"] == []
+    assert s.view(None).to_dict()["hands"] == [None, None]
+
+
+def test_legal_entry_kinds() -> None:
+    s = build_state("f1=-/R1/B1/ h0=R2.FO.SC.RE.DE.TR h1=G1")
+    kinds = {e["kind"] for e in s.view(0).to_dict()["legal"]}
+    assert kinds == {"play", "environment", "scout", "redeploy", "deserter", "traitor"}
+    re = next(e for e in s.view(0).to_dict()["legal"] if e["text"] == "RE:R1>x")
+    assert re == {"text": "RE:R1>x", "kind": "redeploy", "card": "R1", "target": "x"}
+    s.apply(s.parse_action("R2@2"))
+    entries = s.view(0).to_dict()["legal"]
+    assert {"text": "draw:troop", "kind": "draw", "deck": "troop"} in entries
+
+
+def test_sampling_is_fast() -> None:
+    s = new_state("battleline", seed=1)
+    rng = random.Random(1)
+    for _ in range(40):
+        s.apply(rng.choice(s.legal_actions()))
+    v = s.view(s.current_player())
+    start = time.perf_counter()
+    n = 500
+    for k in range(n):
+        v.sample(random.Random(k))
+    rate = n / (time.perf_counter() - start)
+    assert rate > 1000, f"only {rate:.0f} samples/s"
