@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from typing import cast
 
 import pytest
 
@@ -57,7 +58,7 @@ def soak(ruleset: str, options: dict[str, str], games: int, seed: int) -> None:
         assert isinstance(s, BattleLineState)
         steps = 0
         while not s.is_terminal():
-            legal = s.legal_actions()
+            legal = cast(list[int], s.legal_actions())
             assert legal and len(set(legal)) == len(legal)
             if steps % 11 == 0:
                 # exactness: nothing outside the list is accepted (sampled codes)
@@ -72,11 +73,11 @@ def soak(ruleset: str, options: dict[str, str], games: int, seed: int) -> None:
                 s.push(a)
                 assert s.pop() == a
                 assert s.to_notation() == twin.to_notation()
-            claims = [a for a in legal if CLAIM_BASE <= a < PASS]  # type: ignore[operator]
+            claims = [a for a in legal if CLAIM_BASE <= a < PASS]
             action = claims[0] if claims and rng.random() < 0.5 else rng.choice(legal)
-            if CLAIM_BASE <= action < PASS:  # type: ignore[operator]
-                assert s.claim_result(action - CLAIM_BASE, s.to_move, exact=True).claimable  # type: ignore[operator]
-            if RETURN_BASE <= action < RETURN_BASE + NUM_CARDS:  # type: ignore[operator]
+            if CLAIM_BASE <= action < PASS:
+                assert s.claim_result(action - CLAIM_BASE, s.to_move, exact=True).claimable
+            if RETURN_BASE <= action < RETURN_BASE + NUM_CARDS:
                 assert s.phase == SCOUT_RETURN
             s.apply(action)
             check_invariants(s)
