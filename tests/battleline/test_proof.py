@@ -311,3 +311,33 @@ def test_reasons_keep_their_documented_shapes(flag: tuple[list[int], list[int], 
         result = prove(claimant, theirs, capacity=n, fog=fog, unseen_troops=mask_of(tuple(unseen)),
                        claimant_completed_first=first, opponent_final=final, rules=rules)
         assert any(re.fullmatch(shape, result.reason) for shape in REASON_SHAPES), result.reason
+
+
+@pytest.mark.parametrize("rules", [BL, ST])
+def test_full_deck_positions_match_enumeration(rules: CardRules) -> None:
+    """Seeded mid-game flags over the whole deck, checked against every k-subset of the unseen cards."""
+    import random
+
+    rng = random.Random(20260 + rules.max_value)
+    deck = cards_of(rules.troop_mask)
+    for _ in range(120):
+        rng.shuffle(deck)
+        n = 4 if rng.random() < 0.15 else 3
+        fog = rng.random() < 0.15
+        mine = deck[:n]
+        theirs = deck[n:n + rng.randint(0, n - 1)]
+        if rng.random() < 0.2:
+            mine = [rng.choice([ALEXANDER, COMPANION_CAVALRY, SHIELD_BEARERS]), *mine[1:]]
+        visible = deck[n + len(theirs):n + len(theirs) + rng.randint(15, 30)]
+        unseen = rules.troop_mask & ~mask_of(tuple(mine + theirs + visible))
+        result = prove(mine, theirs, capacity=n, fog=fog, unseen_troops=unseen, rules=rules)
+        me = evaluate(mine, fog, rules)
+        beaten = any(  # stops at the first winning completion
+            evaluate(theirs + list(extra), fog, rules) > me
+            for extra in itertools.combinations(cards_of(unseen), n - len(theirs))
+        )
+        assert result.claimable == (not beaten)
+        if beaten:
+            assert result.counterexample is not None
+            assert mask_of(result.counterexample) & ~unseen == 0
+            assert evaluate(theirs + list(result.counterexample), fog, rules) > me

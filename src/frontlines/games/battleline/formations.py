@@ -49,7 +49,6 @@ _SUM_MASK = (1 << _RANK_SHIFT) - 1
 _VALUE_BITS = 10  # each colour occupies 10 card codes whatever the ruleset
 _TEN = (1 << _VALUE_BITS) - 1
 _TROOPS_60 = (1 << 60) - 1
-_MORALE_BITS = (1 << ALEXANDER) | (1 << DARIUS) | (1 << COMPANION_CAVALRY) | (1 << SHIELD_BEARERS)
 _BIT = tuple(1 << c for c in range(70))
 
 # Side summary tuple, cached per side mask (see _Tables.side_info):
@@ -155,7 +154,7 @@ class _Tables:
         return info
 
     def _summarise(self, side: int) -> _SideInfo:
-        if side >> 64 or (side >> 60 and side & ~(_TROOPS_60 | _MORALE_BITS)):
+        if side >> 64 or side < 0:  # bits 60..63 are the morale cards; 64..69 never stand in a side
             raise ValueError("a formation holds troop and morale cards only")
         if side & _TROOPS_60 & ~self.troop_mask:
             raise ValueError(f"card value above {self.max_value} in this ruleset")
