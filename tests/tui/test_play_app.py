@@ -1,0 +1,537 @@
+"""The terminal game driven through Textual's pilot: whole games, tactics, replay, hiding."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import pytest
+from textual.pilot import Pilot
+
+from frontlines.core.record import GameRecord
+from frontlines.games import new_state
+from frontlines.tui.app import FrontlinesApp, GameScreen, ReplayScreen
+from frontlines.tui.screens import PassScreen, SaveScreen, SetupScreen
+from frontlines.tui.session import HUMAN, GameConfig, GameSession
+from frontlines.tui.widgets import FlagColumn, HandBar
+
+from .driver import game_screen, play_move, play_to_end, screen_text, settle
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "tui"
+
+Scenario = Callable[[Pilot[None], FrontlinesApp], Awaitable[None]]
+
+
+def run_app(app: FrontlinesApp, scenario: Scenario, size: tuple[int, int] = (80, 24)) -> None:
+    async def main() -> None:
+        async with app.run_test(size=size) as pilot:
+            await scenario(pilot, app)
+
+    asyncio.run(main())
+
+
+def session_before(kind: str, *, ruleset: str = "battleline", seed: int = 1, opponent: str = "random",
+                   limit: int = 400) -> GameSession:
+    """A game (random moves for both seats) stopped where seat 0 may play an action of ``kind``."""
+    for attempt in range(60):
+        state = new_state(ruleset, seed=seed + attempt, options={"first_player": "0"})
+        session = GameSession(state, (HUMAN, opponent), seed=seed)
+        rng = random.Random(seed * 1000 + attempt)
+        for _ in range(limit):
+            if state.is_terminal():
+                break
+            if state.current_player() == 0:
+                kinds = {e["kind"] for e in state.view(0).to_dict()["legal"]}
+                if kind in kinds:
+                    return session
+            session.play(rng.choice(state.legal_actions()))
+    raise AssertionError(f"no position with a legal {kind}")
+
+
+def hand_of(screen: GameScreen) -> list[str]:
+    hands = screen.view_dict["hands"]
+    return list(hands[screen.viewer] or [])
+
+
+def side(screen: GameScreen, flag: int, seat: int) -> list[str]:
+    return list(screen.view_dict["flags"][flag - 1]["sides"][seat])
+
+
+async def press_hand(pilot: Pilot[None], screen: GameScreen, code: str) -> None:
+    await pilot.press(str(hand_of(screen).index(code) + 1))
+
+
+# --- whole games ----------------------------------------------------------------------------
+
+
+def test_whole_battle_line_game_against_random_bot_by_keys(tmp_path: Path) -> None:
+    app = FrontlinesApp(GameConfig(ruleset="battleline", opponent="random", seat=1, seed=11),
+                        setup=False, bot_delay=0, save_dir=tmp_path)
+
+    async def scenario(pilot: Pilot[None], app: FrontlinesApp) -> None:
+        moves = await play_to_end(pilot, app, random.Random(3))
+        screen = game_screen(app)
+        outcome = screen.session.state.outcome()
+        assert outcome is not None and moves > 10
+        assert "Game over" in screen_text(app)
+        # the record of the finished game replays to the same final position
+        record = screen.session.record()
+        assert record.replay() == screen.session.state
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        app.save_screenshot(str(ARTIFACTS / "battleline-game-over.svg"))
+
+    run_app(app, scenario)
+
+
+def test_whole_war_machine_game_against_heuristic_bot() -> None:
+    app = FrontlinesApp(GameConfig(ruleset="warmachine", opponent="heuristic", seat=0, seed=4),
+                        setup=False, bot_delay=0)
+
+    async def scenario(pilot: Pilot[None], app: FrontlinesApp) -> None:
+        await play_to_end(pilot, app, random.Random(8))
+        screen = game_screen(app)
+        outcome = screen.session.state.outcome()
+        assert outcome is not None
+        text = screen_text(app)
+        assert "Game over" in text
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        app.save_screenshot(str(ARTIFACTS / "warmachine-game-over.svg"))
+
+    run_app(app, scenario)
+
+
+def test_schotten_totten_plays_with_the_mouse() -> None:
+    """Cards and flags clicked instead of keys."""
+    app = FrontlinesApp(GameConfig(ruleset="schotten-totten", opponent="random", seat=0, seed=2),
+                        setup=False, bot_delay=0)
+
+    async def scenario(pilot: Pilot[None], app: FrontlinesApp) -> None:
+        rng = random.Random(5)
+        clicked = 0
+        while clicked < 6:
+            await settle(pilot, app)
+            screen = game_screen(app)
+            if screen.session.state.is_terminal():
+                break
+            plays = [m for m in screen.picker.moves if m.kind == "play"]
+            if not plays:
+                await play_move(pilot, screen, rng.choice(screen.picker.moves))
+                continue
+            move = rng.choice(plays)
+            before = len(screen.session.state.history)
+            bar = screen.query_one("#hand", HandBar)
+            start, _end = bar._spans[hand_of(screen).index(str(move.entry["card"]))]
+            await pilot.click(HandBar, offset=(start, 0))
+            await pilot.click(f"#flag-{move.entry['flag']}", offset=(2, 5))
+            assert len(screen.session.state.history) == before + 1
+            clicked += 1
+        assert clicked == 6
+
+    run_app(app, scenario)
+
+
+# --- tactics walked through step by step ----------------------------------------------------
+
+
+def test_scout_draws_three_and_returns_two() -> None:
+    session = session_before("scout", seed=3)
+    app = FrontlinesApp(session=session, bot_delay=0)
+
+    async def scenario(pilot: Pilot[None], app: FrontlinesApp) -> None:
+        await settle(pilot, app)
+        screen = game_screen(app)
+        size = len(hand_of(screen))
+        await press_hand(pilot, screen, "SC")
+        assert "SC" not in hand_of(screen)
+        for _ in range(3):
+            assert "Scout: draw" in screen_text(app)
+            deck = "t" if screen.view_dict["troop_deck"] else "a"
+            await pilot.press(deck)
+        assert len(hand_of(screen)) == size - 1 + 3
+        for _ in range(2):
+            assert "put a card back" in screen_text(app)
+            await pilot.press("1")
+        kinds = {e["kind"] for e in screen.view_dict["legal"]}
+        assert not kinds & {"scout_draw", "scout_return"}  # Scout is over: no normal draw
+        assert len(hand_of(screen)) == size
+        assert "draw" not in kinds
+
+    run_app(app, scenario)
+
+
+def test_redeploy_moves_a_card_and_can_discard() -> None:
+    session = session_before("redeploy", seed=5)
+    app = FrontlinesApp(session=session, bot_delay=0)
+
+    async def scenario(pilot: Pilot[None], app: FrontlinesApp) -> None:
+        await settle(pilot, app)
+        screen = game_screen(app)
+        entries = [e for e in screen.view_dict["legal"] if e["kind"] == "redeploy"]
+        moving = next((e for e in entries if e["target"] != "x"), entries[0])
+        card, target = moving["card"], str(moving["target"])
+        source = next(f["index"] for f in screen.view_dict["flags"] if card in f["sides"][0])
+        await press_hand(pilot, screen, "RE")
+        assert "Redeploy: at which flag" in screen_text(app)
+        await pilot.press(str(source))
+        if screen.picker.prefix[-1].kind != "card":
+            cards = [t.value for t in screen.picker.options()]
+            await pilot.press(str(cards.index(card) + 1))
+        assert f"Redeploy {card}" in screen_text(app)
+        await pilot.press(target)
+        log = screen.session.state.view(0).to_dict()["log"]
+        assert f"RE:{card}>{target}" in log
+        flags = screen.session.state.view(0).to_dict()["flags"]
+        if target != "x":
+            assert card in flags[int(target) - 1]["sides"][0]
+        assert card not in flags[source - 1]["sides"][0]
+
+    run_app(app, scenario)
+
+
+def test_deserter_discards_an_opponent_card() -> None:
+    session = session_before("deserter", seed=7)
+    app = FrontlinesApp(session=session, bot_delay=0)
+
+    async def scenario(pilot: Pilot[None], app: FrontlinesApp) -> None:
+        await settle(pilot, app)
+        screen = game_screen(app)
+        entry = next(e for e in screen.view_dict["legal"] if e["kind"] == "deserter")
+        card = entry["card"]
+        flag = next(f["index"] for f in screen.view_dict["flags"] if card in f["sides"][1])
+        await press_hand(pilot, screen, "DE")
+        assert "Deserter" in screen_text(app)
+        await pilot.press(str(flag))
+        if len(screen.session.state.history) == len(session.movers) and screen.picker.started:
+            cards = [t.value for t in screen.picker.options()]
+            await pilot.press(str(cards.index(card) + 1))
+        data = screen.session.state.view(0).to_dict()
+        assert f"DE:{card}" in data["log"]
+        assert card not in data["flags"][flag - 1]["sides"][1]
+        assert card in data["discards"][1]
+
+    run_app(app, scenario)
+
+
+def test_traitor_takes_an_opponent_troop() -> None:
+    session = session_before("traitor", seed=9)
+    app = FrontlinesApp(session=session, bot_delay=0)
+
+    async def scenario(pilot: Pilot[None], app: FrontlinesApp) -> None:
+        await settle(pilot, app)
+        screen = game_screen(app)
+        entry = next(e for e in screen.view_dict["legal"] if e["kind"] == "traitor")
+        card, target = entry["card"], str(entry["target"])
+        flag = next(f["index"] for f in screen.view_dict["flags"] if card in f["sides"][1])
+        await press_hand(pilot, screen, "TR")
+        await pilot.press(str(flag))
+        if screen.picker.prefix[-1].kind != "card":
+            cards = [t.value for t in screen.picker.options()]
+            await pilot.press(str(cards.index(card) + 1))
+        assert f"Traitor {card}" in screen_text(app)
+        await pilot.press(target)
+        data = screen.session.state.view(0).to_dict()
+        assert f"TR:{card}>{target}" in data["log"]
+        assert card in data["flags"][int(target) - 1]["sides"][0]
+
+    run_app(app, scenario)
+
+
+def test_escape_steps_back_and_illegal_flags_are_refused() -> None:
+    session = session_before("play", seed=2)
+    app = FrontlinesApp(session=session, bot_delay=0)
+
+    async def scenario(pilot: Pilot[None], app: FrontlinesApp) -> None:
+        await settle(pilot, app)
+        screen = game_screen(app)
+        entry = next(e for e in screen.view_dict["legal"] if e["kind"] == "play")
+        before = len(screen.session.state.history)
+        await press_hand(pilot, screen, entry["card"])
+        assert screen.picker.started
+        await pilot.press("escape")
+        assert not screen.picker.started
+        await press_hand(pilot, screen, entry["card"])
+        allowed = {e["flag"] for e in screen.view_dict["legal"] if e.get("card") == entry["card"]}
+        refused = [f for f in range(1, 10) if f not in allowed]
+        if refused:
+            await pilot.press(str(refused[0]))
+            assert len(screen.session.state.history) == before
+            assert "not possible" in screen_text(app)
+        await pilot.press(str(entry["flag"]))
+        assert len(screen.session.state.history) == before + 1
+
+    run_app(app, scenario)
+
+
+# --- claims ---------------------------------------------------------------------------------
+
+
+def test_claims_show_the_proof_or_the_counter_example() -> None:
+    app_holder: list[GameSession] = []
+    for attempt in range(40):
+        state = new_state("battleline-basic", seed=100 + attempt, options={"first_player": "0"})
+        session = GameSession(state, (HUMAN, "random"), seed=attempt)
+        rng = random.Random(attempt)
+        for _ in range(300):
+            if state.is_terminal():
+                break
+            if state.current_player() == 0:
+                data = state.view(0).to_dict()
+                failing = [f for f in data["flags"] if f["claim"] and not f["claim"]["claimable"]]
+                if failing and any(e["kind"] == "claim" for e in data["legal"]):
+                    app_holder.append(session)
+                    break
+            session.play(rng.choice(state.legal_actions()))
+        if app_holder:
+            break
+    assert app_holder, "no position with one provable and one unprovable claim"
+    app = FrontlinesApp(session=app_holder[0], bot_delay=0)
+
+    async def scenario(pilot: Pilot[None], app: FrontlinesApp) -> None:
+        await settle(pilot, app)
+        screen = game_screen(app)
+        data = screen.view_dict
+        bad = next(f for f in data["flags"] if f["claim"] and not f["claim"]["claimable"])
+        good = next(e for e in data["legal"] if e["kind"] == "claim")
+        assert f"{good['flag']}*" in screen_text(app)  # the flag row marks what can be claimed
+        await pilot.press("c", str(bad["index"]))
+        text = screen_text(app)
+        assert "cannot be claimed" in text and "Counter-example" in text
+        before = len(screen.session.state.history)
+        await pilot.press("c", str(good["flag"]))
+        assert len(screen.session.state.history) == before + 1
+        assert screen.session.state.view(0).to_dict()["flags"][good["flag"] - 1]["claimed_by"] == 0
+        assert f"Flag {good['flag']} claimed" in screen_text(app)
+
+    run_app(app, scenario, size=(100, 30))
+
+
+# --- undo, resign, save, load, replay -------------------------------------------------------
+
+
+def test_undo_takes_back_to_the_players_previous_decision(tmp_path: Path) -> None:
+    app = FrontlinesApp(GameConfig(ruleset="battleline", opponent="heuristic", seat=0, seed=21,
+                                   options={"first_player": "0"}), setup=False, bot_delay=0)
+
+    async def scenario(pilot: Pilot[None], app: FrontlinesApp) -> None:
+        rng = random.Random(1)
+        await settle(pilot, app)
+        screen = game_screen(app)
+        start = screen.session.state.to_notation()
+        await play_move(pilot, screen, rng.choice(screen.picker.moves))  # play a card
+        await settle(pilot, app)
+        middle = screen.session.state.to_notation()
+        await play_move(pilot, screen, rng.choice(screen.picker.moves))  # draw; the bot answers
+        await settle(pilot, app)
+        assert screen.session.state.current_player() == 0
+        await pilot.press("u")
+        await settle(pilot, app)
+        assert screen.session.state.to_notation() == middle
+        await pilot.press("u")
+        await settle(pilot, app)
+        assert screen.session.state.to_notation() == start
+        assert not screen.session.can_undo()
+
+    run_app(app, scenario)
+
+
+def test_resign_save_then_replay_and_load(tmp_path: Path) -> None:
+    app = FrontlinesApp(GameConfig(ruleset="battleline", opponent="random", seat=0, seed=31),
+                        setup=False, bot_delay=0, save_dir=tmp_path)
+    saved = tmp_path / "game.txt"
+
+    async def scenario(pilot: Pilot[None], app: FrontlinesApp) -> None:
+        rng = random.Random(2)
+        for _ in range(5):
+            await settle(pilot, app)
+            screen = game_screen(app)
+            await play_move(pilot, screen, rng.choice(screen.picker.moves))
+        await settle(pilot, app)
+        await pilot.press("r")
+        await pilot.press("y")
+        screen = game_screen(app)
+        outcome = screen.session.state.outcome()
+        assert outcome is not None and outcome.reason == "resignation" and outcome.winner == 1
+        await pilot.press("s")
+        assert isinstance(app.screen, SaveScreen)
+        field = app.screen.query_one("#save-path")
+        field.value = str(saved)  # type: ignore[attr-defined]
+        await pilot.press("enter")
+        assert saved.is_file()
+
+    run_app(app, scenario)
+    record = GameRecord.parse(saved.read_text())
+    assert record.tags["Termination"] == "resignation"
+    final = record.replay()
+    total = len(record.actions)
+
+    replay = FrontlinesApp(replay=saved, bot_delay=0)
+
+    async def watch(pilot: Pilot[None], app: FrontlinesApp) -> None:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, ReplayScreen)
+        assert f"move 0/{total}" in screen_text(app)
+        await pilot.press("right", "right", "right")
+        assert f"move 3/{total}" in screen_text(app)
+        await pilot.press("left")
+        assert f"move 2/{total}" in screen_text(app)
+        await pilot.press("end")
+        assert f"move {total}/{total}" in screen_text(app)
+        assert "resignation" in screen_text(app)
+        assert screen.states[-1] == final
+        await pilot.press("v")
+        assert "P2's hand" in screen_text(app)
+        await pilot.press("q")
+
+    run_app(replay, watch)
+
+    # --load continues a record; this one is over, so it opens on the game-over table
+    loaded = FrontlinesApp(GameConfig(opponent="random"), load=saved, bot_delay=0)
+
+    async def cont(pilot: Pilot[None], app: FrontlinesApp) -> None:
+        await pilot.pause()
+        screen = game_screen(app)
+        assert screen.session.state == final
+        assert "resignation" in screen_text(app)
+
+    run_app(loaded, cont)
+
+
+def test_load_an_unfinished_record_and_play_on(tmp_path: Path) -> None:
+    state = new_state("battleline", seed=44, options={"first_player": "0"})
+    initial = state.clone()
+    rng = random.Random(4)
+    for _ in range(20):
+        state.apply(rng.choice(state.legal_actions()))
+    while state.current_player() != 0:
+        state.apply(rng.choice(state.legal_actions()))
+    path = tmp_path / "half.txt"
+    path.write_text(GameRecord.from_state(initial, state, players=("human", "random")).to_text())
+    app = FrontlinesApp(GameConfig(opponent="random", seat=0), load=path, bot_delay=0)
+
+    async def scenario(pilot: Pilot[None], app: FrontlinesApp) -> None:
+        await settle(pilot, app)
+        screen = game_screen(app)
+        assert screen.session.state == state
+        assert screen.session.can_undo()  # the loaded moves can be taken back too
+        rng = random.Random(9)
+        for _ in range(4):
+            await play_move(pilot, screen, rng.choice(screen.picker.moves))
+            await settle(pilot, app)
+        assert len(screen.session.state.history) > len(state.history)
+
+    run_app(app, scenario)
+
+
+# --- pass-and-play --------------------------------------------------------------------------
+
+
+def test_pass_and_play_hides_each_hand() -> None:
+    app = FrontlinesApp(GameConfig(ruleset="battleline", opponent="human", seed=8, options={"first_player": "0"}),
+                        setup=False, bot_delay=0)
+
+    async def scenario(pilot: Pilot[None], app: FrontlinesApp) -> None:
+        await pilot.pause()
+        assert isinstance(app.screen, PassScreen)
+        state = game_screen(app).session.state
+        hands = [state.view(0).to_dict()["hands"][0], state.view(1).to_dict()["hands"][1]]
+        text = screen_text(app)
+        assert "Pass the device to Player 1" in text
+        assert not any(code in text.split() for code in hands[0] + hands[1])
+        await pilot.press("enter")
+        screen = game_screen(app)
+        assert screen.viewer == 0 and "Hand 1:" in screen_text(app)
+        rng = random.Random(1)
+        # player 1 plays and draws; then the device must go to player 2
+        while state.current_player() == 0:
+            await play_move(pilot, screen, rng.choice(screen.picker.moves))
+        assert isinstance(app.screen, PassScreen)
+        text = screen_text(app)
+        assert "Player 2" in text and "Hand" not in text
+        await pilot.press("enter")
+        assert screen.viewer == 1
+        mine = state.view(1).to_dict()["hands"][1]
+        assert all(code in screen_text(app) for code in mine)
+        await pilot.press("u")  # no undo between two people
+        assert "No undo in pass-and-play" in screen_text(app)
+
+    run_app(app, scenario)
+
+
+# --- layout, setup, responsiveness ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("size", [(80, 24), (132, 43)])
+def test_table_fits_the_terminal(size: tuple[int, int]) -> None:
+    session = session_before("play", seed=12, limit=40)
+    app = FrontlinesApp(session=session, bot_delay=0)
+
+    async def scenario(pilot: Pilot[None], app: FrontlinesApp) -> None:
+        await settle(pilot, app)
+        width, height = size
+        for index in range(1, 10):
+            column = app.screen.query_one(f"#flag-{index}", FlagColumn)
+            region = column.region
+            assert region.width >= 7 and region.right <= width and region.bottom <= height
+        for widget_id in ("#hand", "#prompt", "#tracker", "#log", "#keys", "#status"):
+            region = app.screen.query_one(widget_id).region
+            assert region.height >= 1 and region.bottom <= height, widget_id
+        lines = screen_text(app).splitlines()
+        assert len(lines) <= height and all(len(line) <= width for line in lines)
+        flag_row = next(line for line in lines if " 1" in line and " 9" in line and "Hand" not in line)
+        assert all(str(i) in flag_row for i in range(1, 10))
+
+    run_app(app, scenario, size=size)
+
+
+def test_setup_screen_starts_a_game() -> None:
+    app = FrontlinesApp(GameConfig(ruleset="battleline-basic", opponent="random", seed=5), setup=True, bot_delay=0)
+
+    async def scenario(pilot: Pilot[None], app: FrontlinesApp) -> None:
+        await pilot.pause()
+        assert isinstance(app.screen, SetupScreen)
+        text = screen_text(app)
+        assert "Opponent" in text and "Seed" in text
+        await pilot.click("#start")
+        await settle(pilot, app)
+        screen = game_screen(app)
+        assert screen.session.state.ruleset == "battleline-basic"
+        assert screen.session.kinds.count(HUMAN) == 1
+
+    run_app(app, scenario)
+
+
+def test_the_ui_answers_while_a_bot_thinks() -> None:
+    import threading
+
+    from frontlines.bots.base import Bot, Clock
+    from frontlines.core.game import Action, View
+
+    release = threading.Event()
+
+    class SlowBot(Bot):
+        name = "slow"
+
+        def choose(self, view: View, clock: Clock | None = None) -> Action:
+            release.wait(5)
+            return view.legal_actions()[0]
+
+    state = new_state("battleline", seed=3, options={"first_player": "1"})
+    session = GameSession(state, (HUMAN, "random"), seed=3)
+    session.bots[1] = SlowBot()
+    app = FrontlinesApp(session=session, bot_delay=0)
+
+    async def scenario(pilot: Pilot[None], app: FrontlinesApp) -> None:
+        await pilot.pause()
+        screen = game_screen(app)
+        assert screen.thinking
+        await pilot.press("question_mark")  # the event loop is free: help opens at once
+        assert "Frontlines - keys" in screen_text(app)
+        await pilot.press("escape")
+        release.set()
+        await settle(pilot, app)
+        assert screen.my_turn()
+
+    run_app(app, scenario)
