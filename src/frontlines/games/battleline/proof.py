@@ -17,7 +17,7 @@ from frontlines.games.battleline.cards import card_code
 from frontlines.games.battleline.formations import (
     BATTLELINE_CARDS,
     CardRules,
-    _search,
+    _search,  # package-internal: the proof hot path skips the public wrapper
     evaluate_mask,
     formation_name,
     rank_of,
