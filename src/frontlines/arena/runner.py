@@ -12,6 +12,7 @@ import contextlib
 import multiprocessing
 import queue
 import sys
+import threading
 import time
 import traceback
 from collections.abc import Callable, Iterable, Iterator
@@ -332,7 +333,13 @@ def run_games(
         return results
 
     methods = multiprocessing.get_all_start_methods()
-    ctx: Any = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+    # fork is the fastest start, but forking a process that runs threads (pipe readers of
+    # engines it hosts) is unsafe: then forkserver, or spawn where neither exists.
+    if "fork" in methods and threading.active_count() == 1:
+        method = "fork"
+    else:
+        method = "forkserver" if "forkserver" in methods else "spawn"
+    ctx: Any = multiprocessing.get_context(method)
     task_q: Any = ctx.Queue()
     result_q: Any = ctx.Queue()
     procs = [
