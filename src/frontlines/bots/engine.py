@@ -22,17 +22,17 @@ AUTHOR = "Frontlines"
 
 def _format_info(info: dict[str, Any]) -> str | None:
     """A bot's :meth:`Bot.info` as an ``info`` line (numbers and words only, one token each)."""
-    parts: list[str] = []
+    fields: dict[str, str] = {}
     # Our bots say win_probability; the protocol's word is winprob.
     aliases = {"win_probability": "winprob", "seconds": "time"}
     for name, value in info.items():
         key = aliases.get(name, name)
-        if isinstance(value, bool) or not isinstance(value, int | float | str):
+        if key in fields or isinstance(value, bool) or not isinstance(value, int | float | str):
             continue
         text = f"{value:.4f}".rstrip("0").rstrip(".") if isinstance(value, float) else str(value)
-        if key and text and not any(ch.isspace() for ch in key + text):
-            parts += [key, text]
-    return "info " + " ".join(parts) if parts else None
+        if key and text and key != "string" and not any(ch.isspace() for ch in key + text):
+            fields[key] = text
+    return "info " + " ".join(f"{k} {v}" for k, v in fields.items()) if fields else None
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
