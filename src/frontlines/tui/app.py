@@ -55,7 +55,7 @@ def _log_lines(view: Mapping[str, Any], names: Sequence[str], movers: Sequence[i
     for i, text in enumerate(log):
         who = ""
         if attributed and movers[i] >= 0:
-            who = names[movers[i]] + " "
+            who = names[movers[i]] + ": "
         lines.append(f"{who}{describe_action(text)}")
     shown = lines[-max(1, height - 1):]
     out = Text("Log\n", style="bold underline")
@@ -93,6 +93,8 @@ class GameScreen(Screen[None]):
         self.cursor = 0
         self.message: Text = Text()
         self.view_dict: dict[str, Any] = {}
+        # True while a bot's worker thread runs; only one runs at a time, even after an
+        # undo made its answer stale, because a bot object need not be thread-safe.
         self.thinking = False
         self.generation = 0  # bumped by undo/new game: a late bot answer is then ignored
         self._position: tuple[int, int | None] | None = None
@@ -387,9 +389,13 @@ class GameScreen(Screen[None]):
             return
         flags = self.view_dict.get("flags") or []
         if 1 <= flag <= len(flags):
-            text = claim_explanation(flags[flag - 1])
-            if flags[flag - 1].get("claim", {}) and (flags[flag - 1].get("claim") or {}).get("claimable"):
+            info = flags[flag - 1]
+            text = claim_explanation(info)
+            if (info.get("claim") or {}).get("claimable"):
                 text = f"Flag {flag} is provable, but claims are not allowed at this point of the turn."
+            battlefield = info.get("battlefield")
+            if battlefield and battlefield.get("face_up"):
+                text += f"\nBattlefield {battlefield.get('name', '')}: {battlefield.get('text', '')}"
             self.say(text, "yellow")
         self.refresh_table()
 
@@ -590,7 +596,7 @@ class GameScreen(Screen[None]):
         if flag_token in options:
             self.choose(flag_token)
             return
-        if not self.picker.started:
+        if not self.picker.started and self.is_battleline:
             self.try_claim(event.flag)
 
     # --- actions --------------------------------------------------------------------
@@ -599,8 +605,7 @@ class GameScreen(Screen[None]):
             self.say("Nothing to undo." if not self.session.pass_and_play else "No undo in pass-and-play.", "yellow")
             self.refresh_table()
             return
-        self.generation += 1
-        self.thinking = False
+        self.generation += 1  # a bot still thinking is answered into the void
         popped = self.session.undo()
         self._position = None
         self.say(f"Took back {popped} action(s).")
@@ -611,7 +616,6 @@ class GameScreen(Screen[None]):
         def done(yes: bool | None) -> None:
             if yes and not self.session.state.is_terminal():
                 self.generation += 1
-                self.thinking = False
                 self.session.resign(self.viewer)
                 self._position = None
                 self.refresh_table()

@@ -139,12 +139,14 @@ class SetupScreen(Screen[GameConfig | tuple[str, Path] | None]):
     DEFAULT_CSS = """
     SetupScreen { align: center top; }
     SetupScreen > VerticalScroll { width: 78; max-width: 100%; height: 1fr; }
-    SetupScreen .row { height: 3; }
-    SetupScreen .row Label { width: 12; padding: 1 0 0 1; }
+    SetupScreen .row { height: 1; margin: 1 0 0 0; }
+    SetupScreen .row Label { width: 12; padding: 0 0 0 1; }
     SetupScreen .row Select, SetupScreen .row Input { width: 1fr; }
-    SetupScreen #buttons { height: 3; }
-    SetupScreen #buttons Button { min-width: 10; margin: 0 1 0 0; }
+    SetupScreen #buttons { height: 1; margin: 1 0 0 13; }
+    SetupScreen #record-buttons { margin: 1 0 0 13; }
+    SetupScreen Button { min-width: 12; margin: 0 2 0 0; }
     SetupScreen #setup-error { color: $error; height: auto; }
+    SetupScreen Select .arrow { display: none; }  /* the arrows are ambiguous-width glyphs */
     """
 
     def __init__(self, config: GameConfig | None = None) -> None:
@@ -159,34 +161,35 @@ class SetupScreen(Screen[GameConfig | tuple[str, Path] | None]):
         ruleset = self.config.ruleset if self.config.ruleset in names else (names[0] if names else Select.BLANK)
         opponents = [(("pass-and-play (two people)" if o == "human" else f"bot: {o}"), o) for o in OPPONENTS]
         with VerticalScroll():
-            yield Static("[b]Frontlines[/b] - new game   (Tab moves, Enter chooses, Ctrl+S starts)")
+            yield Static("[b]Frontlines[/b] - new game\nTab / Shift+Tab move, Enter opens a list or presses a button, "
+                         "Ctrl+S starts, Esc quits.")
             with Horizontal(classes="row"):
                 yield Label("Game")
-                yield Select(rulesets, value=ruleset, allow_blank=False, id="ruleset")
+                yield Select(rulesets, value=ruleset, allow_blank=False, id="ruleset", compact=True)
             with Horizontal(classes="row"):
                 yield Label("Opponent")
-                yield Select(opponents, value=self.config.opponent, allow_blank=False, id="opponent")
+                yield Select(opponents, value=self.config.opponent, allow_blank=False, id="opponent", compact=True)
             with Horizontal(classes="row"):
                 yield Label("You play")
                 yield Select([("seat 1 (P1)", 0), ("seat 2 (P2)", 1)], value=self.config.seat,
-                             allow_blank=False, id="seat")
+                             allow_blank=False, id="seat", compact=True)
             with Horizontal(classes="row"):
                 yield Label("First move")
                 yield Select([("random", "random"), ("me", "me"), ("opponent", "opponent")],
-                             value=self.config.first, allow_blank=False, id="first")
+                             value=self.config.first, allow_blank=False, id="first", compact=True)
             with Horizontal(classes="row"):
                 yield Label("Seed")
                 yield Input("" if self.config.seed is None else str(self.config.seed),
-                            placeholder="empty = random deal", id="seed")
+                            placeholder="empty = random deal", id="seed", compact=True)
             with Horizontal(id="buttons"):
-                yield Button("Play", variant="primary", id="start")
-                yield Button("Quit", id="quit")
+                yield Button("Play", variant="primary", id="start", compact=True)
+                yield Button("Quit", id="quit", compact=True)
             with Horizontal(classes="row"):
                 yield Label("Record")
-                yield Input(placeholder="path of a saved game record", id="record")
+                yield Input(placeholder="path of a saved game record", id="record", compact=True)
             with Horizontal(id="record-buttons", classes="row"):
-                yield Button("Continue it", id="load")
-                yield Button("Replay it", id="replay")
+                yield Button("Continue it", id="load", compact=True)
+                yield Button("Replay it", id="replay", compact=True)
             yield Static(id="setup-error")
 
     def _config(self) -> GameConfig | None:

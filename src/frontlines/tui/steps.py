@@ -157,12 +157,13 @@ class Picker:
             return None
 
     def back(self) -> bool:
-        """Undo the last choice (and any automatic one before it); False at the start."""
+        """Undo the last choice the player made (with the automatic steps after it)."""
         if not self.prefix:
             return False
-        self.prefix.pop()
-        self._auto.pop()
         while self._auto and self._auto[-1]:
+            self.prefix.pop()
+            self._auto.pop()
+        if self.prefix:
             self.prefix.pop()
             self._auto.pop()
         return True

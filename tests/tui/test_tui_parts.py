@@ -1,0 +1,254 @@
+"""The terminal game's pure parts: move paths, table text, words, sessions, the command."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from rich.cells import cell_len
+
+from frontlines.commands import play as play_command
+from frontlines.games import new_state
+from frontlines.tui.cards import formation_label, tracker_rows, unseen_tactics
+from frontlines.tui.render import COLUMN_ROWS, Marks, column_hit, flag_column, plain_table
+from frontlines.tui.session import HUMAN, GameConfig, GameSession
+from frontlines.tui.steps import CARD, CLAIM, DECK, FLAG, HAND, Picker, Token, moves_from_view
+from frontlines.tui.words import claim_explanation, describe_action, outcome_text
+
+SNAPSHOTS = Path(__file__).parent / "snapshots"
+
+
+def _flag(index: int, mine: list[str], theirs: list[str], **extra: Any) -> dict[str, Any]:
+    flag: dict[str, Any] = {
+        "index": index, "claimed_by": None, "capacity": 3, "fog": False, "mud": False,
+        "environment": [[], []], "battlefield": None, "sides": [mine, theirs],
+        "formation": [None, None], "completed_first": None, "claim": None,
+    }
+    flag.update(extra)
+    return flag
+
+
+def sample_view() -> dict[str, Any]:
+    """A hand-made Battle Line view (viewer 0) with every kind of tactics choice."""
+    flags = [
+        _flag(1, ["R8", "R9", "R10"], ["B2"], formation=[{"name": "Wedge", "rank": 5, "sum": 27}, None],
+              claim={"claimable": True, "reason": "no unseen card can beat your wedge (27)", "counterexample": None}),
+        _flag(2, ["G3", "Y3", "P3"], ["O4", "O5"], formation=[{"name": "Phalanx", "rank": 4, "sum": 9}, None],
+              claim={"claimable": False, "reason": "O6 would make a wedge (15), beating your phalanx (9)",
+                     "counterexample": ["O6"]}),
+        _flag(3, ["B7"], ["Y10", "AL"]),
+        _flag(4, [], [], fog=True, environment=[["FO"], []]),
+        _flag(5, ["P1", "P2"], ["G9"], mud=True, capacity=4, environment=[[], ["MU"]]),
+        _flag(6, ["O1", "O2", "O3"], ["Y5", "Y6", "Y7"], claimed_by=1,
+              formation=[{"name": "Wedge", "rank": 5, "sum": 6}, {"name": "Wedge", "rank": 5, "sum": 18}]),
+        _flag(7, [], ["B9"]),
+        _flag(8, ["CC"], []),
+        _flag(9, [], []),
+    ]
+    legal = [
+        {"text": "G1@3", "kind": "play", "card": "G1", "flag": 3},
+        {"text": "G1@9", "kind": "play", "card": "G1", "flag": 9},
+        {"text": "FO@9", "kind": "environment", "card": "FO", "flag": 9},
+        {"text": "claim:1", "kind": "claim", "flag": 1},
+        {"text": "SC", "kind": "scout", "card": "SC"},
+        {"text": "RE:P1>9", "kind": "redeploy", "card": "P1", "target": 9},
+        {"text": "RE:P1>x", "kind": "redeploy", "card": "P1", "target": "x"},
+        {"text": "RE:B7>9", "kind": "redeploy", "card": "B7", "target": 9},
+        {"text": "DE:Y10", "kind": "deserter", "card": "Y10"},
+        {"text": "DE:AL", "kind": "deserter", "card": "AL"},
+        {"text": "DE:B9", "kind": "deserter", "card": "B9"},
+        {"text": "TR:Y10>9", "kind": "traitor", "card": "Y10", "target": 9},
+        {"text": "TR:B9>3", "kind": "traitor", "card": "B9", "target": 3},
+    ]
+    return {
+        "game": "battleline", "ruleset": "battleline", "viewer": 0, "to_move": 0, "phase": "play",
+        "outcome": None, "log": [], "legal": legal, "flags": flags,
+        "hands": [["G1", "FO", "SC", "RE", "DE", "TR"], None], "hand_sizes": [6, 7], "hand_tactics": [4, 2],
+        "troop_deck": 30, "tactics_deck": 2, "discards": [[], []], "guile": [[], []], "tactics_played": [1, 2],
+        "unseen": ["R1", "R2", "B1", "B10"],
+    }
+
+
+# --- move paths -----------------------------------------------------------------------------
+
+
+def test_paths_walk_every_tactics_card_step_by_step() -> None:
+    view = sample_view()
+    moves = {m.text: m for m in moves_from_view(view)}
+    assert moves["G1@3"].path == (Token(HAND, "G1"), Token(FLAG, "3"))
+    assert moves["claim:1"].path == (Token(CLAIM, "1"),)
+    assert moves["RE:P1>x"].path == (Token(HAND, "RE"), Token(FLAG, "5"), Token(CARD, "P1"), Token(FLAG, "x"))
+    assert moves["DE:AL"].path == (Token(HAND, "DE"), Token(FLAG, "3"), Token(CARD, "AL"))
+    assert moves["TR:B9>3"].path == (Token(HAND, "TR"), Token(FLAG, "7"), Token(CARD, "B9"), Token(FLAG, "3"))
+    assert moves["SC"].path == (Token(HAND, "SC"),)
+
+
+def test_picker_offers_only_what_leads_to_a_legal_move() -> None:
+    picker = Picker(moves_from_view(sample_view()))
+    top = picker.options()
+    assert {t.value for t in top if t.kind == HAND} == {"G1", "FO", "SC", "RE", "DE", "TR"}
+    assert Token(CLAIM, "1") in top
+    # Deserter: flag 3 holds two opponent cards, so the card is asked for ...
+    assert picker.choose(Token(HAND, "DE")) is None
+    assert {t.value for t in picker.options()} == {"3", "7"}
+    assert picker.choose(Token(FLAG, "3")) is None
+    assert picker.options() == [Token(CARD, "Y10"), Token(CARD, "AL")]
+    done = picker.choose(Token(CARD, "AL"))
+    assert done is not None and done.text == "DE:AL"
+    # ... while at flag 7 the only card is taken without asking
+    picker.reset()
+    picker.choose(Token(HAND, "DE"))
+    done = picker.choose(Token(FLAG, "7"))
+    assert done is not None and done.text == "DE:B9"
+    # Redeploy P1: auto-picked card, then move or discard; Esc steps back over the automatic step
+    picker.reset()
+    picker.choose(Token(HAND, "RE"))
+    assert picker.choose(Token(FLAG, "5")) is None
+    assert picker.prefix[-1] == Token(CARD, "P1")
+    assert picker.options() == [Token(FLAG, "9"), Token(FLAG, "x")]
+    assert picker.back()
+    assert picker.prefix == [Token(HAND, "RE")]
+    with pytest.raises(ValueError):
+        picker.choose(Token(FLAG, "1"))
+
+
+def test_draw_and_scout_steps() -> None:
+    view = sample_view()
+    view["legal"] = [{"text": "scout:troop", "kind": "scout_draw", "deck": "troop"},
+                     {"text": "scout:tactics", "kind": "scout_draw", "deck": "tactics"}]
+    picker = Picker(moves_from_view(view))
+    assert picker.options() == [Token(DECK, "troop"), Token(DECK, "tactics")]
+    view["legal"] = [{"text": "return:G1", "kind": "scout_return", "card": "G1"}]
+    picker = Picker(moves_from_view(view))
+    move = picker.choose(Token(HAND, "G1"))
+    assert move is not None and move.text == "return:G1"
+
+
+def test_every_engine_legal_entry_gets_a_path() -> None:
+    """Whatever the engine offers, the picker can build it, and builds nothing else."""
+    rng = random.Random(7)
+    for ruleset in ("battleline", "schotten-totten-tactics", "medieval", "warmachine"):
+        state = new_state(ruleset, seed=rng.randrange(1000))
+        for _ in range(150):
+            if state.is_terminal():
+                break
+            player = state.current_player()
+            view = state.view(player).to_dict()
+            moves = moves_from_view(view)
+            assert sorted(m.text for m in moves) == sorted(state.action_to_text(a) for a in state.legal_actions())
+            paths = [m.path for m in moves]
+            assert len(set(paths)) == len(paths), "two actions share one path"
+            state.apply(rng.choice(state.legal_actions()))
+
+
+# --- table text -----------------------------------------------------------------------------
+
+
+def test_table_text_matches_the_stored_rendering() -> None:
+    text = plain_table(sample_view(), 0)
+    path = SNAPSHOTS / "battleline-table.txt"
+    if os.environ.get("FRONTLINES_UPDATE_SNAPSHOTS") == "1" or not path.exists():
+        path.write_text(text + "\n", encoding="utf-8")
+    assert text + "\n" == path.read_text(encoding="utf-8")
+    assert all(line.isascii() and cell_len(line) == len(line) for line in text.splitlines())
+
+
+def test_flag_column_content() -> None:
+    view = sample_view()
+    column = [row.plain for row in flag_column(view["flags"][0], 0, 8, Marks(claimable={1}))]
+    assert len(column) == COLUMN_ROWS
+    assert column[-1].strip() == "Wedge 27"
+    assert column[5].strip() == "1*"
+    assert [c.strip() for c in column[6:9]] == ["R8", "R9", "R10"]
+    mud = [row.plain.strip() for row in flag_column(view["flags"][4], 0, 8, Marks())]
+    assert mud[5] == "5M"
+    claimed = [row.plain.strip() for row in flag_column(view["flags"][5], 0, 8, Marks())]
+    assert claimed[5] == "6:opp" and claimed[0] == "Wedge 18"
+    assert column_hit(view["flags"][2], 0, 4) == ("card", 1, "Y10")
+    assert column_hit(view["flags"][2], 0, 3) == ("card", 1, "AL")
+    assert column_hit(view["flags"][2], 0, 6) == ("card", 0, "B7")
+    assert column_hit(view["flags"][2], 0, 5) == ("flag", 3, None)
+
+
+def test_formation_labels_fit_narrow_columns() -> None:
+    for name in ("Wedge", "Phalanx", "Battalion Order", "Skirmish Line", "Host", "Klin", "Zastup"):
+        for width in (6, 7, 8, 12):
+            label = formation_label({"name": name, "sum": 27}, width)
+            assert len(label) <= width and label.endswith("27")
+
+
+def test_tracker_lists_unseen_cards_by_colour() -> None:
+    rows = [r.plain for r in tracker_rows(["R1", "R10", "B4"])]
+    assert rows[0] == " R  1 10" and rows[4] == " B  4" and rows[1] == " O  -"
+    assert unseen_tactics(sample_view()) == ["DA", "SB"]  # MU lies at flag 5
+
+
+# --- words ----------------------------------------------------------------------------------
+
+
+def test_words() -> None:
+    assert describe_action("R7@3") == "R7 to 3"
+    assert describe_action("RE:R7>x") == "Redeploy R7 out"
+    assert describe_action("TR:B3>4") == "Traitor B3>4"
+    assert describe_action("claim:5") == "claims flag 5"
+    flags = sample_view()["flags"]
+    assert claim_explanation(flags[0]) == "Flag 1 can be claimed: no unseen card can beat your wedge (27)"
+    text = claim_explanation(flags[1])
+    assert "cannot be claimed" in text and "Counter-example: O6" in text
+    assert "not complete" in claim_explanation(flags[2])
+    assert outcome_text({"winner": 0, "reason": "breakthrough"}, ["You", "bot hard"]) == "You win by breakthrough"
+
+
+# --- session --------------------------------------------------------------------------------
+
+
+def test_session_undo_pops_back_to_the_humans_decision() -> None:
+    state = new_state("battleline", seed=5, options={"first_player": "0"})
+    session = GameSession(state, (HUMAN, "random"), seed=5)
+    rng = random.Random(1)
+    start = state.to_notation()
+    assert not session.can_undo()
+    session.play(rng.choice(state.legal_actions()))  # human plays
+    after_play = state.to_notation()
+    session.play(rng.choice(state.legal_actions()))  # human draws
+    while session.bot_to_move() is not None:
+        bot = session.bots[1]
+        session.play(bot.choose(state.view(1)))
+    assert session.undo() >= 2
+    assert state.to_notation() == after_play
+    assert session.undo() == 1
+    assert state.to_notation() == start
+    assert session.undo() == 0
+
+
+def test_first_move_choice_maps_to_the_ruleset_option() -> None:
+    assert GameConfig(ruleset="battleline", seat=1, first="me").game_options() == {"first_player": "1"}
+    assert GameConfig(ruleset="battleline", seat=1, first="opponent").game_options() == {"first_player": "0"}
+    assert GameConfig(ruleset="warmachine", seat=0, first="me").game_options() == {"shuffler": "1"}
+    assert GameConfig(ruleset="battleline", first="random").game_options() == {}
+    for seat in (0, 1):
+        session = GameSession.new(GameConfig(ruleset="battleline", seat=seat, first="me", seed=3))
+        assert session.state.current_player() == seat
+
+
+# --- command --------------------------------------------------------------------------------
+
+
+def _args(*argv: str) -> argparse.Namespace:
+    parser = argparse.ArgumentParser()
+    play_command.add_arguments(parser)
+    return parser.parse_args(list(argv))
+
+
+def test_play_command_rejects_bad_input(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    assert play_command.run(_args("--rules", "nonsense")) == 2
+    assert "unknown ruleset" in capsys.readouterr().err
+    assert play_command.run(_args("--rules", "battleline", "--option", "claim_timing=never")) == 2
+    assert play_command.run(_args("--option", "novalue")) == 2
+    assert play_command.run(_args("--replay", str(tmp_path / "missing.txt"))) == 2
+    args = _args("--rules", "warmachine", "--opponent", "hard", "--seat", "1", "--seed", "9")
+    assert (args.rules, args.opponent, args.seat, args.seed) == ("warmachine", "hard", 1, 9)
