@@ -5,7 +5,11 @@ from __future__ import annotations
 
 import json
 import random
+import subprocess
+import sys
 import time
+import urllib.request
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -324,3 +328,26 @@ def test_static_files_are_served(client: TestClient) -> None:
         r = client.get(f"/static/{name}")
         assert r.status_code == 200 and len(r.text) > 100, name
     assert "cdn" not in client.get("/").text.lower()
+
+
+def test_serve_command_starts_with_an_sqlite_file(tmp_path: Path) -> None:
+    """The README's Quick start: one command, an embedded SQLite file, nothing else."""
+    from webhelpers import free_port
+
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "frontlines", "serve", "--port", str(port), "--bot-threads",
+                             "--log-level", "warning"], cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.time() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2) as r:
+                    assert r.status == 200 and b"Frontlines" in r.read()
+                break
+            except OSError:
+                assert proc.poll() is None and time.time() < deadline, "frontlines serve did not start"
+                time.sleep(0.1)
+        assert (tmp_path / "frontlines.db").exists()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)

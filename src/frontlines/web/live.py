@@ -75,11 +75,23 @@ def _choose(spec: str, seed: int, seat: int, view: View | str) -> str:
         bot.close()
 
 
+def _warm() -> int:
+    """Import the game and bot modules in a fresh worker so the first real move is quick."""
+    import frontlines.bots.registry
+    import frontlines.games
+
+    frontlines.games.all_rulesets()
+    return len(dir(frontlines.bots.registry))
+
+
 def make_executor(kind: str, workers: int) -> concurrent.futures.Executor:
     if kind == "process":
         # spawn, not fork: the server process runs threads (uvicorn, SQLAlchemy pools).
         ctx = multiprocessing.get_context("spawn")
-        return concurrent.futures.ProcessPoolExecutor(max_workers=workers, mp_context=ctx)
+        pool = concurrent.futures.ProcessPoolExecutor(max_workers=workers, mp_context=ctx)
+        for _ in range(workers):
+            pool.submit(_warm)  # start every worker now rather than on a player's move
+        return pool
     return concurrent.futures.ThreadPoolExecutor(max_workers=workers, thread_name_prefix="frontlines-bot")
 
 
