@@ -214,7 +214,7 @@ def test_engine_survives_a_failing_bot() -> None:
 def test_info_line_from_bot_info() -> None:
     from frontlines.bots.engine import _format_info
 
-    line = _format_info({"win_probability": 0.62345, "seconds": 0.5, "time": 0.6, "iterations": 40,
+    line = _format_info({"win_probability": 0.62346, "seconds": 0.5, "time": 0.6, "iterations": 40,
                          "top": [("R7@3", 2, 0.5)], "forced": False, "move": "R7@3"})
     assert line == "info winprob 0.6235 time 0.5 iterations 40 move R7@3"
     assert line is not None and parse_info(line.split()[1:])["winprob"] == 0.6235
