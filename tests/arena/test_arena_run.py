@@ -117,3 +117,9 @@ def test_time_control_is_recorded() -> None:
     report = run_match(config)
     assert report.results[0].record["tags"]["TimeControl"] == "30+0.5"
     assert all(r.error_seat is None for r in report.results)
+
+
+def test_anchor_first_bot() -> None:
+    config = MatchConfig(RULES, [("a", "random"), ("b", "heuristic")], games=2, anchor="first", progress=False)
+    players = {p["name"]: p for p in run_match(config).data["players"]}
+    assert players["a"]["rating"] == 0.0 and players["a"]["ci95"] == 0.0

@@ -49,8 +49,8 @@ def _validate(config: MatchConfig, entries: list[BotEntry]) -> None:
         raise ValueError("an arena needs at least two bots (--bot NAME=SPEC twice)")
     if config.sprt and len(entries) != 2:
         raise ValueError("--sprt compares exactly two bots: the first (A) against the second (B)")
-    if config.anchor is not None and config.anchor not in [e.name for e in entries]:
-        raise ValueError(f"--anchor {config.anchor!r} is not one of the bots")
+    if config.anchor is not None and config.anchor not in [e.name for e in entries] and config.anchor != "first":
+        raise ValueError(f"--anchor {config.anchor!r} is not one of the bots (or 'first')")
     for entry in entries:
         # Building a bot checks its spec; external engines start only when a game begins.
         make_arena_bot(entry, config.protocol).close()
@@ -121,7 +121,8 @@ def run_match(config: MatchConfig) -> Report:
     progress.finish()
     results = sorted(done, key=lambda r: r.index)
     tallies = tally(names, results, pair_list)
-    rated = ratings(names, tallies, anchor=config.anchor)
+    anchor = names[0] if config.anchor == "first" and "first" not in names else config.anchor
+    rated = ratings(names, tallies, anchor=anchor)
     extra: dict[str, Any] = {
         "config": {
             "ruleset": config.ruleset,

@@ -39,7 +39,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--increment", type=float, default=0.0, metavar="SECONDS", help="added to a clock after every decision")
     parser.add_argument("--move-timeout", type=float, default=None, metavar="SECONDS",
                         help="external bots without a clock: seconds per answer (default 10)")
-    parser.add_argument("--anchor", default=None, metavar="NAME", help="rate NAME at 0 (default: mean rating 0)")
+    parser.add_argument("--anchor", default=None, metavar="NAME", help="rate NAME (or 'first': the first --bot) at 0; default: mean rating 0")
     parser.add_argument("--records", metavar="PATH", help="save every game: a directory of text records, or a .jsonl file")
     parser.add_argument("--json", metavar="FILE", help="write ratings and pair results as JSON")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
