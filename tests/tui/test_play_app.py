@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
+from textual.widgets import Select
 
 from frontlines.core.record import GameRecord
 from frontlines.games import new_state
@@ -491,14 +492,26 @@ def test_setup_screen_starts_a_game() -> None:
 
     async def scenario(pilot: Pilot[None], app: FrontlinesApp) -> None:
         await pilot.pause()
-        assert isinstance(app.screen, SetupScreen)
+        setup = app.screen
+        assert isinstance(setup, SetupScreen)
         text = screen_text(app)
-        assert "Opponent" in text and "Seed" in text
+        assert "Opponent" in text and "Seed" in text and "claim_timing" in text
+        setup.query_one("#ruleset", Select).value = "medieval"
+        await pilot.pause()
+        await pilot.pause()
+        assert "battlefields" in screen_text(app)
+        chooser = next(sel for sel in setup.query("#options Select").results(Select) if sel.name == "battlefields")
+        chooser.value = "face_up"
+        setup.query_one("#first", Select).value = "me"
         await pilot.click("#start")
         await settle(pilot, app)
         screen = game_screen(app)
-        assert screen.session.state.ruleset == "battleline-basic"
+        assert screen.session.state.ruleset == "medieval"
+        assert screen.view_dict["options"]["battlefields"] == "face_up"
         assert screen.session.kinds.count(HUMAN) == 1
+        assert screen.my_turn()  # "First move: me"
+        assert all(f["battlefield"]["face_up"] for f in screen.view_dict["flags"])
+        assert "1b" in screen_text(app)
 
     run_app(app, scenario)
 

@@ -10,6 +10,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
+from textual.widget import Widget
 from textual.widgets import Button, Input, Label, Select, Static
 
 from frontlines.tui.session import OPPONENTS, GameConfig
@@ -139,11 +140,14 @@ class SetupScreen(Screen[GameConfig | tuple[str, Path] | None]):
     DEFAULT_CSS = """
     SetupScreen { align: center top; }
     SetupScreen > VerticalScroll { width: 78; max-width: 100%; height: 1fr; }
-    SetupScreen .row { height: 1; margin: 1 0 0 0; }
+    SetupScreen .row { height: 1; }
     SetupScreen .row Label { width: 12; padding: 0 0 0 1; }
     SetupScreen .row Select, SetupScreen .row Input { width: 1fr; }
+    SetupScreen #options { height: auto; margin: 1 0 0 0; }
+    SetupScreen .option Label { width: 31; }
     SetupScreen #buttons { height: 1; margin: 1 0 0 13; }
-    SetupScreen #record-buttons { margin: 1 0 0 13; }
+    SetupScreen #record-row { margin: 1 0 0 0; }
+    SetupScreen #record-buttons { margin: 0 0 0 13; }
     SetupScreen Button { min-width: 12; margin: 0 2 0 0; }
     SetupScreen #setup-error { color: $error; height: auto; }
     SetupScreen Select .arrow { display: none; }  /* the arrows are ambiguous-width glyphs */
@@ -152,6 +156,7 @@ class SetupScreen(Screen[GameConfig | tuple[str, Path] | None]):
     def __init__(self, config: GameConfig | None = None) -> None:
         super().__init__()
         self.config = config or GameConfig()
+        self._options_for: str | None = None  # the ruleset whose options are shown
 
     def compose(self) -> ComposeResult:
         from frontlines.games import all_rulesets
@@ -181,16 +186,51 @@ class SetupScreen(Screen[GameConfig | tuple[str, Path] | None]):
                 yield Label("Seed")
                 yield Input("" if self.config.seed is None else str(self.config.seed),
                             placeholder="empty = random deal", id="seed", compact=True)
+            yield Vertical(id="options")
             with Horizontal(id="buttons"):
                 yield Button("Play", variant="primary", id="start", compact=True)
                 yield Button("Quit", id="quit", compact=True)
-            with Horizontal(classes="row"):
+            with Horizontal(classes="row", id="record-row"):
                 yield Label("Record")
                 yield Input(placeholder="path of a saved game record", id="record", compact=True)
             with Horizontal(id="record-buttons", classes="row"):
                 yield Button("Continue it", id="load", compact=True)
                 yield Button("Replay it", id="replay", compact=True)
             yield Static(id="setup-error")
+
+    async def on_mount(self) -> None:
+        await self._show_options()
+
+    @on(Select.Changed, "#ruleset")
+    async def ruleset_changed(self) -> None:
+        await self._show_options()
+
+    async def _show_options(self) -> None:
+        """One chooser per rules option of the selected ruleset, set to its default."""
+        from frontlines.games import ruleset as find_ruleset
+
+        name = self.query_one("#ruleset", Select).value
+        if not isinstance(name, str) or name == self._options_for:
+            return
+        self._options_for = name
+        box = self.query_one("#options", Vertical)
+        await box.remove_children()
+        rows: list[Widget] = [Static("Rules options", classes="row")]
+        for spec in find_ruleset(name).options:
+            if spec.name in ("first_player", "shuffler"):
+                continue  # asked above as "First move"
+            value = self.config.options.get(spec.name, spec.default)
+            choices = [(c, c) for c in spec.choices]
+            rows.append(Horizontal(Label(spec.name),
+                                   Select(choices, value=value if value in spec.choices else spec.default,
+                                          allow_blank=False, compact=True, name=spec.name,
+                                          tooltip=spec.help or None),
+                                   classes="row option"))
+        await box.mount_all(rows)
+
+    def _options(self) -> dict[str, str]:
+        return {str(select.name): str(select.value) for select in self.query("#options Select").results(Select)
+                if select.name}
 
     def _config(self) -> GameConfig | None:
         seed_text = self.query_one("#seed", Input).value.strip()
@@ -207,7 +247,7 @@ class SetupScreen(Screen[GameConfig | tuple[str, Path] | None]):
         first = self.query_one("#first", Select).value
         return GameConfig(ruleset=str(ruleset), opponent=str(opponent),
                           seat=int(seat) if isinstance(seat, int) else 0, seed=seed,
-                          options=dict(self.config.options), first=str(first))
+                          options=self._options(), first=str(first))
 
     def action_start(self) -> None:
         config = self._config()
