@@ -317,6 +317,8 @@ class ClassicEngine:
         t = self.table
         try:
             if words[0] == "player" and len(words) == 3 and words[2] == "name" and words[1] in SIDES:
+                # The name request opens a game: forget anything from an earlier one.
+                t = self.table = ClassicTable()
                 t.side = words[1]
                 self.say(f"player {t.side} {self.name}")
                 seat = 0 if t.side == "north" else 1
