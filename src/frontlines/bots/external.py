@@ -129,6 +129,21 @@ class LineProcess:
         self.transcript.append(f"< {item}")
         return item
 
+    def drain(self) -> list[str]:
+        """Lines already waiting (printed after an answer); the end-of-output mark stays queued."""
+        out: list[str] = []
+        while True:
+            try:
+                item = self._lines.get_nowait()
+            except queue.Empty:
+                return out
+            if item is _EOF:
+                self._lines.put(_EOF)
+                return out
+            assert isinstance(item, str)
+            self.transcript.append(f"< {item} (late, ignored)")
+            out.append(item)
+
     def close(self, quit_line: str | None = None, wait: float = 0.5) -> None:
         """Ask politely (``quit_line``), then terminate, then kill."""
         if self.proc.poll() is None and self.proc.stdin is not None:
@@ -291,6 +306,8 @@ class ExternalBot(Bot):
         else:
             limit = self.move_timeout
         try:
+            # Leftovers of the last decision (e.g. a late info line) must not answer this one.
+            proc.drain()
             proc.send(f"position {view.to_notation()}")
             proc.send(go)
             deadline = time.monotonic() + limit
