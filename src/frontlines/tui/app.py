@@ -381,6 +381,17 @@ class GameScreen(Screen[None]):
         self.message = Text()
         self.app.push_screen(PassScreen(self.session.name(self.viewer)), callback=lambda _r: self.refresh_table())
 
+    def _claim_list(self) -> Text:
+        """Each flag the player can claim now, with its proof in words."""
+        flags = self.view_dict.get("flags") or []
+        provable = [int(t.value) for t in self.picker.options() if t.kind == CLAIM]
+        if not provable:
+            return Text("Nothing can be proved yet; press a flag number to see why.", style="yellow")
+        out = Text()
+        for index in provable:
+            out.append(claim_explanation(flags[index - 1]) + "\n", style="green")
+        return out
+
     def try_claim(self, flag: int) -> None:
         token = Token(CLAIM, str(flag))
         self.claim_mode = False
@@ -500,8 +511,7 @@ class GameScreen(Screen[None]):
             return True
         if key == "c" and self.is_battleline and not self.picker.started:
             self.claim_mode = not self.claim_mode
-            self.say("Claim: press the flag number. Provable now: "
-                     + (" ".join(t.value for t in self.picker.options() if t.kind == CLAIM) or "none"))
+            self.message = self._claim_list() if self.claim_mode else Text()
             self.refresh_table()
             return True
         if key in ("left", "right", "up", "down") and options and not self.claim_mode:

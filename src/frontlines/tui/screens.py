@@ -16,30 +16,40 @@ from textual.widgets import Button, Input, Label, Select, Static
 from frontlines.tui.session import OPPONENTS, GameConfig
 
 HELP_TEXT = """\
-[b]Frontlines - keys[/b]
+[b]Frontlines - keys[/b]   (Esc closes this help)
 
-[b]Your turn[/b]
+[b]Battle Line family, your turn[/b]
   1-9        pick a card in your hand, then a flag (1-9)
   x          (Redeploy) discard the card instead of moving it
-  t / a      draw from the troop / tactics deck
-  c then 1-9 claim a flag (the proof is shown; a failed try shows
-             the counter-example)
+  t / a      draw from the troop / tactics deck (also Scout's draws)
+  c then 1-9 claim a flag: provable flags are listed with their proof;
+             a flag that cannot be proved shows the counter-example
   p / e      pass (no troop can be played) / end the turn
-  left/right move the cursor over the choices, Enter picks
-  Esc        step back
-  mouse      click a card in your hand, a flag, a card on the table
+  Tactics are asked step by step: Redeploy = flag of your card, the
+  card, the new flag or x; Deserter = flag, card; Traitor = flag,
+  card, your flag; Scout = 3 draws (t/a), then put cards back (1-9).
 
-[b]Any time[/b]
-  u  undo (against bots)    r  resign     s  save the record
-  ?  this help              q  quit       n  new game
+[b]War Machine, your turn[/b]
+  1-9        pick a card; then w war machine up, i infantry up or
+             b burn it; then the front position 1-6
+  1-6        draw from that support pile;  p skip when nothing is legal
+  1 / 2      at set-up: take 1 leftover card (move first) or 2
+
+[b]Everywhere[/b]
+  left/right + Enter   walk the choices    Esc   step back
+  mouse      click a card in your hand, a flag, a card on the table
+  u undo (against bots)   r resign   s save the record   n new game
+  w watch the replay (game over)   ?  help   q quit
 
 [b]Reading the table[/b]
   Cards show their colour letter: R red, O orange, Y yellow,
   G green, B blue, P purple; tactics by code (AL, SC, ...).
   Flag row: 3F = Fog, 3M = Mud, 3b = battlefield face up,
   3* = you can claim it now, 3:you / 3:opp = claimed.
-  >R7< / >3< = a choice you can make now; [R7] = picked.
-  Under each side: its formation and sum (Wedge 24).
+  >R7< / >3< = a choice you can make now; [R7] / [3] = picked or
+  under the cursor. Under each side: formation and sum (Wedge 24).
+  War Machine: GJ = German war machine (2) / Japanese infantry (1);
+  GERWM / JPNin = the end that is up; p4 = 4 support cards left.
 
 [b]Replay[/b]  left/right step, Home/End, v change seat, q back
 """
