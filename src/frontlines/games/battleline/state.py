@@ -104,9 +104,9 @@ class BattleLineState(State):
     """A full Battle Line family position, hidden cards included."""
 
     __slots__ = (
-        "_legal", "_undo", "actors", "base_caps", "bf_ids", "bf_up", "cfg", "claimed", "completed", "counter", "discards", "effects",
+        "_legal", "_memo", "_undo", "actors", "base_caps", "bf_ids", "bf_up", "cfg", "claimed", "completed", "counter", "discards", "effects",
         "excess", "fog", "forbid_any", "guile", "hands", "hist", "known", "leaders", "mud", "noops", "out", "passes", "phase",
-        "public", "ret_left", "rules", "scout_left", "scout_n", "sides", "tactics_played", "tdeck", "to_move", "turn_claims",
+        "public", "ret_left", "rules", "scout_left", "scout_n", "sides", "tactics_played", "tdeck", "to_move", "troops_all", "turn_claims",
         "turn_noop", "turn_passed", "xdeck",
     )
 
@@ -117,6 +117,9 @@ class BattleLineState(State):
         self.bf_up = bf_up
         self.effects: tuple[Effects, ...] = battlefield_effects(cfg, bf_ids, bf_up)
         self.base_caps = tuple(e.capacity for e in self.effects)
+        self.troops_all = cfg.variant.troop_mask
+        # last claim result per side (flag * 2 + player); a pure cache, shared by clones
+        self._memo: list[tuple[Any, ...] | None] = [None] * (2 * NUM_FLAGS)
         self.forbid_any = any(e.forbid for e in self.effects)
         self.sides: list[tuple[int, ...]] = [()] * (2 * NUM_FLAGS)
         self.completed: list[int] = [-1] * (2 * NUM_FLAGS)
@@ -293,15 +296,49 @@ class BattleLineState(State):
         else:
             if eff.both_complete or eff.tie_last:
                 return ProofResult(False, None, "this battlefield is claimed only when both sides are complete")
-            unseen = self.cfg.variant.troop_mask & ~self.public & ~eff.forbid
+            unseen = self.troops_all & ~self.public & ~eff.forbid
             final = self.cfg.stall_b and self.hands[1 - player] == 0 and not self.tdeck and not self.xdeck
+        # fast path: the same side objects as last time (tuples are immutable, so identity
+        # means the same cards), checked like the shared cache below
+        i = flag * 2 + player
+        memo = self._memo[i]
+        if (
+            memo is not None
+            and not exact
+            and memo[0] is mine
+            and memo[1] is theirs
+            and memo[2] == cap
+            and memo[3] == fog
+            and memo[4] == first
+            and memo[5] == final
+        ):
+            result: ProofResult = memo[7]
+            if complete or final:
+                return result
+            if result.claimable:
+                if not unseen & ~memo[6]:
+                    return result
+            elif result.counterexample is not None:
+                for c in result.counterexample:
+                    if not unseen >> c & 1:
+                        break
+                else:
+                    return result
+        result = self._shared_result(mine, theirs, cap, fog, first, final, unseen, complete, eff.forbid, exact)
+        self._memo[i] = (mine, theirs, cap, fog, first, final, unseen, result)
+        return result
+
+    def _shared_result(
+        self, mine: tuple[int, ...], theirs: tuple[int, ...], cap: int, fog: bool, first: bool, final: bool,
+        unseen: int, complete: bool, forbid: int, exact: bool,
+    ) -> ProofResult:
         mm = 0
         for c in mine:
             mm |= BIT[c]
         tm = 0
         for c in theirs:
             tm |= BIT[c]
-        key = (mm, tm, cap, fog, first, final, self.rules is SCHOTTEN_CARDS, eff.forbid)
+        key = (mm, tm, cap, fog, first, final, self.rules is SCHOTTEN_CARDS, forbid)
         hit = _proof_cache.get(key)
         if hit is not None and not exact:
             seen_with, result = hit
@@ -364,12 +401,10 @@ class BattleLineState(State):
         if phase == EXCESS:
             side = self.excess[0]
             return [EXCESS_BASE + c for c in sorted(self.sides[side])]
-        sides, claimed, mud, caps = self.sides, self.claimed, self.mud, self.base_caps
+        sides, claimed, mud, caps, completed = self.sides, self.claimed, self.mud, self.base_caps, self.completed
         if self.claim_window():
             for f in range(NUM_FLAGS):
-                if claimed[f] < 0 and len(sides[f * 2 + p]) >= caps[f] + (mud[f] >= 0) and self.claim_result(
-                    f, p
-                ).claimable:
+                if claimed[f] < 0 and completed[f * 2 + p] >= 0 and self.claim_result(f, p).claimable:
                     out.append(CLAIM_BASE + f)
         hand = self.hands[p]
         if phase == PLAY:
@@ -533,6 +568,8 @@ class BattleLineState(State):
         new.bf_up = self.bf_up
         new.effects = self.effects
         new.base_caps = self.base_caps
+        new.troops_all = self.troops_all
+        new._memo = self._memo
         new.forbid_any = self.forbid_any
         new._restore(self._snapshot())
         new.hist = list(self.hist)
