@@ -197,3 +197,104 @@ def test_accessibility_scan(browser: Any, server: LiveServer, lang: str) -> None
     assert labels and all(labels)
     flags = page.eval_on_selector_all(".flag-col", "els => els.map(e => e.getAttribute('aria-label'))")
     assert len(flags) == 9 and all(flags)
+
+
+def _prefix_until(kind: str, ruleset: str = "battleline") -> tuple[int, list[tuple[int, str]]]:
+    """A seed and the (seat, action) list that reach a position where ``kind`` is legal."""
+    import random
+
+    from frontlines.games import new_state
+
+    for seed in range(500):
+        state, rng, out = new_state(ruleset, seed=seed), random.Random(seed), []
+        while not state.is_terminal():
+            seat = state.current_player()
+            assert seat is not None
+            if any(e["kind"] == kind for e in state.view(seat).to_dict()["legal"]):
+                return seed, out
+            action = rng.choice(state.legal_actions())
+            out.append((seat, state.action_to_text(action)))
+            state.apply(action)
+    raise AssertionError(f"no position with {kind}")
+
+
+def _game_at(server: LiveServer, kind: str) -> tuple[str, str]:
+    """A friend game, played up to a position where the mover can play ``kind``; (game id, mover token)."""
+    import httpx
+
+    seed, prefix = _prefix_until(kind)
+    g = httpx.post(f"{server.base}/api/games", json={"ruleset": "battleline", "opponent": "friend", "seed": seed}).json()
+    tokens = [g["token"], g["invite_token"]]
+    for seat, text in prefix:
+        r = httpx.post(f"{server.base}/api/games/{g['id']}/action", json={"t": tokens[seat], "text": text})
+        assert r.status_code == 200, r.text
+    mover = httpx.get(f"{server.base}/api/games/{g['id']}", params={"t": tokens[0]}).json()["view"]["to_move"]
+    return g["id"], tokens[mover]
+
+
+def _click_and_wait(page: Any, selector: str) -> None:
+    ply = page.get_attribute("#table", "data-ply")
+    page.locator(selector).first.click()
+    page.wait_for_function(f"document.querySelector('#table').dataset.ply !== '{ply}'", timeout=TURN_TIMEOUT)
+
+
+@pytest.mark.parametrize("kind", ["redeploy", "traitor", "deserter", "scout", "environment"])
+def test_tactics_cards_step_by_step(browser: Any, server: LiveServer, kind: str) -> None:
+    gid, token = _game_at(server, kind)
+    page = new_page(browser, viewport={"width": 1280, "height": 900})
+    page.goto(f"{server.base}/g/{gid}?t={token}")
+    assert wait_turn(page) == "me"
+    card = {"redeploy": "RE", "traitor": "TR", "deserter": "DE", "scout": "SC"}.get(kind)
+    if kind == "environment":
+        page.locator('.hand [data-tok="hand:FO"]:not([disabled]), .hand [data-tok="hand:MU"]:not([disabled])').first.click()
+        _click_and_wait(page, ".slot.selectable")
+        assert page.locator(".mark.fog, .mark.mud").count() >= 1
+    elif kind == "scout":
+        _click_and_wait(page, '.hand [data-tok="hand:SC"]')
+        assert "Scout" in page.inner_text("#status")
+        while page.locator(".deck.selectable").count():  # up to three draws, one at a time
+            _click_and_wait(page, ".deck.selectable")
+        while "put back" in page.inner_text("#status"):  # then return cards one at a time
+            _click_and_wait(page, ".hand .card.selectable")
+        assert "return:" in page.inner_text("#log")
+    else:
+        page.locator(f'.hand [data-tok="hand:{card}"]').click()
+        prompt = page.inner_text("#status")
+        assert {"redeploy": "Redeploy", "traitor": "Traitor", "deserter": "Deserter"}[kind] in prompt
+        table_card = page.locator('.flag-col button[data-tok^="table:"]').first
+        label = table_card.get_attribute("aria-label")
+        assert label
+        if kind == "deserter":
+            _click_and_wait(page, '.flag-col button[data-tok^="table:"]')
+        else:
+            table_card.click()
+            target = ".slot.selectable" if kind == "traitor" or not page.locator('[data-tok="btn:discard"]').count() \
+                else '[data-tok="btn:discard"]'
+            _click_and_wait(page, target)
+        assert f"{card}:" in page.inner_text("#log")
+    shot(page, f"tactics-{kind}")
+    assert page.errors == []
+
+
+def test_war_machine_against_a_bot_by_clicking(browser: Any, server: LiveServer) -> None:
+    page = new_page(browser, viewport={"width": 1280, "height": 900})
+    start_game(page, server.base, "warmachine", "bot")
+    moves = 0
+    while wait_turn(page) == "me":
+        ply = page.get_attribute("#table", "data-ply")
+        if page.locator('[data-tok^="pile:"]').count():
+            page.locator('[data-tok^="pile:"]').first.click()
+        elif page.locator(".wm-card.selectable").count():
+            page.locator(".wm-card.selectable").first.click()
+            deploy = page.locator('[data-tok^="deploy:"]')
+            (deploy.first if deploy.count() else page.locator('[data-tok="btn:burn"]')).click()
+        else:
+            page.locator("#controls button:not([disabled])").first.click()
+        page.wait_for_function(f"document.querySelector('#table').dataset.ply !== '{ply}'", timeout=TURN_TIMEOUT)
+        moves += 1
+        if moves == 6:
+            shot(page, "warmachine-midgame")
+        assert moves < 200
+    assert page.locator("#status").inner_text()
+    shot(page, "warmachine-finished")
+    assert page.errors == []

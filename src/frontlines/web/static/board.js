@@ -50,7 +50,7 @@ function renderBattleLine(box, v, opts) {
     if (f.battlefield) {
       const b = f.battlefield;
       marks.push(b.face_up
-        ? `<span class="mark bf" title="${esc(t(b.text || ""))}">${esc(t(b.name || ""))}</span>`
+        ? `<span class="mark bf">${esc(t(b.name || ""))}</span>${b.text ? `<small class="bf-text">${esc(t(b.text))}</small>` : ""}`
         : `<span class="mark bf">${esc(t("Battlefield face down"))}</span>`);
     }
     const form = f.formation || [null, null];
@@ -63,6 +63,7 @@ function renderBattleLine(box, v, opts) {
       t("Flag {n}", { n: num(n) }),
       status,
       f.fog ? t("Fog") : "", f.mud ? t("Mud") : "",
+      f.battlefield && f.battlefield.face_up ? `${t(f.battlefield.name || "")}: ${t(f.battlefield.text || "")}` : "",
       `${t("opponent")}: ${(f.sides[opp] || []).map((c) => cardName(c, rs)).join(", ") || t("no cards")}` +
         (form[opp] ? ` (${formationText(form[opp])})` : ""),
       `${t("you")}: ${(f.sides[seat] || []).map((c) => cardName(c, rs)).join(", ") || t("no cards")}` +

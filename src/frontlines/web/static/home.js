@@ -13,10 +13,10 @@ function optionFields() {
     const id = `opt-${o.name}`;
     const div = document.createElement("div");
     div.className = "field";
-    div.innerHTML = `<label for="${id}">${esc(t(o.help || o.name))}</label>` +
+    div.innerHTML = `<label for="${id}">${esc(o.name)}</label>` +
       `<select id="${id}" data-option="${esc(o.name)}">` +
       o.choices.map((c) => `<option value="${esc(c)}"${c === o.default ? " selected" : ""}>${esc(t(c))}</option>`).join("") +
-      `</select>`;
+      `</select>` + (o.help ? `<small class="muted">${esc(o.help)}</small>` : "");
     box.appendChild(div);
   }
 }

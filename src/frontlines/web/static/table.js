@@ -66,6 +66,7 @@ function prompt() {
   if (!c.length) return "";
   if (!sel.length) {
     const kinds = new Set(c.map((e) => e.kind));
+    if (kinds.has("draw") && c.some((e) => e.pile !== undefined)) return t("Draw: pick a pile.");
     if (kinds.has("draw") || kinds.has("scout_draw")) {
       return kinds.has("scout_draw") ? t("Scout: pick a deck to draw from.") : t("Draw a card: pick a deck.");
     }
