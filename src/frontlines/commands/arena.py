@@ -22,9 +22,9 @@ HELP = (
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rules", default="battleline", metavar="RULESET", help="ruleset (warmachine for War Machine); default battleline")
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a ruleset option (repeatable)")
-    parser.add_argument("--games", type=int, default=20, metavar="N",
-                        help="games per pairing, played as N/2 deals with seats swapped (rounded up to even); "
-                        "with --sprt the most games before giving up")
+    parser.add_argument("--games", type=int, default=None, metavar="N",
+                        help="games per pairing, played as N/2 deals with seats swapped (rounded up to even; default 20); "
+                        "with --sprt the most games before giving up (default 2000)")
     parser.add_argument("--seed", type=int, default=1, metavar="S", help="match seed: deal k gets the same cards in every pairing")
     parser.add_argument("--workers", type=int, default=1, metavar="K", help="worker processes (default 1: play in this process)")
     parser.add_argument("--bot", action="append", default=[], metavar="NAME=SPEC",
@@ -79,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
         config = MatchConfig(
             ruleset=args.rules,
             bots=bots,
-            games=args.games,
+            games=args.games if args.games is not None else (2000 if args.sprt else 20),
             seed=args.seed,
             workers=max(1, args.workers),
             protocol=args.protocol,
