@@ -194,3 +194,16 @@ def test_classic_engine_survives_a_failing_bot() -> None:
         engine.handle(line)
     assert out.getvalue().splitlines() == ["player south broken-bot", "play 2 color2,5"]
     assert "boom" in err.getvalue()
+
+
+def test_classic_bot_outside_classic_rules_still_plays() -> None:
+    from frontlines.arena.runner import play_game
+    from frontlines.arena.schedule import GameTask
+
+    bot = ClassicExternalBot(classic_fake())
+    try:
+        # plain battleline-basic (claims before the draw): the host applies claims and draws for it
+        result = play_game(GameTask(0, 0, RULES, 4, ("first", "random"), ()), (bot, make_bot("random", 2)))
+        assert result.error_seat is None, result.detail
+    finally:
+        bot.close()

@@ -200,6 +200,13 @@ class ClassicExternalBot(Bot):
         proc = self._proc
         legal = view.legal_actions()
         texts = {view.action_to_text(a): a for a in legal}
+        if not any(_PLAY.match(t) for t in texts) and "pass" not in texts:
+            # Not a card play (a host without the classic rules asks about claims or draws):
+            # decide as the classic engine would, without bothering the bot.
+            auto = automatic_action(view)
+            if auto is None:
+                raise BotError("protocol", "a classic bot can only play troop cards")
+            return auto
         hand, claims, sides, me = _table(view)
         if self._side is None:
             # North moves first: on the first turn we are asked, the table tells which we are.
