@@ -74,7 +74,9 @@ SLOT_TACTICS = (ALEXANDER, DARIUS, COMPANION_CAVALRY, SHIELD_BEARERS)
 BIT = tuple(1 << c for c in range(NUM_CARDS))
 ALL_FLAGS = (1 << NUM_FLAGS) - 1
 
-_PLAY_ROWS = tuple(tuple(PLAY_BASE + c * 9 + f for f in range(NUM_FLAGS)) for c in range(NUM_CARDS))
+# _PLAY_ROWS[card][open flags mask]: the play actions of a card, filled in lazily
+_PLAY_ROWS: list[list[tuple[int, ...] | None]] = [[None] * 512 for _ in range(NUM_CARDS)]
+_FLAGS_OF: tuple[tuple[int, ...], ...] = tuple(tuple(f for f in range(9) if m >> f & 1) for m in range(512))
 
 
 # Proof results are pure functions of their inputs; random play asks the same question
@@ -408,32 +410,34 @@ class BattleLineState(State):
                     out.append(CLAIM_BASE + f)
         hand = self.hands[p]
         if phase == PLAY:
-            open_flags = [
-                f for f in range(NUM_FLAGS) if claimed[f] < 0 and len(sides[f * 2 + p]) < caps[f] + (mud[f] >= 0)
-            ]
+            open_mask = 0
+            for f in range(NUM_FLAGS):
+                if claimed[f] < 0 and len(sides[f * 2 + p]) < caps[f] + (mud[f] >= 0):
+                    open_mask |= 1 << f
+            open_flags = _FLAGS_OF[open_mask]
             troops = hand & TROOP_MASK
             troop_play = False
-            if troops and open_flags:
-                cards = []
-                while troops:
-                    low = troops & -troops
-                    cards.append(low.bit_length() - 1)
-                    troops ^= low
+            if troops and open_mask:
                 if self.forbid_any:
-                    for c in cards:
+                    while troops:
+                        low = troops & -troops
+                        c = low.bit_length() - 1
+                        troops ^= low
                         for f in open_flags:
                             if not self.effects[f].forbid >> c & 1:
                                 out.append(PLAY_BASE + c * 9 + f)
                                 troop_play = True
                 else:
                     troop_play = True
-                    if len(open_flags) == NUM_FLAGS:
-                        for c in cards:
-                            out.extend(_PLAY_ROWS[c])
-                    else:
-                        for c in cards:
-                            base = PLAY_BASE + c * 9
-                            out.extend([base + f for f in open_flags])
+                    while troops:
+                        low = troops & -troops
+                        c = low.bit_length() - 1
+                        troops ^= low
+                        row = _PLAY_ROWS[c]
+                        plays = row[open_mask]
+                        if plays is None:
+                            plays = row[open_mask] = tuple(PLAY_BASE + c * 9 + f for f in _FLAGS_OF[open_mask])
+                        out.extend(plays)
             if not troop_play:
                 out.append(PASS)
             if hand & TACTICS_MASK and self._can_play_tactic(p):
@@ -462,7 +466,7 @@ class BattleLineState(State):
             m ^= low
         return out
 
-    def _tactics_actions(self, p: int, hand: int, open_flags: list[int], out: list[int]) -> None:
+    def _tactics_actions(self, p: int, hand: int, open_flags: tuple[int, ...], out: list[int]) -> None:
         effects = self.effects
         for card in SLOT_TACTICS:
             if hand & BIT[card] and not (card in (ALEXANDER, DARIUS) and self.leaders >> p & 1):
