@@ -207,3 +207,41 @@ def test_classic_bot_outside_classic_rules_still_plays() -> None:
         assert result.error_seat is None, result.detail
     finally:
         bot.close()
+
+
+def test_host_sends_the_classic_messages() -> None:
+    from frontlines.arena.runner import play_game
+    from frontlines.arena.schedule import GameTask
+
+    transcripts: list[list[str]] = []
+    bots = [ClassicExternalBot(classic_fake()), ClassicExternalBot(classic_fake())]
+    for bot in bots:
+        original = bot.close
+
+        def close(bot: ClassicExternalBot = bot, original=original) -> None:  # type: ignore[no-untyped-def]
+            if bot._proc is not None:
+                transcripts.append(list(bot._proc.transcript))
+            original()
+
+        bot.close = close  # type: ignore[method-assign]
+    result = play_game(GameTask(0, 0, RULES, 8, ("a", "b"), ()), (bots[0], bots[1]), classic_rules=True)
+    assert result.error_seat is None and result.reason in ("breakthrough", "envelopment", "stall")
+    sides = set()
+    for lines in transcripts:
+        first = lines[0]
+        assert first in ("> player north name", "> player south name")
+        side = first.split()[2]
+        sides.add(side)
+        assert lines[1] == f"< player {side} first-card"
+        assert lines[2] == "> colors color1 color2 color3 color4 color5 color6"
+        turns = [i for i, line in enumerate(lines) if line.startswith(f"> player {side} hand")]
+        assert turns and turns[0] == 3
+        for t in turns:
+            assert lines[t + 1].startswith("> flag claim-status ")
+            assert [line.split()[1:4] for line in lines[t + 2 : t + 20]] == [
+                ["flag", str(i // 2 + 1), "cards"] for i in range(18)
+            ]
+            has_opp = lines[t + 20].startswith("> opponent play ")
+            assert has_opp or (side == "north" and t == turns[0])
+        assert all(not line.startswith("<") or line.startswith(("< play ", "< player ")) for line in lines)
+    assert sides == {"north", "south"}

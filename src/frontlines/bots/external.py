@@ -74,7 +74,7 @@ class LineProcess:
             raise BotError("crash", f"cannot start {self.args[0]!r}: {exc}") from exc
         self._lines: queue.Queue[object] = queue.Queue()
         self._stderr: collections.deque[str] = collections.deque(maxlen=20)
-        self.transcript: collections.deque[str] = collections.deque(maxlen=200)
+        self.transcript: collections.deque[str] = collections.deque(maxlen=5000)  # for debugging a bot
         threading.Thread(target=self._pump_stdout, daemon=True).start()
         threading.Thread(target=self._pump_stderr, daemon=True).start()
 
