@@ -195,6 +195,8 @@ def test_words() -> None:
     assert describe_action("RE:R7>x") == "Redeploy R7 out"
     assert describe_action("TR:B3>4") == "Traitor B3>4"
     assert describe_action("claim:5") == "claims flag 5"
+    assert describe_action("GJ^4") == "GJ WM to 4" and describe_action("IJv2") == "IJ inf to 2"
+    assert describe_action("burn:?") == "burns a card" and describe_action("draw:6") == "draws pile 6"
     flags = sample_view()["flags"]
     assert claim_explanation(flags[0]) == "Flag 1 can be claimed: no unseen card can beat your wedge (27)"
     text = claim_explanation(flags[1])

@@ -138,8 +138,8 @@ class GameScreen(Screen[None]):
         self._draw(view, data)
 
     def _options(self) -> list[Token]:
-        if self.claim_mode:
-            return [Token(CLAIM, str(i)) for i in range(1, 10)]
+        if self.claim_mode:  # any flag may be tried; only the provable ones are marked
+            return [t for t in self.picker.options() if t.kind == CLAIM]
         return self.picker.options()
 
     def _cursor_token(self) -> Token | None:
@@ -204,7 +204,7 @@ class GameScreen(Screen[None]):
         opponent = 1 - self.viewer
         out.append(f" {names[self.viewer]} (P{self.viewer + 1}) vs {names[opponent]} (P{opponent + 1})  ")
         if state.is_terminal():
-            out.append("Game over: " + outcome_text(data.get("outcome"), names), style="bold")
+            out.append("Game over (see below)", style="bold")
         elif self.my_turn():
             out.append(f"{names[self.viewer]}: your move", style="bold")
         else:

@@ -2,14 +2,30 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from frontlines.tui.cards import TACTICS_NAMES
 
+_WM_DEPLOY = re.compile(r"^([A-Z]{2})([\^v])([1-6])$")
+
 
 def describe_action(text: str) -> str:
-    """``R7@3`` -> ``R7 to flag 3``; unknown forms are returned unchanged."""
+    """``R7@3`` -> ``R7 to 3``, ``GJ^4`` -> ``GJ WM to 4``; unknown forms come back unchanged."""
+    deploy = _WM_DEPLOY.match(text)
+    if deploy:
+        end = "WM" if deploy.group(2) == "^" else "inf"
+        return f"{deploy.group(1)} {end} to {deploy.group(3)}"
+    if text.startswith("burn:"):
+        card = text[5:]
+        return "burns a card" if card == "?" else f"burns {card}"
+    if text.startswith("draw:") and text[5:].isdigit():
+        return f"draws pile {text[5:]}"
+    if text in ("take1", "take2"):
+        return f"takes {text[-1]}"
+    if text == "skip":
+        return "skips"
     if text.startswith("claim:"):
         return f"claims flag {text[6:]}"
     if text.startswith("draw:"):
