@@ -170,21 +170,27 @@ class Board:
             return out
         opp = 1 - me
         pending_open = not self.opts.pending_closed
+        ends = [(c * 12, c // 6, c % 6) for c in hand]  # (action base, war-machine country, infantry country)
         for p in range(6):
             st = self.status[p]
             if st != OPEN and not (st == PENDING and pending_open):
                 continue
-            home = self.front_country[p]
             mine = self.colour[p][me]
+            if mine >= 0:  # rule c: my colour here is fixed (and already passed rule b)
+                for base, w, i in ends:
+                    if w == mine:
+                        out.append(base + p)
+                    elif i == mine:
+                        out.append(base + 6 + p)
+                continue
+            home = self.front_country[p]
             theirs = self.colour[p][opp]
-            for c in hand:
-                # rule b: not the country itself nor the opponent's colour there; rule c: one colour each
-                w = c // 6
-                if w != home and w != theirs and (mine < 0 or w == mine):
-                    out.append(c * 12 + p)
-                i = c % 6
-                if i != home and i != theirs and (mine < 0 or i == mine):
-                    out.append(c * 12 + 6 + p)
+            for base, w, i in ends:
+                # rule b: neither the country itself nor the opponent's colour there
+                if w != home and w != theirs:
+                    out.append(base + p)
+                if i != home and i != theirs:
+                    out.append(base + 6 + p)
         return out
 
     def legal(self) -> list[int]:
