@@ -16,7 +16,7 @@ from typing import Any
 from frontlines.core.errors import NotationError
 from frontlines.core.game import Action, Outcome, View
 from frontlines.games.battleline.cards import NUM_CARDS, NUM_TROOPS, TACTICS_MASK, card_code, parse_card
-from frontlines.games.battleline.formations import rank_of, sum_of
+from frontlines.games.battleline.formations import BATTLELINE_CARDS, SCHOTTEN_CARDS, rank_of, sum_of
 from frontlines.games.battleline.medieval import load_set
 from frontlines.games.battleline.notation import (
     _common_tokens,
@@ -63,6 +63,10 @@ class BattleLineView(View):
         self.bf_ids = bf_ids
         self.bf_up = bf_up
         self.effects = battlefield_effects(cfg, bf_ids, bf_up)
+        self.base_caps = tuple(e.capacity for e in self.effects)
+        self.forbid_any = any(e.forbid for e in self.effects)
+        self.rules = SCHOTTEN_CARDS if cfg.variant.schotten else BATTLELINE_CARDS
+        self._memo: list[Any] = [None] * (2 * NUM_FLAGS)  # claim memo shared by samples
         self.viewer = viewer
         self.sides: list[tuple[int, ...]] = [()] * (2 * NUM_FLAGS)
         self.completed: list[int] = [-1] * (2 * NUM_FLAGS)
@@ -89,7 +93,11 @@ class BattleLineView(View):
         self.tsize = self.xsize = 0
         self.tmarks: tuple[Mark, ...] = ()
         self.xmarks: tuple[Mark, ...] = ()
-        self.log: list[str] = []
+        self._hist: list[int] = []  # the state's history and who made each action
+        self._actors: list[int] = []
+        self._log: list[str] | None = None
+        self.public = 0  # every face-up card (computed once; sampling needs it)
+        self._pools: tuple[list[int], list[int]] | None = None
         self._legal: list[int] | None = None
         self._probe: BattleLineState | None = None
 
@@ -127,10 +135,19 @@ class BattleLineView(View):
         v.tsize, v.xsize = len(s.tdeck), len(s.xdeck)
         v.tmarks = _deck_marks(s.tdeck, s.known, viewer)
         v.xmarks = _deck_marks(s.xdeck, s.known, viewer)
-        v.log = _public_log(s, viewer)
+        v._hist = list(s.hist)
+        v._actors = list(s.actors)
+        v.public = s.public
         return v
 
     # --- View interface ----------------------------------------------------------------
+    @property
+    def log(self) -> list[str]:
+        """Public action texts since the state's initial (or parsed) position."""
+        if self._log is None:
+            self._log = _public_log(self._hist, self._actors, self.viewer)
+        return self._log
+
     @property
     def ruleset(self) -> str:
         return self.cfg.variant.name
@@ -170,8 +187,38 @@ class BattleLineView(View):
         return parse_action(text)
 
     # --- sampling ----------------------------------------------------------------------
+    def _unknown_pools(self) -> tuple[list[int], list[int]]:
+        """Troops and tactics whose place the viewer does not know (sorted)."""
+        if self._pools is None:
+            variant = self.cfg.variant
+            all_cards = variant.troop_mask | (TACTICS_MASK if variant.tactics else 0)
+            fixed = self.public | self.hand
+            for p in (0, 1):
+                h = self.hidden[p]
+                if h is not None:
+                    fixed |= h[3]
+            for marks in (self.tmarks, self.xmarks):
+                for _pos, _k, c in marks:
+                    if c >= 0:
+                        fixed |= 1 << c
+            pool = all_cards & ~fixed
+            self._pools = (
+                [c for c in range(NUM_TROOPS) if pool >> c & 1],
+                [c for c in range(NUM_TROOPS, NUM_CARDS) if pool >> c & 1],
+            )
+        return self._pools
+
     def sample(self, rng: random.Random) -> BattleLineState:
-        s = BattleLineState(self.cfg, self.bf_ids, self.bf_up)
+        s = BattleLineState.__new__(BattleLineState)
+        s.cfg = self.cfg
+        s.rules = self.rules
+        s.bf_ids = self.bf_ids
+        s.bf_up = self.bf_up
+        s.effects = self.effects
+        s.base_caps = self.base_caps
+        s.forbid_any = self.forbid_any
+        s.troops_all = self.cfg.variant.troop_mask
+        s._memo = self._memo
         s.sides = list(self.sides)
         s.completed = list(self.completed)
         s.claimed = list(self.claimed)
@@ -185,42 +232,42 @@ class BattleLineView(View):
         s.scout_left, s.scout_n, s.ret_left, s.excess = self.scout_left, self.scout_n, self.ret_left, self.excess
         s.turn_passed, s.turn_noop, s.turn_claims = self.turn_passed, self.turn_noop, self.turn_claims
         s.passes, s.noops, s.out = self.passes, self.noops, self.out
-        public = table_mask(self)
-        s.public = public
-        variant = self.cfg.variant
-        all_cards = variant.troop_mask | (TACTICS_MASK if variant.tactics else 0)
-        fixed = public | self.hand
-        for p in (0, 1):
-            h = self.hidden[p]
-            if h is not None:
-                fixed |= h[3]
-        for marks in (self.tmarks, self.xmarks):
-            for _pos, _k, c in marks:
-                if c >= 0:
-                    fixed |= 1 << c
-        pool = all_cards & ~fixed
-        troops = [c for c in range(NUM_TROOPS) if pool >> c & 1]
-        tactics = [c for c in range(NUM_TROOPS, NUM_CARDS) if pool >> c & 1]
+        s.public = self.public
+        s.hist = []
+        s.actors = []
+        s._undo = []
+        s._legal = None
+        pool_t, pool_x = self._unknown_pools()
+        troops = pool_t[:]
+        tactics = pool_x[:]
         rng.shuffle(troops)
-        rng.shuffle(tactics)
+        if tactics:
+            rng.shuffle(tactics)
         known = [0, 0]
         v = self.viewer
+        hands = [0, 0]
         for p in (0, 1):
             h = self.hidden[p]
             if h is None:
-                s.hands[p] = self.hand
+                hands[p] = self.hand
                 known[1 - p] |= self.hand_marked
                 continue
             nt, nx, nk, seen = h
-            dealt = [troops.pop() for _ in range(nt)] + [tactics.pop() for _ in range(nx)]
             hand = seen
+            dealt = troops[-nt:] if nt else []
+            if nt:
+                del troops[-nt:]
+            if nx:
+                dealt += tactics[-nx:]
+                del tactics[-nx:]
             for c in dealt:
                 hand |= 1 << c
-            s.hands[p] = hand
+            hands[p] = hand
             if v is not None:
                 known[v] |= seen
             for c in dealt[:nk]:  # spectators: which of the unknown cards the other player knows
                 known[1 - p] |= 1 << c
+        s.hands = hands
         s.tdeck = _fill_deck(self.tsize, self.tmarks, troops, known)
         s.xdeck = _fill_deck(self.xsize, self.xmarks, tactics, known)
         s.known = known
@@ -280,6 +327,10 @@ def _deck_marks(deck: list[int], known: list[int], viewer: int | None) -> tuple[
 
 def _fill_deck(size: int, marks: tuple[Mark, ...], pool: list[int], known: list[int]) -> list[int]:
     """A deck (top = last) of ``size`` cards: marked cards at their places, the rest from ``pool``."""
+    if not marks:
+        if len(pool) != size:
+            raise IndexError("the hidden cards do not fill the deck")
+        return pool
     top_first: list[int] = []
     by_pos = {pos: (knowers, c) for pos, knowers, c in marks}
     for pos in range(size):
@@ -290,15 +341,17 @@ def _fill_deck(size: int, marks: tuple[Mark, ...], pool: list[int], known: list[
                 if mark[0] >> p & 1:
                     known[p] |= 1 << c
         top_first.append(c)
+    if pool:
+        raise IndexError("the hidden cards do not fill the deck")
     top_first.reverse()
     return top_first
 
 
-def _public_log(s: BattleLineState, viewer: int | None) -> list[str]:
-    """Action texts of the state's history as the viewer saw them: a card another player
-    put back with Scout shows as ``return:?``."""
+def _public_log(hist: list[int], actors: list[int], viewer: int | None) -> list[str]:
+    """Action texts of a history as the viewer saw them: a card another player put back
+    with Scout shows as ``return:?``."""
     out = []
-    for a, actor in zip(s.hist, s.actors, strict=True):
+    for a, actor in zip(hist, actors, strict=True):
         if RETURN_BASE <= a < REDEPLOY_BASE and actor != viewer:
             out.append("return:?")
         else:
@@ -317,6 +370,7 @@ def parse_view(text: str) -> BattleLineView:
     v = BattleLineView(cfg, bf_ids, bf_up, viewer)
     try:
         _fill_common(fields, v)
+        v.public = table_mask(v)
         for p in (0, 1):
             items = fields.get(f"h{p}").split(".")
             if items and items[0].startswith("?"):
@@ -357,7 +411,22 @@ def parse_view(text: str) -> BattleLineView:
         if isinstance(exc, NotationError):
             raise
         raise NotationError(f"view notation: {exc}") from exc
+    _check_consistent(v)
     return v
+
+
+def _check_consistent(v: BattleLineView) -> None:
+    """A view must describe some real position: deal one and check its cards."""
+    from frontlines.games.battleline.notation import check_cards
+
+    try:
+        probe = v.sample(random.Random(0))
+    except IndexError:
+        raise NotationError("view notation: more hidden cards than the ruleset has left") from None
+    check_cards(probe)
+    if probe.view(v.viewer).to_notation() != v.to_notation():
+        raise NotationError("view notation: inconsistent knowledge marks or counts")
+    v._probe = probe
 
 
 # --- the dictionary for user interfaces -------------------------------------------------------
