@@ -298,3 +298,30 @@ def test_war_machine_against_a_bot_by_clicking(browser: Any, server: LiveServer)
     assert page.locator("#status").inner_text()
     shot(page, "warmachine-finished")
     assert page.errors == []
+
+
+def test_pass_and_play_hides_the_hand_between_turns(browser: Any, server: LiveServer) -> None:
+    page = new_page(browser, viewport={"width": 1024, "height": 800})
+    start_game(page, server.base, "battleline-basic", "hotseat")
+    first_mover = None
+    for _ in range(3):
+        if page.locator("#handover:not([hidden])").count():
+            assert page.locator("#board").is_hidden()  # the other player's hand stays covered
+            page.click("#handover-ok")
+            continue
+        assert wait_turn(page) == "me"
+        first_mover = first_mover or page.inner_text("#status")
+        click_one_move(page)  # the card
+        click_one_move(page)  # the draw: now the other player is to move
+    page.wait_for_selector("#handover:not([hidden])")
+    assert "Pass the device" in page.inner_text("#handover")
+    # Home remembers the game; watchers see it live with no hand at all.
+    home = page.context.new_page()  # same browser profile: same localStorage
+    home.goto(server.base + "/")
+    home.wait_for_selector("#my-games li a")
+    watch = home.locator('#live-games a:has-text("Watch")').first.get_attribute("href")
+    spectator = new_page(browser)
+    spectator.goto(server.base + watch)
+    spectator.wait_for_selector("#table[data-ply]")
+    assert spectator.locator(".hand").count() == 0 and spectator.locator("#resign").is_hidden()
+    assert "to move" in spectator.inner_text("#status")
