@@ -175,6 +175,20 @@ def test_resignation_and_its_notation() -> None:
         s.apply(0)
 
 
+def test_resignation_in_a_match() -> None:
+    rng = random.Random(4)
+    for when in (0, 30, 70):
+        s = MODULE.new_game(seed=4, options={"match": "best_of_3"})
+        for _ in range(when):
+            s.apply(rng.choice(s.legal_actions()))
+        s.resign(1, "forfeit", "crashed")
+        out = s.outcome()
+        assert out is not None and out.winner == 0 and out.reason == "forfeit"
+        assert MODULE.parse_state(s.to_notation()).to_notation() == s.to_notation()
+        v = s.view(0)
+        assert MODULE.parse_view(v.to_notation()).to_notation() == v.to_notation()
+
+
 @pytest.mark.parametrize("bad", [
     "", "warmachine", "warmachine front=GIJBUR", "battleline x", "warmachine view=0",
     MODULE.new_game(seed=1).to_notation().replace("piles=", "piles=GI"),

@@ -306,8 +306,8 @@ def parse_board(text: str, view: bool) -> tuple[Board, int | None]:
         raise _fail("to=- exactly when the game is over")
     if b.phase == CHOOSE and (len(b.leftover) != 3 or b.hands[0] or b.hands[1] or b.to_move != 1 - b.shuffler):
         raise _fail("while choosing, three leftover cards, empty hands, and the chooser (not the shuffler) to move")
-    if b.phase != CHOOSE and b.leftover:
-        raise _fail("leftover cards exist only before the choice")
+    if (b.leftover and b.first >= 0) or (not b.leftover and b.first < 0):
+        raise _fail("three leftover cards until the choice is made (first=-), none afterwards")
     if b.phase in (PLAY, DRAW) and (b.first < 0 or b.support == 0):
         raise _fail("a game in play has a first player and support cards left")
 
@@ -323,7 +323,8 @@ def parse_board(text: str, view: bool) -> tuple[Board, int | None]:
             if len(parts) != 3 or not parts[0].isdigit() or not parts[1].isdigit() or parts[2] not in ("0", "1", "x"):
                 raise _fail(f"match result {item!r} must be score0-score1-winner")
             b.results.append((int(parts[0]), int(parts[1]), -1 if parts[2] == "x" else int(parts[2])))
-        if len(b.results) != b.game_no - (0 if b.phase == OVER else 1):
+        finished = b.phase == OVER and "resigned" not in fields  # a resigned game has no result
+        if len(b.results) != b.game_no - (0 if finished else 1):
             raise _fail("match results must list every finished game")
     if "resigned" in fields:
         parts = fields["resigned"].split(":")
