@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import Select
+from textual.widgets import Input, Select
 
 from frontlines.core.record import GameRecord
 from frontlines.games import new_state
@@ -512,6 +512,65 @@ def test_setup_screen_starts_a_game() -> None:
         assert screen.my_turn()  # "First move: me"
         assert all(f["battlefield"]["face_up"] for f in screen.view_dict["flags"])
         assert "1b" in screen_text(app)
+
+    run_app(app, scenario)
+
+
+def test_setup_screen_opens_records(tmp_path: Path) -> None:
+    state = new_state("schotten-totten", seed=3)
+    initial = state.clone()
+    rng = random.Random(3)
+    for _ in range(9):
+        state.apply(rng.choice(state.legal_actions()))
+    path = tmp_path / "st.txt"
+    path.write_text(GameRecord.from_state(initial, state, players=("human", "random")).to_text())
+    app = FrontlinesApp(GameConfig(opponent="random"), setup=True, bot_delay=0)
+
+    async def scenario(pilot: Pilot[None], app: FrontlinesApp) -> None:
+        await pilot.pause()
+        app.screen.query_one("#record", Input).value = str(tmp_path / "nothing.txt")
+        await pilot.click("#replay")
+        assert "No such file" in screen_text(app)
+        app.screen.query_one("#record", Input).value = str(path)
+        await pilot.pause()
+        await pilot.click("#replay")
+        await pilot.pause()
+        await pilot.pause()
+        assert isinstance(app.screen, ReplayScreen)
+        assert "move 0/9" in screen_text(app)
+        await pilot.press("q")
+        await pilot.pause()
+        await pilot.pause()
+        assert isinstance(app.screen, SetupScreen)
+        app.screen.query_one("#record", Input).value = str(path)
+        await pilot.pause()
+        await pilot.click("#load")
+        await settle(pilot, app)
+        assert game_screen(app).session.state == state
+
+    run_app(app, scenario)
+
+
+def test_new_game_and_quit_ask_first() -> None:
+    app = FrontlinesApp(GameConfig(ruleset="battleline", opponent="easy", seed=6), setup=False, bot_delay=0)
+
+    async def scenario(pilot: Pilot[None], app: FrontlinesApp) -> None:
+        await settle(pilot, app)
+        await pilot.press("n")
+        assert "Abandon this game" in screen_text(app)
+        await pilot.press("n")  # no: back to the table
+        assert isinstance(app.screen, GameScreen)
+        await pilot.press("n", "y")
+        await pilot.pause()
+        assert isinstance(app.screen, SetupScreen)
+        await pilot.click("#start")
+        await settle(pilot, app)
+        assert game_screen(app).session.kinds.count("easy") == 1
+        await pilot.press("q")
+        assert "Quit?" in screen_text(app)
+        await pilot.press("y")
+        await pilot.pause()
+        assert not app.is_running
 
     run_app(app, scenario)
 

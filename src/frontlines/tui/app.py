@@ -116,6 +116,10 @@ class GameScreen(Screen[None]):
         self.refresh_table()
         self.schedule_bot()
 
+    def on_resize(self) -> None:
+        if self.view_dict:
+            self.refresh_table()  # the log shows as many lines as fit
+
     # --- state to screen ------------------------------------------------------------
     @property
     def names(self) -> list[str]:
@@ -793,14 +797,22 @@ class FrontlinesApp(App[None]):
             self.start_game(self.config)
 
     def back_to_setup(self) -> None:
+        # Deferred: a screen callback that pushes from a screen being popped is never run,
+        # so transitions happen from the app's own queue once the stack is settled.
+        self.call_later(self._back_to_setup)
+
+    async def _back_to_setup(self) -> None:
         while len(self.screen_stack) > 1:
-            self.pop_screen()
+            await self.pop_screen()
         if self.session is not None:
             self.session.close()
             self.session = None
-        self.push_screen(SetupScreen(self.config), callback=self._setup_done)
+        await self.push_screen(SetupScreen(self.config), callback=self._setup_done)
 
     def _setup_done(self, result: GameConfig | tuple[str, Path] | None) -> None:
+        self.call_later(self._open, result)
+
+    async def _open(self, result: GameConfig | tuple[str, Path] | None) -> None:
         if result is None:
             self.exit()
         elif isinstance(result, GameConfig):
@@ -811,7 +823,8 @@ class FrontlinesApp(App[None]):
             try:
                 record = load_record(path)
                 if what == "replay":
-                    self.push_screen(ReplayScreen(record, standalone=False), callback=lambda _r: self.back_to_setup())
+                    await self.push_screen(ReplayScreen(record, standalone=False),
+                                           callback=lambda _r: self.back_to_setup())
                 else:
                     self.start_session(GameSession.from_record(record, self.config.seat_kinds()))
             except (FrontlinesError, OSError) as exc:
