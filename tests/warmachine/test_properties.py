@@ -7,7 +7,8 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from frontlines.games.warmachine import MODULE
+from frontlines.core.errors import NotationError
+from frontlines.games.warmachine import MODULE, WarMachineView
 from frontlines.games.warmachine.options import OPTIONS
 
 from .test_soak import check_invariants, check_views
@@ -37,3 +38,39 @@ def test_any_options_any_game(options: dict[str, str], seed: int, line: int) -> 
     check_views(s, rng)
     out = s.outcome()
     assert out is not None and out.winner in (0, 1, None)
+
+
+def _positions() -> list[str]:
+    out = []
+    rng = random.Random(0)
+    for seed, options in enumerate([{}, {"match": "best_of_3", "leftover_choice_blind": "false"}]):
+        s = MODULE.new_game(seed=seed, options=options)
+        while not s.is_terminal():
+            out.append(s.to_notation())
+            out.append(s.view(s.current_player()).to_notation())
+            s.apply(rng.choice(s.legal_actions()))
+        out.append(s.to_notation())
+    return out
+
+
+POSITIONS = _positions()
+
+
+@settings(max_examples=600, deadline=None)
+@given(index=st.integers(0, len(POSITIONS) - 1), cut=st.integers(0, 400), junk=st.text(alphabet="GIJBURv^?/:=,01239xop- ", max_size=4) | st.text(max_size=3))
+def test_mangled_notation_is_rejected_cleanly(index: int, cut: int, junk: str) -> None:
+    text = POSITIONS[index]
+    cut %= len(text) + 1
+    mangled = text[:cut] + junk + text[cut + len(junk) // 2 :]
+    parse = MODULE.parse_view if " view=" in text else MODULE.parse_state
+    try:
+        again = parse(mangled)
+    except NotationError:
+        return
+    assert parse(again.to_notation()).to_notation() == again.to_notation()
+    # whatever is accepted is usable: actions, views, samples
+    again.legal_actions()
+    views = [again] if isinstance(again, WarMachineView) else [again.view(v) for v in (0, 1, None)]
+    for v in views:
+        v.to_dict()
+        v.sample(random.Random(1)).legal_actions()

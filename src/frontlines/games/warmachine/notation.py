@@ -180,6 +180,10 @@ def _groups(value: str, sep: str, n: int, key: str) -> list[str]:
     return parts
 
 
+def _is_num(text: str) -> bool:
+    return text.isascii() and text.isdigit()
+
+
 def _player(value: str, key: str, allow_none: bool) -> int:
     if value == "-" and allow_none:
         return -1
@@ -249,7 +253,7 @@ def parse_board(text: str, view: bool) -> tuple[Board, int | None]:
     if view:
         sizes = _groups(fields["piles"], ",", 6, "piles")
         for p, s in enumerate(sizes):
-            if not s.isdigit() or int(s) > 30:
+            if not _is_num(s) or int(s) > 30:
                 raise _fail(f"pile size {s!r}")
             b.piles[p] = [UNKNOWN] * int(s)
     else:
@@ -314,13 +318,13 @@ def parse_board(text: str, view: bool) -> tuple[Board, int | None]:
     if "match" in fields:
         seed, _, rest = fields["match"].partition(":")
         game_no, _, res = rest.partition(":")
-        if not ((seed == "?" and view) or seed.isdigit()) or not game_no.isdigit() or not 1 <= int(game_no) <= 3:
+        if not ((seed == "?" and view) or _is_num(seed)) or not _is_num(game_no) or not 1 <= int(game_no) <= 3:
             raise _fail(f"match needs seed:game:results, got {fields['match']!r}")
         b.match_seed = -1 if seed == "?" else int(seed)
         b.game_no = int(game_no)
         for item in res.split(",") if res else []:
             parts = item.split("-")
-            if len(parts) != 3 or not parts[0].isdigit() or not parts[1].isdigit() or parts[2] not in ("0", "1", "x"):
+            if len(parts) != 3 or not _is_num(parts[0]) or not _is_num(parts[1]) or parts[2] not in ("0", "1", "x"):
                 raise _fail(f"match result {item!r} must be score0-score1-winner")
             b.results.append((int(parts[0]), int(parts[1]), -1 if parts[2] == "x" else int(parts[2])))
         finished = b.phase == OVER and "resigned" not in fields  # a resigned game has no result
