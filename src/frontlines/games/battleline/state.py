@@ -63,6 +63,7 @@ DESERTER_BASE = 1420  # + card
 TRAITOR_BASE = 1490  # + card * 9 + flag (card is a troop)
 EXCESS_BASE = 2030  # + card: owner discards a card left over when Mud is removed
 NUM_ACTIONS = 2100
+TROOP_PLAYS = NUM_TROOPS * 9  # play codes below this are troop cards
 
 # --- phases ------------------------------------------------------------------------------
 PLAY, DRAW, SCOUT_DRAW, SCOUT_RETURN, EXCESS, OVER = range(6)
@@ -279,6 +280,37 @@ class BattleLineState(State):
         and a counter-example stays one while its cards are unseen; ``exact`` recomputes
         anyway (for reason texts with up-to-date counts).
         """
+        i = flag * 2 + player
+        mine = self.sides[i]
+        theirs = self.sides[i ^ 1]
+        memo = self._memo[i]
+        if memo is not None and memo[0] is mine and memo[1] is theirs and not exact and self.claimed[flag] < 0:
+            # quickest path: same side objects (tuples: identity means the same cards) and the
+            # same environment, completion times and stall status as when it was decided
+            completed = self.completed
+            if memo[2] == (self.mud[flag] >= 0) and memo[3] == (self.fog[flag] >= 0) and memo[4] == (
+                completed[i] - completed[i ^ 1]
+            ):
+                result: ProofResult = memo[7]
+                if memo[8]:  # both sides complete: nothing else matters
+                    return result
+                final = self.cfg.stall_b and self.hands[1 - player] == 0 and not self.tdeck and not self.xdeck
+                if final == memo[5]:
+                    if final:
+                        return result
+                    unseen = self.troops_all & ~self.public & ~self.effects[flag].forbid
+                    if result.claimable:
+                        if not unseen & ~memo[6]:
+                            return result
+                    elif result.counterexample is not None:
+                        for c in result.counterexample:
+                            if not unseen >> c & 1:
+                                break
+                        else:
+                            return result
+        return self._claim_result(flag, player, exact)
+
+    def _claim_result(self, flag: int, player: int, exact: bool) -> ProofResult:
         if self.claimed[flag] >= 0:
             return ProofResult(False, None, f"flag {flag + 1} is already claimed")
         cap = self.effects[flag].capacity + (self.mud[flag] >= 0)
@@ -300,34 +332,13 @@ class BattleLineState(State):
                 return ProofResult(False, None, "this battlefield is claimed only when both sides are complete")
             unseen = self.troops_all & ~self.public & ~eff.forbid
             final = self.cfg.stall_b and self.hands[1 - player] == 0 and not self.tdeck and not self.xdeck
-        # fast path: the same side objects as last time (tuples are immutable, so identity
-        # means the same cards), checked like the shared cache below
         i = flag * 2 + player
-        memo = self._memo[i]
-        if (
-            memo is not None
-            and not exact
-            and memo[0] is mine
-            and memo[1] is theirs
-            and memo[2] == cap
-            and memo[3] == fog
-            and memo[4] == first
-            and memo[5] == final
-        ):
-            result: ProofResult = memo[7]
-            if complete or final:
-                return result
-            if result.claimable:
-                if not unseen & ~memo[6]:
-                    return result
-            elif result.counterexample is not None:
-                for c in result.counterexample:
-                    if not unseen >> c & 1:
-                        break
-                else:
-                    return result
         result = self._shared_result(mine, theirs, cap, fog, first, final, unseen, complete, eff.forbid, exact)
-        self._memo[i] = (mine, theirs, cap, fog, first, final, unseen, result)
+        completed = self.completed
+        self._memo[i] = (
+            mine, theirs, self.mud[flag] >= 0, self.fog[flag] >= 0, completed[i] - completed[i ^ 1], final, unseen,
+            result, complete,
+        )
         return result
 
     def _shared_result(
@@ -585,10 +596,25 @@ class BattleLineState(State):
     def _do(self, a: int, legal: list[int]) -> None:
         self._legal = None
         self.hist.append(a)
-        self.actors.append(self.excess[0] & 1 if self.phase == EXCESS else self.to_move)
-        self.counter += 1
         p = self.to_move
-        if a < CLAIM_BASE:
+        self.actors.append(self.excess[0] & 1 if self.phase == EXCESS else p)
+        self.counter += 1
+        if a < TROOP_PLAYS:  # the common case, inlined: a troop from hand to a flag
+            c, f = divmod(a, 9)
+            bit = BIT[c]
+            self.hands[p] &= ~bit
+            known = self.known
+            if known[0] | known[1]:
+                known[0] &= ~bit
+                known[1] &= ~bit
+            self.public |= bit
+            i = f * 2 + p
+            side = self.sides[i] + (c,)
+            self.sides[i] = side
+            if len(side) == self.base_caps[f] + (self.mud[f] >= 0):
+                self.completed[i] = self.counter
+            self.phase = DRAW
+        elif a < CLAIM_BASE:
             c, f = divmod(a, 9)
             self._from_hand(p, c)
             if c == FOG:
@@ -671,9 +697,9 @@ class BattleLineState(State):
             self.phase = DRAW
         else:
             c = a - EXCESS_BASE
-            side = self.excess[0]
-            self.sides[side] = tuple(x for x in self.sides[side] if x != c)
-            self.discards[side & 1] += (c,)
+            owed = self.excess[0]
+            self.sides[owed] = tuple(x for x in self.sides[owed] if x != c)
+            self.discards[owed & 1] += (c,)
             self.excess = self.excess[1:]
             if not self.excess:
                 self.phase = DRAW
