@@ -326,6 +326,13 @@ def test_undo_takes_back_to_the_players_previous_decision(tmp_path: Path) -> Non
         await play_move(pilot, screen, rng.choice(screen.picker.moves))  # draw; the bot answers
         await settle(pilot, app)
         assert screen.session.state.current_player() == 0
+        assert "+" in "".join(col.render().plain for col in app.screen.query(FlagColumn).results(FlagColumn))
+        await pilot.press("h")  # a hint, thought out in a worker thread
+        for _ in range(200):
+            if "Hint (heuristic bot)" in screen_text(app):
+                break
+            await pilot.pause(0.01)
+        assert "Hint (heuristic bot)" in screen_text(app)
         await pilot.press("u")
         await settle(pilot, app)
         assert screen.session.state.to_notation() == middle

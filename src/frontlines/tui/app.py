@@ -26,11 +26,11 @@ from frontlines.core.record import GameRecord
 from frontlines.tui.cards import TACTICS_HELP, card_name
 from frontlines.tui.render import Marks
 from frontlines.tui.screens import ConfirmScreen, HelpScreen, PassScreen, SaveScreen, SetupScreen
-from frontlines.tui.session import GameConfig, GameSession, load_record, replay_states
+from frontlines.tui.session import GameConfig, GameSession, load_record, make_bot, replay_states
 from frontlines.tui.steps import ACTION, BUTTON, CARD, CLAIM, DECK, FLAG, HAND, Move, Picker, Token, moves_from_view
 from frontlines.tui.warmachine import END, END_KEYS, END_WORDS
 from frontlines.tui.widgets import BattleLineBoard, FlagColumn, HandBar, Pane, WarMachineBoard, tracker_text
-from frontlines.tui.words import claim_explanation, describe_action, outcome_text
+from frontlines.tui.words import claim_explanation, describe_action, outcome_text, placed_cards
 
 _DECK_KEYS = {"t": "troop", "a": "tactics"}
 _BUTTON_KEYS = {"p": "pass", "e": "end"}
@@ -97,6 +97,8 @@ class GameScreen(Screen[None]):
         # undo made its answer stale, because a bot object need not be thread-safe.
         self.thinking = False
         self.generation = 0  # bumped by undo/new game: a late bot answer is then ignored
+        self.hint_bot: Bot | None = None
+        self.hinting = False
         self._position: tuple[int, int | None] | None = None
         self.is_battleline = session.state.game == "battleline"
 
@@ -160,6 +162,7 @@ class GameScreen(Screen[None]):
                 marks.claimable.add(int(move.entry["flag"]))
         options = self._options()
         me, them = self.viewer, 1 - self.viewer
+        marks.recent = self._recent_cards()
         head = self.picker.head()
         owner = them if head is not None and _GUILE_OWNER.get(head.value) == "them" else me
         hand_offered: set[str] = set()
@@ -188,6 +191,21 @@ class GameScreen(Screen[None]):
             elif cursor.kind == CARD:
                 marks.cursor_card = (owner, cursor.value)
         return marks, hand_offered, hand_chosen, hand_cursor
+
+    def _recent_cards(self) -> set[tuple[int, str]]:
+        """Cards the other side placed since this player's last action (marked ``R7+``)."""
+        log = [str(x) for x in self.view_dict.get("log") or []]
+        movers = self.session.movers
+        if len(movers) != len(log):
+            return set()
+        recent: set[tuple[int, str]] = set()
+        for text, mover in zip(reversed(log), reversed(movers), strict=True):
+            if mover == self.viewer:
+                break
+            card = placed_cards(text)
+            if card is not None and mover >= 0:
+                recent.add((mover, card))
+        return recent
 
     def _draw(self, view: View, data: Mapping[str, Any]) -> None:
         names = self.names
@@ -324,6 +342,7 @@ class GameScreen(Screen[None]):
     def _keys_text(self) -> Text:
         parts = ["?help"]
         if self.my_turn():
+            parts.insert(0, "h hint")
             parts.insert(0, "arrows+Enter")
             if self.is_battleline:
                 parts.insert(0, "c claim")
@@ -465,6 +484,38 @@ class GameScreen(Screen[None]):
         self.say(f"The bot failed and forfeits: {exc}", "red")
         self.refresh_table()
 
+    # --- hints ----------------------------------------------------------------------
+    def action_hint(self) -> None:
+        """Ask the heuristic bot, from this player's own view, what it would play."""
+        if not self.my_turn() or self.hinting:
+            return
+        if self.hint_bot is None:
+            self.hint_bot = make_bot("heuristic", self.session.seed)
+            self.hint_bot.new_game(self.session.state.ruleset, self.viewer, self.session.seed)
+        bot, view, position = self.hint_bot, self.session.view(self.viewer), self._position
+        self.hinting = True
+        self.say("Thinking about a hint...", "dim")
+        self.refresh_table()
+        self.run_worker(lambda: self._think_hint(bot, view, position), thread=True, exit_on_error=False,
+                        group="hint", name="hint")
+
+    def _think_hint(self, bot: Bot, view: View, position: object) -> None:
+        try:
+            text: str | None = view.action_to_text(bot.choose(view))
+        except Exception:  # a hint is a nicety; never let it break the game
+            text = None
+        self._post(self._hint_done, position, text)
+
+    def _hint_done(self, position: object, text: str | None) -> None:
+        self.hinting = False
+        if position != self._position:
+            return  # the game moved on meanwhile
+        if text is None:
+            self.say("No hint available.", "yellow")
+        else:
+            self.say(f"Hint (heuristic bot): {describe_action(text)} ({text})", "cyan")
+        self.refresh_table()
+
     # --- input ----------------------------------------------------------------------
     def on_key(self, event: events.Key) -> None:
         key = event.key
@@ -500,6 +551,9 @@ class GameScreen(Screen[None]):
             return True
         if not self.my_turn():
             return False
+        if key == "h":
+            self.action_hint()
+            return True
         return self._turn_key(key, character)
 
     def _turn_key(self, key: str, character: str | None) -> bool:

@@ -36,6 +36,7 @@ class Marks:
     claimable: set[int] = field(default_factory=set)  # flags the viewer can claim now
     cursor_flag: int | None = None
     cursor_card: tuple[int, str] | None = None
+    recent: set[tuple[int, str]] = field(default_factory=set)  # (seat, code) the other side just placed
 
 
 def seat_label(seat: int, me: int | None, names: Sequence[str] | None = None) -> str:
@@ -73,6 +74,12 @@ def _card_cell(code: str, seat: int, width: int, marks: Marks) -> Text:
         inner = Text(">")
         inner.append_text(face)
         inner.append("<")
+        return _fit(inner, width)
+    if key in marks.recent:
+        # a trailing "+" says "just played" without relying on colour or underline
+        inner = Text(" ")
+        inner.append_text(face)
+        inner.append("+", style=Style(bold=True))
         return _fit(inner, width)
     return _fit(face, width)
 

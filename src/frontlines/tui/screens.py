@@ -38,6 +38,7 @@ HELP_TEXT = """\
 [b]Everywhere[/b]
   left/right + Enter   walk the choices    Esc   step back
   mouse      click a card in your hand, a flag, a card on the table
+  h hint (what the heuristic bot would play, from your view only)
   u undo (against bots)   r resign   s save the record   n new game
   w watch the replay (game over)   ?  help   q quit
 
@@ -47,7 +48,7 @@ HELP_TEXT = """\
   Flag row: 3F = Fog, 3M = Mud, 3b = battlefield face up,
   3* = you can claim it now, 3:you / 3:opp = claimed.
   >R7< / >3< = a choice you can make now; [R7] / [3] = picked or
-  under the cursor. Under each side: formation and sum (Wedge 24).
+  under the cursor; R7+ = just placed by the other side. Under each side: formation and sum (Wedge 24).
   War Machine: GJ = German war machine (2) / Japanese infantry (1);
   GERWM / JPNin = the end that is up; p4 = 4 support cards left.
 

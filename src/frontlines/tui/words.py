@@ -103,3 +103,15 @@ def claim_explanation(flag: Mapping[str, Any]) -> str:
     if counter:
         text += f". Counter-example: {counter}"
     return text + "."
+
+
+def placed_cards(text: str) -> str | None:
+    """The card an action puts on (or moves across) the table, if any: ``R7@3`` -> ``R7``."""
+    head, sep, rest = text.partition(":")
+    if sep and head in ("RE", "TR"):
+        card, _, target = rest.partition(">")
+        return card if target and target != "x" else None
+    card, at, _flag = text.partition("@")
+    if at and card not in ("FO", "MU"):
+        return card
+    return None
