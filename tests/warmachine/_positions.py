@@ -32,10 +32,10 @@ def position(
     front: str = FRONT,
 ) -> WarMachineState:
     used: set[int] = set()
-    for fc in ("GI", "JB", "UR") if front == FRONT else ():
-        used.update(parse_cards(fc))
-    if front != FRONT:
-        raise ValueError("the helper knows only the default front")
+    for k in range(3):  # the front cards: the war-machine end of each pair first
+        a, b = front[4 * k : 4 * k + 2], front[4 * k + 2 : 4 * k + 4]
+        wm, inf = (a, b) if a[1] == "^" else (b, a)
+        used.update(parse_cards(wm[0] + inf[0]))
     for text in (*piles, *hands, *burned_by):
         used.update(_codes(text))
     for s in sides:

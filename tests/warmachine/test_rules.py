@@ -268,6 +268,29 @@ def test_equal_scores_go_to_the_winner_nearest_the_box() -> None:
     assert out is not None and out.scores == (6, 6) and out.winner == 1 and out.reason == "tie-break"
 
 
+def test_the_worked_example_of_the_rules() -> None:
+    """Rules §4.9, with player A = 0 and player B = 1."""
+    front = "GvU^I^JvRvB^"  # P1 GER inf, P2 USA wm, P3 ITA wm, P4 JPN inf, P5 URS inf, P6 GBR wm
+    s = position(front=front, piles=("GJ", "BUJR", "GRBJIU", "UR", "RI", "JB"), hands=("JIRG", "RUUI"))
+    play(s, "JI^1 draw:2")  # JPN war machine against Germany: strength 2, one draw
+    d = s.view(1).to_dict()
+    at_p1 = {e["colour"] for e in d["legal"] if e["kind"] == "deploy" and e["position"] == 1}
+    assert at_p1 and not at_p1 & {"JPN", "GER"}  # B may not use JPN or GER there
+    play(s, "RUv1 draw:3 draw:3")  # USA infantry: strength 1, two draws
+    play(s, "RG^3 draw:1")  # P1's pile runs out at 2 against 1
+    assert s.board.status[0] == 2  # A wins outright
+    # The example's tie (2 against 2 when the pile runs out), here with B's war machine at P1.
+    s = position(front=front, piles=("GJ", "BUJR", "GRBJIU", "UR", "RI", "JB"), hands=("JIRG", "UJUI"))
+    play(s, "JI^1 draw:2 UJ^1 draw:3 RG^3 draw:1")
+    assert s.board.status[0] == 1  # 2-2: follows P6 (GBR), still open, so pending
+    play(s, "UI^6 draw:6")  # B wins GBR, and GER with it
+    assert s.board.status[0] == s.board.status[5] == 3
+    end = position(front=front, hands=("", "GBIU"), status="1000x1", phase="over")
+    out = end.outcome()  # B: GER inf 1 + GBR wm 2 + GB in hand (both ends) 2 + IU 0 = 5
+    assert out is not None and out.scores == (5, 5) and out.winner == 1 and out.reason == "tie-break"
+    assert end.view(None).to_dict()["scores"][1] == {"countries": 3, "hand": 2, "total": 5, "won": ["GBR", "GER"]}
+
+
 # --- match ---------------------------------------------------------------------------------
 
 
