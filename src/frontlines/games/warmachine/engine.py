@@ -243,6 +243,9 @@ class WarMachineState(State):
     def history(self) -> Sequence[Action]:
         return self._history
 
+    def __repr__(self) -> str:
+        return f"WarMachineState({self.to_notation()!r})"
+
 
 class WarMachineView(View):
     """What one player (or a spectator) may know; hidden cards are UNKNOWN on its board."""
@@ -298,6 +301,9 @@ class WarMachineView(View):
 
     def parse_action(self, text: str) -> Action:
         return parse_action(text)
+
+    def __repr__(self) -> str:
+        return f"WarMachineView({self.to_notation()!r})"
 
     # --- the dictionary user interfaces draw from (docs/warmachine.md) -----------------
     def to_dict(self) -> dict[str, Any]:
