@@ -414,17 +414,20 @@ class BattleLineState(State):
         if phase == EXCESS:
             side = self.excess[0]
             return [EXCESS_BASE + c for c in sorted(self.sides[side])]
-        sides, claimed, mud, caps, completed = self.sides, self.claimed, self.mud, self.base_caps, self.completed
-        if self.claim_window():
-            for f in range(NUM_FLAGS):
-                if claimed[f] < 0 and completed[f * 2 + p] >= 0 and self.claim_result(f, p).claimable:
-                    out.append(CLAIM_BASE + f)
+        claimed, completed = self.claimed, self.completed
+        window = self.claim_window()
+        # one pass over the flags: a side is complete exactly when it has a completion time,
+        # so an unclaimed flag either may be claimed (complete) or has a free slot
+        open_mask = 0
+        for f in range(NUM_FLAGS):
+            if claimed[f] < 0:
+                if completed[f * 2 + p] >= 0:
+                    if window and self.claim_result(f, p).claimable:
+                        out.append(CLAIM_BASE + f)
+                else:
+                    open_mask |= 1 << f
         hand = self.hands[p]
         if phase == PLAY:
-            open_mask = 0
-            for f in range(NUM_FLAGS):
-                if claimed[f] < 0 and len(sides[f * 2 + p]) < caps[f] + (mud[f] >= 0):
-                    open_mask |= 1 << f
             open_flags = _FLAGS_OF[open_mask]
             troops = hand & TROOP_MASK
             troop_play = False
