@@ -14,6 +14,7 @@ import pytest
 from frontlines.core.errors import IllegalAction
 from frontlines.games import new_state
 from frontlines.games.battleline.cards import NUM_CARDS, TACTICS_MASK
+from frontlines.games.battleline.formations import evaluate
 from frontlines.games.battleline.notation import check_cards, table_mask
 from frontlines.games.battleline.rules import RULESETS
 from frontlines.games.battleline.state import (
@@ -51,7 +52,26 @@ def check_invariants(s: BattleLineState) -> None:
         assert not (s.hands[0] | s.hands[1]) & TACTICS_MASK
 
 
-def soak(ruleset: str, options: dict[str, str], games: int, seed: int) -> None:
+def brute_force_claimable(s: BattleLineState, flag: int, player: int, max_missing: int) -> bool | None:
+    """Independent check of a proof against an incomplete side by enumerating every
+    completion from the unseen troops (``None`` when too many cards are missing)."""
+    cap = s.capacity(flag)
+    mine = s.side_cards(flag, player)
+    theirs = s.sides[flag * 2 + 1 - player]
+    need = cap - len(theirs)
+    eff = s.effects[flag]
+    if need == 0 or need > max_missing or eff.both_complete or eff.tie_last:
+        return None
+    if s.cfg.stall_b and s.hands[1 - player] == 0 and not s.tdeck and not s.xdeck:
+        return True
+    fog = s.is_fog(flag)
+    unseen = s.cfg.variant.troop_mask & ~s.public & ~s.effects[flag].forbid
+    pool = [c for c in range(NUM_CARDS) if unseen >> c & 1]
+    best = evaluate(mine, fog, s.rules)
+    return all(evaluate(theirs + extra, fog, s.rules) <= best for extra in itertools.combinations(pool, need))
+
+
+def soak(ruleset: str, options: dict[str, str], games: int, seed: int, max_missing: int = 1) -> None:
     rng = random.Random(seed)
     for g in range(games):
         s = new_state(ruleset, seed=seed * 1000 + g, options=options)
@@ -77,6 +97,12 @@ def soak(ruleset: str, options: dict[str, str], games: int, seed: int) -> None:
             action = claims[0] if claims and rng.random() < 0.5 else rng.choice(legal)
             if CLAIM_BASE <= action < PASS:
                 assert s.claim_result(action - CLAIM_BASE, s.to_move, exact=True).claimable
+                assert brute_force_claimable(s, action - CLAIM_BASE, s.to_move, max_missing) in (True, None)
+            if steps % 5 == 0 and s.claim_window():
+                # flags not offered are really not claimable (complete sides only)
+                for f in range(9):
+                    if CLAIM_BASE + f not in legal and s.claimed[f] < 0 and s.completed[f * 2 + s.to_move] >= 0:
+                        assert brute_force_claimable(s, f, s.to_move, max_missing) in (False, None)
             if RETURN_BASE <= action < RETURN_BASE + NUM_CARDS:
                 assert s.phase == SCOUT_RETURN
             s.apply(action)
@@ -98,4 +124,4 @@ def test_soak_short(ruleset: str) -> None:
 @pytest.mark.parametrize("ruleset", [r.name for r in RULESETS])
 def test_soak_long(ruleset: str) -> None:
     for k, options in enumerate(option_sets(ruleset)):
-        soak(ruleset, options, games=25, seed=k)
+        soak(ruleset, options, games=25, seed=k, max_missing=2)

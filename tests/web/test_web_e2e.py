@@ -124,6 +124,10 @@ def test_whole_game_against_a_bot_by_clicking(browser: Any, server: LiveServer) 
     page.wait_for_function("document.querySelector('#step').value === document.querySelector('#step').max")
     assert page.locator("#rec-txt").get_attribute("href").endswith("record.txt")
     shot(page, "replay-end")
+    from axe_playwright_python.sync_playwright import Axe
+
+    problems = [v for v in Axe().run(page).response["violations"] if v["impact"] in ("serious", "critical")]
+    assert problems == [], [(v["id"], v["nodes"][0]["html"]) for v in problems]
     assert page.errors == []
 
 

@@ -25,8 +25,11 @@ def test_compiled_catalogs_are_in_step(code: str) -> None:
 
 
 def test_game_terms_players_use() -> None:
-    cs = [i18n.gettext("cs", f) for f in ("Wedge", "Phalanx", "Battalion", "Skirmish", "Host")]
-    assert cs == ["Klín", "Čtverec", "Zástup", "Šarvátka", "Zmatek"]
+    expected = ["Klín", "Čtverec", "Zástup", "Šarvátka", "Zmatek"]
+    battle_line = ("Wedge", "Phalanx", "Battalion Order", "Skirmish Line", "Host")
+    medieval = ("Wedge", "Square", "Column", "Skirmish", "Rabble")
+    assert [i18n.gettext("cs", f) for f in battle_line] == expected
+    assert [i18n.gettext("cs", f) for f in medieval] == expected
     assert i18n.gettext("ja", "wedge") == "くさび形" and i18n.gettext("ja", "host") == "烏合の衆"
     assert i18n.gettext("fa", "phalanx") == "سه‌تایی"
 

@@ -118,7 +118,10 @@ DYNAMIC: tuple[str, ...] = (
     "Strategist", "Banshee",
     # formations as the engine names them
     "wedge", "phalanx", "battalion", "skirmish", "host", "fog sum",
-    "Wedge", "Phalanx", "Battalion", "Skirmish", "Host",
+    # formations as the views name them, per ruleset (Battle Line, Schotten Totten, Medieval)
+    "Host", "Skirmish Line", "Battalion Order", "Phalanx", "Wedge", "Sum", "Run", "Colour",
+    "Three of a Kind", "Colour Run", "Rabble", "Skirmish", "Column", "Square",
+    "King of England", "King of France", "King's Guard", "Spies",
     # how games end
     "breakthrough", "envelopment", "stall", "resignation", "time", "forfeit", "score", "tie-break",
     # opponents

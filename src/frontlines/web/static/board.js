@@ -1,5 +1,5 @@
 // Drawing a view dict. Used by the live table and by replays; picks a renderer by `game`.
-import { t, num, esc, cardImg, cardSvg, cardName, formationText, playerName, describeAction, COLOURS, COLOUR_NAMES } from "./common.js";
+import { t, num, esc, cardImg, cardSvg, cardName, formationText, playerName, describeAction, COLOURS, COLOUR_NAMES, setCardNames } from "./common.js";
 import { renderWarMachine } from "./warmachine.js";
 import { reasonText } from "./reasons.js";
 
@@ -133,6 +133,8 @@ function playerBar(v, p, names, opts) {
   const disc = v.discards && v.discards[p] || [];
   if (disc.length) s += ` · ${esc(t("discarded:"))} ${disc.map((c) => cardImg(c, v.ruleset, "tiny")).join("")}`;
   if (v.to_move === p) s += ` <span class="turn">◀ ${esc(t("to move"))}</span>`;
+  const open = p !== opts.seat && v.hands && Array.isArray(v.hands[p]) ? v.hands[p] : null;
+  if (open) s += `<span class="open-hand" role="group" aria-label="${esc(t("hand"))}">${open.map((c) => cardImg(c, v.ruleset, "tiny")).join("")}</span>`;
   return s;
 }
 
@@ -145,6 +147,7 @@ function renderGeneric(box, v) {
 
 export function renderBoard(box, v, opts) {
   box.dataset.game = v.game;
+  setCardNames(v.card_names);
   if (v.game === "battleline" && Array.isArray(v.flags)) renderBattleLine(box, v, opts);
   else if (v.game === "warmachine") renderWarMachine(box, v, opts);
   else renderGeneric(box, v);

@@ -39,7 +39,14 @@ const TACTICS_NAMES = {
              "Headhunter", "Strategist", "Banshee", "Traitor"],
 };
 
+// The view names its own tactics cards (they differ per ruleset); remember the last list.
+let viewCardNames = null;
+export function setCardNames(names) {
+  if (Array.isArray(names) && names.length === TACTICS.length) viewCardNames = names;
+}
+
 function tacticsNames(ruleset) {
+  if (viewCardNames) return viewCardNames;
   return (ruleset || "").startsWith("schotten") ? TACTICS_NAMES.schotten : TACTICS_NAMES.battleline;
 }
 
@@ -94,8 +101,8 @@ export function cardSvg(code) {
       `<rect x="1" y="1" width="38" height="12" rx="4" fill="${fill}"/>` +
       `<text x="5" y="11" font-size="10" font-weight="700" fill="#fff" font-family="sans-serif">${code[0]}</text>` +
       `<g fill="#fff">${shapePath(SHAPES[i], 30, 7, 4)}</g>` +
-      `<g fill="${fill}">${shapePath(SHAPES[i], 20, 48, 4)}</g>` +
-      `<text x="20" y="40" font-size="20" font-weight="700" text-anchor="middle" fill="#111" font-family="sans-serif">${code.slice(1)}</text>` +
+      `<g fill="${fill}">${shapePath(SHAPES[i], 20, 45, 5)}</g>` +
+      `<text x="20" y="31" font-size="17" font-weight="700" text-anchor="middle" fill="#111" font-family="sans-serif">${code.slice(1)}</text>` +
       `</svg>`;
   }
   return `<svg viewBox="0 0 40 56" aria-hidden="true" focusable="false">` +
