@@ -40,9 +40,11 @@ async def settle(pilot: Pilot[None], app: FrontlinesApp, timeout: float = 60.0) 
         await asyncio.sleep(0.005)
 
 
-def key_for(screen: GameScreen, token: Token) -> list[str]:
+def key_for(screen: GameScreen, token: Token, arrows: bool = False) -> list[str]:
     options = screen.picker.options()
-    if token.kind == HAND:
+    if arrows:
+        pass
+    elif token.kind == HAND:
         hand = (screen.view_dict.get("hands") or [None, None])[screen.viewer] or []
         position = hand.index(token.value) + 1
         if position <= 9:
@@ -67,14 +69,14 @@ def key_for(screen: GameScreen, token: Token) -> list[str]:
     return ["right"] * steps + ["enter"]
 
 
-async def play_move(pilot: Pilot[None], screen: GameScreen, move: Move) -> None:
-    """Press the keys that build ``move`` one step at a time."""
+async def play_move(pilot: Pilot[None], screen: GameScreen, move: Move, arrows: bool = False) -> None:
+    """Press the keys that build ``move`` one step at a time (only arrows and Enter if asked)."""
     history = len(screen.session.state.history)
     while len(screen.session.state.history) == history:
         prefix = screen.picker.prefix
         assert tuple(prefix) == move.path[: len(prefix)], (prefix, move)
         token = move.path[len(prefix)]
-        await pilot.press(*key_for(screen, token))
+        await pilot.press(*key_for(screen, token, arrows))
 
 
 async def play_to_end(pilot: Pilot[None], app: FrontlinesApp, rng: random.Random, max_moves: int = 3000) -> int:

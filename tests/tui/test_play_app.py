@@ -239,6 +239,24 @@ def test_traitor_takes_an_opponent_troop() -> None:
     run_app(app, scenario)
 
 
+def test_arrows_and_enter_alone_play_every_kind_of_step() -> None:
+    app = FrontlinesApp(GameConfig(ruleset="battleline", opponent="random", seat=0, seed=17), setup=False, bot_delay=0)
+
+    async def scenario(pilot: Pilot[None], app: FrontlinesApp) -> None:
+        rng = random.Random(17)
+        kinds: set[str] = set()
+        for _ in range(8):
+            await settle(pilot, app)
+            screen = game_screen(app)
+            # a move near the cursor's start keeps the number of key presses small
+            move = rng.choice(screen.picker.moves[:12])
+            kinds.add(move.kind)
+            await play_move(pilot, screen, move, arrows=True)
+        assert {"play", "draw"} <= kinds
+
+    run_app(app, scenario)
+
+
 def test_escape_steps_back_and_illegal_flags_are_refused() -> None:
     session = session_before("play", seed=2)
     app = FrontlinesApp(session=session, bot_delay=0)

@@ -186,7 +186,7 @@ class GameScreen(Screen[None]):
                 hands = data.get("hands") or [None, None]
                 hand = hands[me] or []
                 hand_cursor = hand.index(cursor.value) if cursor.value in hand else None
-            elif cursor.kind == FLAG and cursor.value.isdigit():
+            elif cursor.kind in (FLAG, CLAIM) and cursor.value.isdigit():
                 marks.cursor_flag = int(cursor.value)
             elif cursor.kind == CARD:
                 marks.cursor_card = (owner, cursor.value)
@@ -331,6 +331,11 @@ class GameScreen(Screen[None]):
                     label = END_WORDS.get(token.value, token.value) if token.kind == END else token.value
                     key = keys.get(token.value, str(i)) if token.kind == END else str(i)
                     out.append(f"{mark}{key} {label}\n")
+            cursor = self._cursor_token()
+            if cursor is not None and cursor.kind in (DECK, BUTTON, CLAIM):
+                what = {DECK: f"draw from the {cursor.value} deck", BUTTON: cursor.value,
+                        CLAIM: f"claim flag {cursor.value}"}[cursor.kind]
+                out.append(f"Enter: {what}\n", style="dim")
         else:
             mover = self.session.to_move()
             if mover is not None:
