@@ -279,3 +279,45 @@ def test_a_game_that_cannot_progress_ends_as_a_stall_on_flags() -> None:
     act(s, "pass", "end")
     outcome = s.outcome()
     assert outcome is not None and outcome.reason == "stall" and outcome.winner == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "fragment"),
+    [
+        ("B1@2", "not in your hand"),
+        ("draw:troop", "not the time to draw"),
+        ("end", "not now"),
+        ("return:R1", "Scout"),
+        ("claim:2", "not complete"),
+        ("claim:3", "already claimed"),
+        ("R1@3", "claimed"),
+        ("DE:B1", "not in your hand"),
+        ("scout:troop", "not the time to draw"),
+        ("pass", "only when no troop"),
+    ],
+)
+def test_illegal_actions_explain_themselves(text: str, fragment: str) -> None:
+    s = build_state("f1=-/R8.R9.R10:1/B1.B2/ f3=1//O1.O2.O3:2/ h0=R1.R2 h1=P1")
+    assert_illegal(s, text, fragment)
+
+
+def test_draw_phase_errors() -> None:
+    s = build_state("h0=R1.R2 h1=B1")
+    act(s, "R1@1")
+    assert_illegal(s, "R2@2", "no card may be played now")
+    assert_illegal(s, "end", "you must draw")
+    with pytest.raises(IllegalAction, match="not a Battle Line action"):
+        s.apply(("R2", 3))
+    with pytest.raises(IllegalAction, match="not a Battle Line action"):
+        s.apply(True)
+
+
+def test_resign_and_time() -> None:
+    s = new_state("battleline", seed=1)
+    s.resign(0)
+    outcome = s.outcome()
+    assert outcome is not None and outcome.winner == 1 and outcome.reason == "resignation"
+    assert s.current_player() is None and s.legal_actions() == []
+    assert "result=1:resignation" in s.to_notation()
+    with pytest.raises(IllegalAction):
+        s.resign(1)
