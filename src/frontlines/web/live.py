@@ -233,10 +233,14 @@ class Manager:
         self._loading: dict[str, asyncio.Future[LiveGame | None]] = {}
         # The slowest bot decision seen, for the load benchmark and /api/stats.
         self.slowest_bot_s = 0.0
+        # SQLite takes one writer at a time: one thread queues the writes instead of many
+        # threads spinning on the file lock. PostgreSQL gets a few connections.
+        workers = 1 if store.url.startswith("sqlite") else 4
+        self.db_executor = concurrent.futures.ThreadPoolExecutor(max_workers=workers, thread_name_prefix="frontlines-db")
 
     async def _db(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(None, lambda: fn(*args, **kwargs))
+        return await loop.run_in_executor(self.db_executor, lambda: fn(*args, **kwargs))
 
     # --- creating and finding games -------------------------------------------------
     async def create(self, *, ruleset: str, options: dict[str, str], opponent: str, name: str,
@@ -472,4 +476,5 @@ class Manager:
             if g.bot_task is not None and not g.bot_task.done():
                 g.bot_task.cancel()
         self.executor.shutdown(wait=False, cancel_futures=True)
+        self.db_executor.shutdown(wait=True)
 
