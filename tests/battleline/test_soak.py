@@ -60,7 +60,7 @@ def brute_force_claimable(s: BattleLineState, flag: int, player: int, max_missin
     theirs = s.sides[flag * 2 + 1 - player]
     need = cap - len(theirs)
     eff = s.effects[flag]
-    if need == 0 or need > max_missing or eff.both_complete or eff.tie_last:
+    if need <= 0 or need > max_missing or eff.both_complete or eff.tie_last:
         return None
     if s.cfg.stall_b and s.hands[1 - player] == 0 and not s.tdeck and not s.xdeck:
         return True
