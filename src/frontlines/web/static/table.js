@@ -116,11 +116,20 @@ function draw() {
   $("board").hidden = false; $("controls").hidden = false;
   if (msg.role === "both") lastMover = v.to_move;
 
+  // Re-rendering replaces the buttons; keep keyboard focus on the same thing, or on the
+  // first choice of the next step, so keyboard users never fall back to the page top.
+  const active = document.activeElement;
+  const focusTok = active && active.dataset ? active.dataset.tok : null;
   renderBoard($("board"), v, { seat, names: msg.names, next, selected: sel, online: msg.online });
   renderTracker($("tracker"), v);
   renderLog($("log"), v);
   renderControls(v, next, mine);
   setStatus();
+  if (focusTok) {
+    const same = document.querySelector(`[data-tok="${CSS.escape(focusTok)}"]:not([disabled])`);
+    const first = document.querySelector("#board .selectable:not([disabled]), #board .claim-btn, #controls button:not([disabled])");
+    (same && sel.length === 0 ? same : first || same)?.focus();
+  }
   $("replay-link").hidden = msg.status !== "finished";
   if (!$("invite").hidden && typeof msg.role === "number" && msg.online[1 - msg.role]) $("invite").hidden = true;
   $("resign").hidden = msg.status === "finished" || msg.role === null || msg.role === undefined;
@@ -132,7 +141,11 @@ function setStatus(extra) {
   if (v.outcome) s = outcomeText(v.outcome, msg.role === "both" ? null : v.viewer, msg.names);
   else if (v.to_move === null) s = "";
   else if (msg.role === null || msg.role === undefined) s = t("{name} to move.", { name: playerName(msg.names, v.to_move) });
-  else if (v.to_move === v.viewer) s = t("Your move.") + " " + prompt();
+  else if (v.to_move === v.viewer) {
+    const log = v.log || [];
+    const last = log.length && sel.length === 0 ? t("Last move: {move}.", { move: describeAction(String(log[log.length - 1]), v.ruleset) }) + " " : "";
+    s = last + t("Your move.") + " " + prompt();
+  }
   else s = t("Waiting for {name}…", { name: playerName(msg.names, v.to_move) });
   if (extra) s = `${extra} ${s}`;
   $("status").textContent = s;
