@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import Input, Select
+from textual.widgets import Button, Input, Select
 
 from frontlines.core.record import GameRecord
 from frontlines.games import new_state
@@ -554,11 +554,12 @@ def test_setup_screen_opens_records(tmp_path: Path) -> None:
     async def scenario(pilot: Pilot[None], app: FrontlinesApp) -> None:
         await pilot.pause()
         app.screen.query_one("#record", Input).value = str(tmp_path / "nothing.txt")
-        await pilot.click("#replay")
+        app.screen.query_one("#replay", Button).press()
+        await pilot.pause()
         assert "No such file" in screen_text(app)
         app.screen.query_one("#record", Input).value = str(path)
         await pilot.pause()
-        await pilot.click("#replay")
+        app.screen.query_one("#replay", Button).press()
         await pilot.pause()
         await pilot.pause()
         assert isinstance(app.screen, ReplayScreen)
@@ -569,7 +570,7 @@ def test_setup_screen_opens_records(tmp_path: Path) -> None:
         assert isinstance(app.screen, SetupScreen)
         app.screen.query_one("#record", Input).value = str(path)
         await pilot.pause()
-        await pilot.click("#load")
+        app.screen.query_one("#load", Button).press()
         await settle(pilot, app)
         assert game_screen(app).session.state == state
 
@@ -588,7 +589,7 @@ def test_new_game_and_quit_ask_first() -> None:
         await pilot.press("n", "y")
         await pilot.pause()
         assert isinstance(app.screen, SetupScreen)
-        await pilot.click("#start")
+        app.screen.query_one("#start", Button).press()
         await settle(pilot, app)
         assert game_screen(app).session.kinds.count("easy") == 1
         await pilot.press("q")
