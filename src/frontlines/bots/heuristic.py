@@ -56,6 +56,10 @@ class GamePolicy:
         best = self.choose(view, rng)
         return [(1.0 if a == best else 0.0, a) for a in view.legal_actions()]
 
+    def candidates(self, state: State, legal: list[Action], width: int, rng: random.Random) -> list[Action]:
+        """At most ``width`` promising actions among ``legal`` (search expands only these)."""
+        return legal
+
     def rollout_action(self, state: State, legal: list[Action], rng: random.Random) -> Action:
         """A cheap, sensible action for the player to move in a full ``state``."""
         forced = self.forced(state, legal)

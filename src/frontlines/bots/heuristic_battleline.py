@@ -32,6 +32,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from itertools import compress
+from operator import mul
 from typing import cast
 
 from frontlines.bots.heuristic import GamePolicy, outcome_value
@@ -88,24 +90,29 @@ _OUTCOME: tuple[float, ...] = tuple(
 )
 
 
-def game_value(p: Sequence[float]) -> tuple[float, list[float]]:
-    """(chance that I win the game, its derivative per flag) for independent flag odds ``p``."""
+# _HAS_BIT[f][m]: whether flag f is in mask m (selectors for itertools.compress)
+_HAS_BIT: tuple[tuple[bool, ...], ...] = tuple(tuple(bool(m >> f & 1) for m in range(512)) for f in range(NUM_FLAGS))
+
+
+def game_value(p: Sequence[float], with_weights: bool = True) -> tuple[float, list[float]]:
+    """(chance that I win the game, its derivative per flag) for independent flag odds ``p``.
+
+    The chance is multilinear in each ``p[f]``, so the derivative is the difference between
+    the chances with flag ``f`` won and lost.
+    """
     probs = [1.0]
     for q in p:
         probs = [x * (1.0 - q) for x in probs] + [x * q for x in probs]
-    total = 0.0
-    contrib = [0.0] * 512
-    for m in range(512):
-        v = _OUTCOME[m] * probs[m]
-        contrib[m] = v
-        total += v
-    weights = []
+    contrib = list(map(mul, _OUTCOME, probs))
+    total = sum(contrib)
+    weights: list[float] = []
+    if not with_weights:
+        return total, weights
     for f, q in enumerate(p):
         if q <= 0.0 or q >= 1.0:
             weights.append(0.0)
             continue
-        bit = 1 << f
-        with_f = sum(contrib[m] for m in range(512) if m & bit)
+        with_f = sum(compress(contrib, _HAS_BIT[f]))
         weights.append(with_f / q - (total - with_f) / (1.0 - q))
     return total, weights
 
@@ -205,8 +212,8 @@ class Position:
         p = won / len(ms)
         return min(0.97, max(0.03, p))
 
-    def value(self) -> tuple[float, list[float]]:
-        return game_value(self.base)
+    def value(self, with_weights: bool = True) -> tuple[float, list[float]]:
+        return game_value(self.base, with_weights)
 
 
 def _state_of(view: View, rng: random.Random) -> BattleLineState:
@@ -361,24 +368,15 @@ class BattleLinePolicy(GamePolicy):
         return -1.0
 
     # --- search support -----------------------------------------------------------------
-    def rollout_action(self, state: State, legal: list[Action], rng: random.Random) -> Action:
-        s = cast(BattleLineState, state)
-        phase = s.phase
-        if phase == DRAW:
-            if DRAW_TROOP in legal and (DRAW_TACTICS not in legal or rng.random() < 0.8):
-                return DRAW_TROOP
-            return legal[0]
-        if phase != PLAY:
-            return legal[rng.randrange(len(legal))]
+    def _cheap_plays(self, s: BattleLineState, rng: random.Random, noise: float) -> list[tuple[float, int]]:
+        """(cheap score, action) of every troop play of the player to move."""
         me = s.to_move
-        hand = s.hands[me]
-        troops = hand & TROOP_MASK
+        troops = s.hands[me] & TROOP_MASK
+        out: list[tuple[float, int]] = []
         if not troops:
-            return legal[rng.randrange(len(legal))]
+            return out
         sides = s.sides
         rules = s.rules
-        best = -1e9
-        choice: Action = legal[0]
         cards = [c for c in range(NUM_TROOPS) if troops >> c & 1]
         for f in range(NUM_FLAGS):
             if s.claimed[f] >= 0:
@@ -391,10 +389,34 @@ class BattleLinePolicy(GamePolicy):
             theirs = sides[f * 2 + 1 - me]
             fog = s.is_fog(f)
             for c in cards:
-                score = _fit(c, mine, n, cap, theirs, fog, rules) + rng.random() * 0.5
-                if score > best:
-                    best = score
-                    choice = c * 9 + f
+                out.append((_fit(c, mine, n, cap, theirs, fog, rules) + rng.random() * noise, c * 9 + f))
+        return out
+
+    def candidates(self, state: State, legal: list[Action], width: int, rng: random.Random) -> list[Action]:
+        s = cast(BattleLineState, state)
+        if s.phase != PLAY or len(legal) <= width:
+            return legal
+        plays = self._cheap_plays(s, rng, 0.0)
+        plays.sort(key=lambda sa: -sa[0])
+        allowed = set(legal)
+        out: list[Action] = [a for _, a in plays[:width] if a in allowed]
+        if PASS in allowed:
+            out.append(PASS)
+        return out or legal
+
+    def rollout_action(self, state: State, legal: list[Action], rng: random.Random) -> Action:
+        s = cast(BattleLineState, state)
+        phase = s.phase
+        if phase == DRAW:
+            if DRAW_TROOP in legal and (DRAW_TACTICS not in legal or rng.random() < 0.8):
+                return DRAW_TROOP
+            return legal[0]
+        if phase != PLAY:
+            return legal[rng.randrange(len(legal))]
+        plays = self._cheap_plays(s, rng, 0.5)
+        if not plays:
+            return legal[rng.randrange(len(legal))]
+        choice = max(plays)[1]
         return choice if choice in legal else legal[rng.randrange(len(legal))]
 
     def evaluate(self, state: State, player: int) -> float:
@@ -402,7 +424,7 @@ class BattleLinePolicy(GamePolicy):
             return outcome_value(state.outcome(), player)
         s = cast(BattleLineState, state)
         rng = random.Random(len(s.hist))
-        value, _ = Position(s, player, rng, self.eval_samples).value()
+        value, _ = Position(s, player, rng, self.eval_samples).value(with_weights=False)
         return value
 
 

@@ -198,6 +198,14 @@ class WarMachinePolicy(GamePolicy):
     def choose(self, view: View, rng: random.Random) -> Action:
         return self.ranked(view, rng)[0][1]
 
+    def candidates(self, state: State, legal: list[Action], width: int, rng: random.Random) -> list[Action]:
+        b = _board(state)
+        if b.phase != PLAY or len(legal) <= width:
+            return legal
+        model = _Model(b, b.to_move)
+        ranked = sorted(legal, key=lambda a: -model.score(cast(int, a)))
+        return ranked[:width]
+
     def rollout_action(self, state: State, legal: list[Action], rng: random.Random) -> Action:
         b = _board(state)
         if b.phase == CHOOSE:

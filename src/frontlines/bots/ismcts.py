@@ -45,6 +45,8 @@ class SearchParams:
     rollout_depth: int = 40  # actions played below the tree before the static evaluation
     max_nodes: int = 200_000
     eval_weight: float = 1.0  # 1: cut-off value is the static evaluation; 0: a coin toss
+    root_width: int = 8  # root actions searched: the heuristic's best N (0: every legal action)
+    width: int = 6  # actions searched at other nodes: the cheap policy's best N (0: all)
 
     def check(self) -> None:
         if self.time is None and self.iterations is None:
@@ -120,9 +122,20 @@ def _rollout(state: State, policy: GamePolicy, params: SearchParams, rng: random
     return outcome_value(state.outcome(), 0)
 
 
-def search(view: View, params: SearchParams, rng: random.Random, policy: GamePolicy | None = None) -> SearchResult:
-    """Run one ISMCTS from ``view`` (the viewer must be to move) within ``params``' budget."""
+def search(
+    view: View,
+    params: SearchParams,
+    rng: random.Random,
+    policy: GamePolicy | None = None,
+    root_actions: list[Action] | None = None,
+) -> SearchResult:
+    """Run one ISMCTS from ``view`` (the viewer must be to move) within ``params``' budget.
+
+    ``root_actions`` restricts the root to those actions (the heuristic's shortlist).
+    """
     policy = policy or policy_for(view.ruleset)
+    root_only = set(root_actions) if root_actions else None
+    width = params.width
     root = Node(-1)
     nodes = 1
     started = time.perf_counter()
@@ -141,7 +154,14 @@ def search(view: View, params: SearchParams, rng: random.Random, policy: GamePol
         while not state.is_terminal():
             legal = state.legal_actions()
             forced = policy.forced(state, legal)
-            choices = [forced] if forced is not None else legal
+            if forced is not None:
+                choices = [forced]
+            elif node is root and root_only is not None:
+                choices = [a for a in legal if a in root_only] or legal
+            elif width and len(legal) > width:
+                choices = policy.candidates(state, legal, width, rng)
+            else:
+                choices = legal
             player = state.current_player()
             assert player is not None
             children = node.children
@@ -189,9 +209,9 @@ def _stable_seed(*parts: object) -> int:
     return int.from_bytes(digest[:8], "big")
 
 
-def _worker_search(payload: bytes, params: SearchParams, seed: int) -> SearchResult:
+def _worker_search(payload: bytes, params: SearchParams, seed: int, root_actions: list[Action] | None) -> SearchResult:
     view = pickle.loads(payload)
-    return search(view, params, random.Random(seed))
+    return search(view, params, random.Random(seed), root_actions=root_actions)
 
 
 class ISMCTSBot(Bot):
@@ -231,13 +251,17 @@ class ISMCTSBot(Bot):
             return action
         params = self._budget(clock)
         seed = _stable_seed(self._seed, self._game_seed, view.to_notation())
+        root_actions: list[Action] | None = None
+        if params.root_width and len(legal) > params.root_width:
+            shortlist = policy.ranked(view, random.Random(seed))
+            root_actions = [a for _, a in shortlist[: params.root_width]]
         futures: list[Future[SearchResult]] = []
         if params.workers > 1:
             if self._pool is None:
                 self._pool = ProcessPoolExecutor(max_workers=params.workers - 1)
             payload = pickle.dumps(view)
-            futures = [self._pool.submit(_worker_search, payload, params, seed + i) for i in range(1, params.workers)]
-        result = search(view, params, random.Random(seed), policy)
+            futures = [self._pool.submit(_worker_search, payload, params, seed + i, root_actions) for i in range(1, params.workers)]
+        result = search(view, params, random.Random(seed), policy, root_actions)
         for future in futures:
             result.merge(future.result())
         action, visits, mean = result.best(legal)
