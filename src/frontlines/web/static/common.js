@@ -182,7 +182,11 @@ export function describeAction(text, ruleset) {
   }
   if ((m = /^burn:(\S+)$/.exec(text))) return t("burn a card");
   if ((m = /^draw:(\d)$/.exec(text))) return t("draw from pile {n}", { n: num(m[1]) });
-  if ((m = /^take([12])$/.exec(text))) return m[1] === "1" ? t("take one leftover card") : t("take two leftover cards");
+  if ((m = /^take([12])(?::(.+))?$/.exec(text))) {
+    const what = m[1] === "1" ? t("take one leftover card") : t("take two leftover cards");
+    return m[2] && m[2] !== "?" ? `${what}: ${m[2].replace("+", ", ")}` : what;
+  }
+  if (text === "skip") return t("skip (no card can be deployed)");
   if (text === "pass") return t("pass");
   if (text === "end") return t("end the turn");
   if (text === "?") return t("hidden");

@@ -39,7 +39,9 @@ export function renderWarMachine(box, v, opts) {
     `${v.to_move === opp ? ` <span class="turn">◀ ${esc(t("to move"))}</span>` : ""}</div>`;
   html += `<div class="wm-front" role="list">`;
   for (const c of v.front || []) {
-    const won = c.winner === null || c.winner === undefined ? "" : c.winner === seat ? t("won by you") : t("won by {name}", { name: playerName(names, c.winner) });
+    const won = c.status === "pending" ? t("tied: waiting")
+      : c.status === "no_winner" ? t("no winner")
+        : c.winner === null || c.winner === undefined ? "" : c.winner === seat ? t("won by you") : t("won by {name}", { name: playerName(names, c.winner) });
     const pileTok = `pile:${c.index}`;
     const pile = next.has(pileTok)
       ? `<button type="button" class="selectable" data-tok="${pileTok}">${esc(t("Draw from this pile ({n})", { n: num(c.pile) }))}</button>`
@@ -57,7 +59,13 @@ export function renderWarMachine(box, v, opts) {
       `<p>${pile} ${won ? `<strong>${esc(won)}</strong>` : ""}</p>${deployHtml}</section>`;
   }
   html += `</div>`;
-  html += `<p>${esc(t("Support cards left: {n}", { n: num(v.support) }))} · ${esc(t("burned: {n}", { n: num(v.burned) }))}</p>`;
+  html += `<p>${esc(t("Support cards left: {n}", { n: num(v.support) }))} · ${esc(t("burned: {n}", { n: num(v.burned) }))}`;
+  if (Array.isArray(v.burned_by_me) && v.burned_by_me.length) html += ` · ${esc(t("you burned:"))} ${v.burned_by_me.map((c) => esc(c)).join(" ")}`;
+  if (v.draws_left) html += ` · ${esc(t("draws left: {n}", { n: num(v.draws_left) }))}`;
+  html += `</p>`;
+  if (v.phase === "choose" && Array.isArray(v.leftover) && v.leftover.length) {
+    html += `<p>${esc(t("Leftover cards:"))} ${v.leftover.map((c) => (c === "?" ? `<span class="wm-unit" role="img" aria-label="${esc(t("Hidden card"))}">?</span>` : `<span class="wm-unit" role="img" aria-label="${esc(wmCardName(c))}">${esc(c)}</span>`)).join("")}</p>`;
+  }
   if (Array.isArray(v.scores)) {
     html += `<p>${v.scores.map((s, p) => `${esc(playerName(names, p))}: ${num(s.total)} (${esc(t("countries"))} ${num(s.countries)}, ${esc(t("hand"))} ${num(s.hand)})`).join(" · ")}</p>`;
   }
