@@ -132,7 +132,7 @@ function playerBar(v, p, names, opts) {
   if (guile.length) s += ` · ${esc(t("guile:"))} ${guile.map((c) => cardImg(c, v.ruleset, "tiny")).join("")}`;
   const disc = v.discards && v.discards[p] || [];
   if (disc.length) s += ` · ${esc(t("discarded:"))} ${disc.map((c) => cardImg(c, v.ruleset, "tiny")).join("")}`;
-  if (v.to_move === p) s += ` <span class="turn">◀ ${esc(t("to move"))}</span>`;
+  if (v.to_move === p) s += ` <span class="turn">● ${esc(t("to move"))}</span>`;
   const open = p !== opts.seat && v.hands && Array.isArray(v.hands[p]) ? v.hands[p] : null;
   if (open) s += `<span class="open-hand" role="group" aria-label="${esc(t("hand"))}">${open.map((c) => cardImg(c, v.ruleset, "tiny")).join("")}</span>`;
   return s;

@@ -36,7 +36,7 @@ export function renderWarMachine(box, v, opts) {
   const { seat, names, next, selected } = opts;
   const opp = 1 - seat;
   let html = `<div class="player-bar">${esc(playerName(names, opp))} · ${esc(t("hand: {n} cards", { n: num((v.hand_sizes || [])[opp]) }))}` +
-    `${v.to_move === opp ? ` <span class="turn">◀ ${esc(t("to move"))}</span>` : ""}</div>`;
+    `${v.to_move === opp ? ` <span class="turn">● ${esc(t("to move"))}</span>` : ""}</div>`;
   html += `<div class="wm-front" role="list">`;
   for (const c of v.front || []) {
     const won = c.status === "pending" ? t("tied: waiting")
@@ -69,7 +69,7 @@ export function renderWarMachine(box, v, opts) {
   if (Array.isArray(v.scores)) {
     html += `<p>${v.scores.map((s, p) => `${esc(playerName(names, p))}: ${num(s.total)} (${esc(t("countries"))} ${num(s.countries)}, ${esc(t("hand"))} ${num(s.hand)})`).join(" · ")}</p>`;
   }
-  html += `<div class="player-bar">${esc(t("You"))}${v.to_move === seat ? ` <span class="turn">◀ ${esc(t("to move"))}</span>` : ""}</div>`;
+  html += `<div class="player-bar">${esc(t("You"))}${v.to_move === seat ? ` <span class="turn">● ${esc(t("to move"))}</span>` : ""}</div>`;
   const hand = v.hands && v.hands[seat];
   if (Array.isArray(hand)) {
     html += `<div class="hand" role="group" aria-label="${esc(t("Your hand"))}">${hand.map((c) => handCard(c, next, selected)).join("")}</div>`;
