@@ -770,7 +770,13 @@ class ReplayScreen(Screen[None]):
         data = view.to_dict()
         me = 0 if self.viewer is None else self.viewer
         names = [f"P1 {self.players[0]}", f"P2 {self.players[1]}"]
-        _board(self).show(data, me, Marks(), names, set(), None, None)
+        marks = Marks()
+        if self.index:
+            mover = self.states[self.index - 1].current_player()
+            card = placed_cards(self.texts[self.index])
+            if mover is not None and card is not None:
+                marks.recent.add((mover, card))  # the card the last action placed: R7+
+        _board(self).show(data, me, marks, names, set(), None, None)
         total = len(self.states) - 1
         status = Text(" REPLAY ", style="bold reverse")
         seat = "everyone (public)" if self.viewer is None else f"P{self.viewer + 1}'s hand"
