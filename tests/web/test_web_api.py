@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import subprocess
 import sys
 import time
@@ -158,8 +159,39 @@ def test_unknown_game_socket(client: TestClient) -> None:
 
 
 # --- a whole game: two seats and a spectator ----------------------------------------------------
-def test_two_seats_and_spectator_play_to_the_end(client: TestClient) -> None:
-    game = create(client, seed=11)
+_CODE = re.compile(r"(?<![A-Za-z0-9])([ROYGBP](?:10|[1-9])|AL|DA|CC|SB|FO|MU|SC|RE|DE|TR)(?![A-Za-z0-9])")
+
+
+def table_codes(view: dict[str, Any], seat: int | None) -> set[str]:
+    """Cards this receiver sees now: its own hand and everything face up on the table."""
+    out: set[str] = set()
+    if seat is not None and view["hands"][seat]:
+        out |= set(view["hands"][seat])
+    for flag in view["flags"]:
+        for side in (*flag["sides"], *flag["environment"]):
+            out |= set(side)
+    for pile in (*view["discards"], *view["guile"]):
+        out |= set(pile)
+    return out
+
+
+def mentioned_codes(message: dict[str, Any]) -> set[str]:
+    """Every card code a message mentions, apart from the 'unseen' list and claim
+    counter-examples (hypothetical completions drawn from the unseen cards)."""
+    body = json.loads(json.dumps(message))
+    view = body["view"]
+    view.pop("unseen", None)
+    view.pop("card_names", None)
+    for flag in view.get("flags") or []:
+        if flag.get("claim"):
+            flag["claim"].pop("counterexample", None)
+            flag["claim"].pop("reason", None)
+    return set(_CODE.findall(json.dumps(body)))
+
+
+@pytest.mark.parametrize("ruleset", ["battleline-basic", "battleline"])
+def test_two_seats_and_spectator_play_to_the_end(client: TestClient, ruleset: str) -> None:
+    game = create(client, seed=11, ruleset=ruleset)
     gid, t0, t1 = game["id"], game["token"], game["invite_token"]
     rng = random.Random(5)
     with client.websocket_connect(f"/ws/{gid}?t={t0}") as ws0, \
@@ -167,6 +199,9 @@ def test_two_seats_and_spectator_play_to_the_end(client: TestClient) -> None:
             client.websocket_connect(f"/ws/{gid}") as spec:
         last = [drain(ws0, 3), drain(ws1, 2), drain(spec, 1)]
         socks = [ws0, ws1, spec]
+        seats: list[int | None] = [0, 1, None]
+        # Every card a receiver has ever been able to see at the table (or in its hand).
+        ever = [table_codes(m["view"], seat) for m, seat in zip(last, seats, strict=True)]
         plies = 0
         while last[2]["view"]["to_move"] is not None:
             mover = last[2]["view"]["to_move"]
@@ -177,6 +212,11 @@ def test_two_seats_and_spectator_play_to_the_end(client: TestClient) -> None:
             plies += 1
             assert all(m["type"] == "view" and m["ply"] == plies for m in last)
             assert last[2]["view"]["hands"] == [None, None]
+            # No message names a card its receiver could not have seen at the table.
+            for i, (m, seat) in enumerate(zip(last, seats, strict=True)):
+                ever[i] |= table_codes(m["view"], seat)
+                if m["view"]["to_move"] is not None:
+                    assert mentioned_codes(m) <= ever[i], (seat, mentioned_codes(m) - ever[i])
             # Neither seat is ever told the other's hand; the spectator neither.
             h0, h1 = last[0]["view"]["hands"][0], last[1]["view"]["hands"][1]
             if last[2]["view"]["to_move"] is not None:
