@@ -506,10 +506,35 @@ def test_table_fits_the_terminal(size: tuple[int, int]) -> None:
             assert region.height >= 1 and region.bottom <= height, widget_id
         lines = screen_text(app).splitlines()
         assert len(lines) <= height and all(len(line) <= width for line in lines)
+        # ASCII only: no cell width depends on how a terminal treats ambiguous-width glyphs
+        assert all(line.isascii() for line in lines)
         flag_row = next(line for line in lines if " 1" in line and " 9" in line and "Hand" not in line)
         assert all(str(i) in flag_row for i in range(1, 10))
 
     run_app(app, scenario, size=size)
+
+
+def test_war_machine_front_fits_80x24() -> None:
+    app = FrontlinesApp(GameConfig(ruleset="warmachine", opponent="random", seat=0, seed=9, first="me"),
+                        setup=False, bot_delay=0)
+
+    async def scenario(pilot: Pilot[None], app: FrontlinesApp) -> None:
+        rng = random.Random(2)
+        for _ in range(6):
+            await settle(pilot, app)
+            screen = game_screen(app)
+            await play_move(pilot, screen, rng.choice(screen.picker.moves))
+        await settle(pilot, app)
+        lines = screen_text(app).splitlines()
+        assert all(line.isascii() and len(line) <= 80 for line in lines) and len(lines) <= 24
+        front = next(line for line in lines if all(f"{i} " in line for i in range(1, 7)) and "GER" in line)
+        assert all(country in front for country in ("GER", "ITA", "JPN", "GBR", "USA", "URS"))
+        for index in range(1, 7):
+            region = app.screen.query_one(f"#pos-{index}").region
+            assert region.right <= 80 and region.bottom <= 24
+        assert "Hand 1:" in screen_text(app)
+
+    run_app(app, scenario)
 
 
 def test_setup_screen_starts_a_game() -> None:
