@@ -327,3 +327,29 @@ def test_pass_and_play_hides_the_hand_between_turns(browser: Any, server: LiveSe
     spectator.wait_for_selector("#table[data-ply]")
     assert spectator.locator(".hand").count() == 0 and spectator.locator("#resign").is_hidden()
     assert "to move" in spectator.inner_text("#status")
+
+
+def test_server_restart_mid_game_page_reconnects(browser: Any, tmp_path: Path) -> None:
+    """Stop the server under an open table, start a new one on the same database: the page
+    reconnects by itself and the game goes on from the same position."""
+    url = f"sqlite:///{tmp_path / 'restart.db'}"
+    first = LiveServer(url).__enter__()
+    port = first.port
+    page = new_page(browser, viewport={"width": 1100, "height": 850})
+    try:
+        start_game(page, first.base, "battleline-basic", "bot")
+        for _ in range(2):
+            wait_turn(page)
+            click_one_move(page)
+        wait_turn(page)
+        ply = page.get_attribute("#table", "data-ply")
+    finally:
+        first.__exit__(None, None, None)
+    page.wait_for_function("document.querySelector('#status').innerText.includes('reconnecting')")
+    with LiveServer(url, port=port):
+        page.wait_for_function("!document.querySelector('#status').innerText.includes('reconnecting')", timeout=TURN_TIMEOUT)
+        assert page.get_attribute("#table", "data-ply") == ply
+        assert wait_turn(page) == "me"
+        click_one_move(page)
+        assert int(page.get_attribute("#table", "data-ply")) > int(ply)
+    assert page.errors == []

@@ -27,10 +27,10 @@ def make_client(url: str, **kwargs: object) -> TestClient:
 class LiveServer:
     """uvicorn serving the app in a thread, on a free 127.0.0.1 port."""
 
-    def __init__(self, url: str, **settings: object) -> None:
+    def __init__(self, url: str, port: int | None = None, **settings: object) -> None:
         import uvicorn
 
-        self.port = free_port()
+        self.port = port or free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         values: dict[str, object] = {"bot_executor": "thread", "bot_workers": 2, **settings}
         app = create_app(Settings(database=url, **values))  # type: ignore[arg-type]

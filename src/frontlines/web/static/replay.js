@@ -1,5 +1,5 @@
 // Replays: step through a finished game, from either seat or with both hands open.
-import { loadCatalog, t, num, outcomeText } from "./common.js";
+import { loadCatalog, t, num, outcomeText, describeAction } from "./common.js";
 import { renderBoard, renderLog, me } from "./board.js";
 
 const $ = (id) => document.getElementById(id);
@@ -29,7 +29,7 @@ async function show(i) {
   renderLog($("log"), v);
   $("step-label").textContent = t("Step {n} of {total}", { n: num(step), total: num(info.steps - 1) });
   $("status").textContent = v.outcome ? outcomeText(v.outcome, null, info.names)
-    : (step > 0 ? info.actions[step - 1] || "" : t("Start of the game"));
+    : (step > 0 ? describeAction(info.actions[step - 1] || "", info.ruleset) : t("Start of the game"));
 }
 
 async function main() {
