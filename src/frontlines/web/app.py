@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import os
 import secrets
 from collections import OrderedDict
@@ -39,6 +40,7 @@ from frontlines.web.live import OPPONENTS, Client, GameError, LiveGame, Manager,
 from frontlines.web.store import Store
 
 HERE = Path(__file__).parent
+log = logging.getLogger("frontlines.web")
 MAX_MESSAGE = 4096
 
 
@@ -329,6 +331,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 raise GameError("malformed", f"unknown message type {kind!r}")
         except GameError as exc:
             await client.sender.send_json({"type": "error", "code": exc.code, "message": exc.message})
+        except Exception:  # a server fault (database down…): say so, keep the connection
+            log.exception("game %s: message failed", game.id)
+            await client.sender.send_json({"type": "error", "code": "internal", "message": "server error; try again"})
 
     return app
 

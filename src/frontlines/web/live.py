@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import hashlib
+import logging
 import multiprocessing
 import secrets
 from collections import OrderedDict
@@ -25,6 +26,8 @@ from frontlines.core.errors import FrontlinesError
 from frontlines.core.game import State, View
 from frontlines.core.record import GameRecord, result_text
 from frontlines.web.store import Store, StoredGame
+
+log = logging.getLogger("frontlines.web")
 
 BOT_LEVELS = ("random", "easy", "medium", "heuristic", "hard", "expert")
 OPPONENTS = ("friend", "hotseat", *(f"bot:{level}" for level in BOT_LEVELS))
@@ -327,6 +330,7 @@ class Manager:
     # --- connections ----------------------------------------------------------------
     async def join(self, game: LiveGame, client: Client) -> None:
         game.clients.add(client)
+        self._maybe_bot(game)  # a bot turn that failed (database hiccup) starts again
         await self.broadcast(game)
 
     async def leave(self, game: LiveGame, client: Client) -> None:
@@ -429,7 +433,15 @@ class Manager:
             return
         if game.bot_task is not None and not game.bot_task.done():
             return
-        game.bot_task = asyncio.get_running_loop().create_task(self._bot_turns(game, seat))
+        game.bot_task = asyncio.get_running_loop().create_task(self._bot_turns_logged(game, seat))
+
+    async def _bot_turns_logged(self, game: LiveGame, seat: int) -> None:
+        try:
+            await self._bot_turns(game, seat)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # e.g. the database is down; the next connection restarts the bot
+            log.exception("game %s: bot turn failed", game.id)
 
     async def _bot_turns(self, game: LiveGame, seat: int) -> None:
         spec = game.stored.opponent[4:]
