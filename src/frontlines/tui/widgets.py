@@ -168,7 +168,9 @@ def side_info(view: Mapping[str, Any], seat: int, name: str, *, opponent: bool) 
         size, tac = int(sizes[seat]), int(tactics[seat])
         out.append(f"hand {size} ({size - tac} troops, {tac} tactics) ")
     else:
-        out.append(f"hand {int(sizes[seat])} ")
+        # deck sizes first: they matter every turn and must survive a cut at 80 columns
+        out.append(f"hand {int(sizes[seat])}  decks: troop {view.get('troop_deck', '?')} "
+                   f"tactics {view.get('tactics_deck', '?')}  ")
     out.append(f"tactics played {played[seat]}")
     guile = (view.get("guile") or [[], []])[seat]
     if guile:
@@ -178,8 +180,6 @@ def side_info(view: Mapping[str, Any], seat: int, name: str, *, opponent: bool) 
     if discards:
         out.append("  out ")
         out.append_text(join_codes(discards))
-    if not opponent:
-        out.append(f"   decks: troop {view.get('troop_deck', '?')} tactics {view.get('tactics_deck', '?')}")
     return out
 
 
