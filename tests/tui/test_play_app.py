@@ -633,11 +633,13 @@ def test_the_ui_answers_while_a_bot_thinks() -> None:
     from frontlines.core.game import Action, View
 
     release = threading.Event()
+    seen: list[View] = []
 
     class SlowBot(Bot):
         name = "slow"
 
         def choose(self, view: View, clock: Clock | None = None) -> Action:
+            seen.append(view)
             release.wait(5)
             return view.legal_actions()[0]
 
@@ -656,5 +658,8 @@ def test_the_ui_answers_while_a_bot_thinks() -> None:
         release.set()
         await settle(pilot, app)
         assert screen.my_turn()
+        # the bot was handed its own view only: the human's hand is hidden from it
+        assert seen and all(isinstance(v, View) and v.viewer == 1 for v in seen)
+        assert all(v.to_dict()["hands"][0] is None for v in seen)
 
     run_app(app, scenario)
