@@ -5,11 +5,11 @@ from __future__ import annotations
 import random
 
 import pytest
+from toygame import ToyState
 
 from frontlines.bots.heuristic import GamePolicy
 from frontlines.bots.ismcts import ISMCTSBot, SearchParams, search
 from frontlines.bots.random_bot import RandomBot
-from toygame import ToyState
 
 
 def _position(total: int, mine: list[int], theirs: list[int], deck: list[int]) -> ToyState:
@@ -25,9 +25,8 @@ def test_ismcts_takes_the_immediate_win() -> None:
 
 
 def test_ismcts_avoids_handing_over_the_win() -> None:
-    # Total 6 with 1 or 2 in hand: playing 1 leaves 7 (the opponent needs a 3), playing 2
-    # leaves 8 (they need a 2); with both 3s and no 2s gone the 1 is no better - but with all
-    # remaining unseen cards being 2s, playing 1 loses less: 7 + 2 = 9, then we can hit 10.
+    # Total 6, and every unseen card is a 2. Playing 2 leaves 8: the opponent's 2 wins.
+    # Playing 1 leaves 7: they must play a 2 (9), and our 1 then makes 10.
     state = _position(6, [1, 2, 1], [2, 2, 2], [2, 2, 2])
     bot = ISMCTSBot(seed=3, time=None, iterations=2000)
     assert bot.choose(state.view(0)) == 1

@@ -1,0 +1,184 @@
+"""Built-in bots on the real games: complete games on every ruleset, views only,
+reproducibility, constructed positions, and a quick strength check."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from frontlines.bots import Bot, Clock, make_bot
+from frontlines.bots.heuristic import policy_for
+from frontlines.commands.selfplay import play_game
+from frontlines.core.game import Action, State, View
+from frontlines.games import new_state
+from frontlines.games.battleline.notation import build_state
+
+RULESETS = ["battleline", "battleline-basic", "schotten-totten", "schotten-totten-tactics", "medieval", "warmachine"]
+
+
+class Spy(Bot):
+    """Passes every call to ``inner`` after checking it is handed a view, never a state."""
+
+    def __init__(self, inner: Bot) -> None:
+        self.inner = inner
+        self.calls = 0
+
+    def new_game(self, ruleset: str, seat: int, seed: int | None = None) -> None:
+        self.inner.new_game(ruleset, seat, seed)
+
+    def choose(self, view: View, clock: Clock | None = None) -> Action:
+        assert isinstance(view, View) and not isinstance(view, State)
+        self.calls += 1
+        return self.inner.choose(view, clock)
+
+
+def _play(ruleset: str, specs: tuple[str, str], seed: int) -> State:
+    state = new_state(ruleset, seed=seed)
+    bots = [Spy(make_bot(specs[0], seed)), Spy(make_bot(specs[1], seed + 1))]
+    for seat, bot in enumerate(bots):
+        bot.new_game(ruleset, seat, seed)
+    while not state.is_terminal():
+        player = state.current_player()
+        assert player is not None
+        view = state.view(player)
+        action = bots[player].choose(view)
+        assert action in view.legal_actions()
+        state.apply(action)
+    assert bots[0].calls and bots[1].calls
+    return state
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_random_and_heuristic_finish_games(ruleset: str) -> None:
+    for seed in range(2):
+        final = _play(ruleset, ("random", "heuristic") if seed else ("heuristic", "random"), seed)
+        assert final.outcome() is not None
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_ismcts_finishes_a_game(ruleset: str) -> None:
+    final = _play(ruleset, ("ismcts:iterations=15", "random"), 3)
+    assert final.outcome() is not None
+
+
+def test_same_seed_same_game() -> None:
+    for spec in ("random", "heuristic", "ismcts:iterations=10"):
+        a = _play("battleline", (spec, "random"), 7)
+        b = _play("battleline", (spec, "random"), 7)
+        assert list(a.history) == list(b.history)
+
+
+def test_ismcts_iterations_and_seed_give_the_same_move_and_info() -> None:
+    state = new_state("battleline", seed=5)
+    view = state.view(state.current_player())
+    bots = [make_bot("ismcts:iterations=200", seed=9) for _ in range(2)]
+    assert bots[0].choose(view) == bots[1].choose(view)
+    info = bots[0].info()
+    assert info["iterations"] == 200 and 0.0 <= info["win_probability"] <= 1.0 and info["nodes"] > 1
+
+
+# A breakthrough in one move: flags 1 and 2 are won, and G10 makes an unbeatable wedge at
+# flag 3 that can be claimed before the draw.
+WINNING_MOVE = (
+    "f1=0/R1.R2.R3:1/O1.O2.O4:2/ f2=0/Y1.Y2.Y3:3/B1.B2.B4:4/ f3=-/G8.G9/P3/ "
+    "h0=G10.P5.P6.P7.R5.R6.O6 h1=B5.B6.B7.B8.B9.B10.Y9 to=0 n=6"
+)
+
+
+def test_ismcts_plays_the_winning_move_then_claims() -> None:
+    state = build_state(WINNING_MOVE)
+    bot = make_bot("ismcts:iterations=300", seed=1)
+    action = bot.choose(state.view(0))
+    assert state.action_to_text(action) == "G10@3"
+    state.apply(action)
+    claim = bot.choose(state.view(0))
+    assert state.action_to_text(claim) == "claim:3"
+    state.apply(claim)
+    outcome = state.outcome()
+    assert outcome is not None and outcome.winner == 0 and outcome.reason == "breakthrough"
+
+
+def test_every_bot_takes_a_provable_claim() -> None:
+    state = build_state(WINNING_MOVE)
+    state.apply(state.parse_action("G10@3"))
+    for spec in ("random", "heuristic", "easy", "ismcts:iterations=50"):
+        action = make_bot(spec, seed=2).choose(state.view(0))
+        assert state.action_to_text(action) == "claim:3", spec
+
+
+def test_heuristic_finds_the_winning_move() -> None:
+    state = build_state(WINNING_MOVE)
+    assert state.action_to_text(make_bot("heuristic", seed=0).choose(state.view(0))) == "G10@3"
+
+
+def test_heuristic_beats_random_in_the_basic_game() -> None:
+    wins = 0
+    for seed in range(10):
+        specs = ("heuristic", "random") if seed % 2 == 0 else ("random", "heuristic")
+        _initial, final, _think, _n = play_game("battleline-basic", specs, seed, bot_seeds=(seed, seed + 100))
+        outcome = final.outcome()
+        assert outcome is not None
+        wins += outcome.winner == specs.index("heuristic")
+    assert wins >= 8
+
+
+def test_heuristic_beats_random_in_war_machine() -> None:
+    wins = 0
+    for seed in range(10):
+        specs = ("heuristic", "random") if seed % 2 == 0 else ("random", "heuristic")
+        _initial, final, _think, _n = play_game("warmachine", specs, seed, bot_seeds=(seed, seed + 100))
+        outcome = final.outcome()
+        assert outcome is not None
+        wins += outcome.winner == specs.index("heuristic")
+    assert wins >= 8
+
+
+def test_ismcts_two_workers_merge_their_trees() -> None:
+    state = new_state("battleline-basic", seed=2)
+    view = state.view(state.current_player())
+    bot = make_bot("ismcts:iterations=60,workers=2", seed=4)
+    try:
+        action = bot.choose(view)
+        assert action in view.legal_actions()
+        assert bot.info()["iterations"] == 120
+    finally:
+        bot.close()
+
+
+def test_time_budget_and_clock_are_respected() -> None:
+    state = new_state("battleline", seed=1)
+    view = state.view(state.current_player())
+    bot = make_bot("ismcts:time=0.2", seed=1)
+    bot.choose(view)
+    assert bot.info()["seconds"] < 0.6
+    bot.choose(view, Clock(time_left=1.0))
+    assert bot.info()["seconds"] < 0.2
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_policy_evaluation_is_a_probability(ruleset: str) -> None:
+    rng = random.Random(0)
+    state = new_state(ruleset, seed=4)
+    policy = policy_for(ruleset)
+    for _ in range(30):
+        if state.is_terminal():
+            break
+        value = policy.evaluate(state, 0)
+        assert 0.0 <= value <= 1.0
+        legal = state.legal_actions()
+        state.apply(policy.rollout_action(state, legal, rng))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("ruleset", ["battleline", "warmachine"])
+def test_ismcts_beats_heuristic(ruleset: str) -> None:
+    wins = 0
+    games = 20
+    for seed in range(games):
+        specs = ("ismcts:iterations=600", "heuristic") if seed % 2 == 0 else ("heuristic", "ismcts:iterations=600")
+        _initial, final, _think, _n = play_game(ruleset, specs, seed, bot_seeds=(seed, seed + 100))
+        outcome = final.outcome()
+        assert outcome is not None
+        wins += outcome.winner == specs.index("ismcts:iterations=600")
+    assert wins >= games * 0.6

@@ -1,0 +1,107 @@
+"""Bot specs, levels and the selfplay command."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from frontlines.bots import LEVELS, list_bots, make_bot
+from frontlines.bots.heuristic import HeuristicBot
+from frontlines.bots.ismcts import ISMCTSBot
+from frontlines.bots.random_bot import RandomBot
+from frontlines.cli import main
+from frontlines.core.record import GameRecord, load_jsonl
+
+
+def test_specs_build_the_right_bots() -> None:
+    assert isinstance(make_bot("random"), RandomBot)
+    assert isinstance(make_bot("heuristic"), HeuristicBot)
+    assert make_bot("heuristic:noise=0.2").noise == 0.2  # type: ignore[attr-defined]
+    bot = make_bot("ismcts:time=0.5")
+    assert isinstance(bot, ISMCTSBot) and bot.params.time == 0.5
+    bot = make_bot("ismcts:iterations=2000,workers=2")
+    assert isinstance(bot, ISMCTSBot)
+    assert bot.params.iterations == 2000 and bot.params.workers == 2 and bot.params.time is None
+    bot = make_bot(" ISMCTS : iterations=5 , exploration=1.2 ")
+    assert isinstance(bot, ISMCTSBot) and bot.params.exploration == 1.2
+
+
+def test_levels_are_ordered_specs() -> None:
+    assert list(LEVELS) == ["easy", "medium", "hard", "expert"]
+    easy, medium, hard, expert = (make_bot(level) for level in LEVELS)
+    assert isinstance(easy, HeuristicBot) and easy.noise > 0
+    assert isinstance(medium, HeuristicBot) and medium.noise == 0
+    assert isinstance(hard, ISMCTSBot) and isinstance(expert, ISMCTSBot)
+    assert hard.params.time is not None and expert.params.time is not None
+    assert expert.params.time * expert.params.workers > hard.params.time
+    assert expert.name == "expert"
+    names = [name for name, _ in list_bots()]
+    assert {"random", "heuristic", "ismcts", "cmd", "easy", "expert"} <= set(names)
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("", "empty"),
+        ("alphazero", "unknown bot"),
+        ("random:x=1", "no options"),
+        ("heuristic:noise=2", "between 0 and 1"),
+        ("heuristic:depth=3", "unknown heuristic option"),
+        ("ismcts:time=fast", "must be float"),
+        ("ismcts:iterations=1.5", "must be int"),
+        ("ismcts:speed=3", "unknown ismcts option"),
+        ("ismcts:time", "key=value"),
+        ("ismcts:time=1,time=2", "twice"),
+        ("ismcts:workers=0", "workers"),
+        ("ismcts:time=-1", "positive"),
+        ("hard:time=3", "takes no options"),
+        ("cmd:", "needs a command"),
+    ],
+)
+def test_bad_specs_are_clear_errors(spec: str, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        make_bot(spec)
+
+
+def test_cmd_spec_goes_to_the_external_bot(monkeypatch: pytest.MonkeyPatch) -> None:
+    import frontlines.bots.external as external
+
+    seen: list[tuple[str, str, int | None]] = []
+
+    def fake(command: str, protocol: str = "frontlines", seed: int | None = None) -> RandomBot:
+        seen.append((command, protocol, seed))
+        return RandomBot(seed)
+
+    monkeypatch.setattr(external, "make_external", fake)
+    make_bot("cmd:python3 my bot.py --fast", seed=3)
+    make_bot("cmd:proto=classic:./engine", seed=None)
+    assert seen == [("python3 my bot.py --fast", "frontlines", 3), ("./engine", "classic", None)]
+
+
+def test_selfplay_prints_results_and_the_record(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["selfplay", "--rules", "battleline-basic", "--p0", "heuristic", "--p1", "random", "--seed", "4"]) == 0
+    out = capsys.readouterr().out
+    assert "1 games" in out and "[Ruleset \"battleline-basic\"]" in out and "[Player0 \"heuristic\"]" in out
+    record = GameRecord.parse(out[out.index("[Game"):])
+    assert record.replay().is_terminal()
+
+
+def test_selfplay_many_games_alternates_seats_and_writes_records(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "games.jsonl"
+    args = ["selfplay", "--rules", "warmachine", "--p0", "heuristic", "--p1", "random", "--seed", "10",
+            "--games", "4", "--record", str(path)]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "heuristic vs random" in out and "random vs heuristic" in out and "--p0 score" in out
+    records = load_jsonl(path.read_text())
+    assert len(records) == 4
+    assert [r.tags["Player0"] for r in records] == ["heuristic", "random", "heuristic", "random"]
+    assert all(r.replay().is_terminal() for r in records)
+
+
+def test_selfplay_rejects_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["selfplay", "--rules", "chess", "--p0", "random", "--p1", "random"]) == 2
+    assert main(["selfplay", "--rules", "battleline", "--p0", "nobot", "--p1", "random"]) == 2
+    err = capsys.readouterr().err
+    assert "chess" in err and "nobot" in err
