@@ -143,7 +143,8 @@ DYNAMIC: tuple[str, ...] = (
     "{formation} ({sum})",
     "sum {sum}",
     # ruleset titles
-    "Battle Line", "Battle Line (basic, no tactics)", "Schotten Totten", "Battle Line: Medieval", "War Machine",
+    "Battle Line", "Battle Line (basic, no tactics)", "Schotten Totten", "Schotten Totten (tactical variant)",
+    "Battle Line: Medieval", "War Machine",
 )
 
 _JS_CALL = re.compile(r"""\bt\(\s*"((?:[^"\\]|\\.)*)"|\bt\(\s*'((?:[^'\\]|\\.)*)'""")

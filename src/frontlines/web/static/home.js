@@ -95,7 +95,12 @@ async function listLive() {
 async function main() {
   await loadCatalog();
   rulesets = await fetch("/api/rulesets").then((r) => r.json());
-  $("ruleset").innerHTML = rulesets.map((r) => `<option value="${esc(r.name)}">${esc(t(r.title))}</option>`).join("");
+  // One control for game and ruleset: the rulesets grouped under their game.
+  const games = [...new Set(rulesets.map((r) => r.game))];
+  const gameTitle = { battleline: t("Battle Line family"), warmachine: t("War Machine") };
+  $("ruleset").innerHTML = games.map((g) => `<optgroup label="${esc(gameTitle[g] || g)}">` +
+    rulesets.filter((r) => r.game === g).map((r) => `<option value="${esc(r.name)}">${esc(t(r.title))}</option>`).join("") +
+    `</optgroup>`).join("");
   $("ruleset").addEventListener("change", optionFields);
   optionFields();
   for (const radio of document.querySelectorAll('input[name="kind"]')) {
