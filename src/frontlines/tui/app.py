@@ -23,7 +23,7 @@ from frontlines.bots.base import Bot
 from frontlines.core.errors import FrontlinesError
 from frontlines.core.game import Action, View
 from frontlines.core.record import GameRecord
-from frontlines.tui.cards import TACTICS_HELP, card_name
+from frontlines.tui.cards import card_name, tactics_help
 from frontlines.tui.render import Marks
 from frontlines.tui.screens import ConfirmScreen, HelpScreen, PassScreen, SaveScreen, SetupScreen
 from frontlines.tui.session import GameConfig, GameSession, load_record, make_bot, replay_states
@@ -213,7 +213,10 @@ class GameScreen(Screen[None]):
         _board(self).show(data, self.viewer, marks, names, offered, chosen, hand_cursor)
         self.query_one("#status", Pane).show(self._status_text(data))
         self.query_one("#prompt", Pane).show(self._prompt_text(data))
-        self.query_one("#tracker", Pane).show(tracker_text(data) if self.is_battleline else Text())
+        tracker = self.query_one("#tracker", Pane)
+        tracker.show(tracker_text(data) if self.is_battleline else Text())
+        # a long explanation (claim proofs, counter-examples) borrows the tracker's room
+        tracker.set_class(not self.is_battleline or len(self.message.plain) > 90, "hidden")
         log = self.query_one("#log", Pane)
         log.update(_log_lines(data, _short_names(self.session), self.session.movers, max(3, log.size.height)))
         self.query_one("#keys", Pane).show(self._keys_text())
@@ -287,7 +290,8 @@ class GameScreen(Screen[None]):
                 return f"{name} {picked[0]}: move it to {side}? (1-9{extra}, Esc back)"
         if last.kind == HAND and FLAG in kinds:
             code = last.value
-            extra = f" - {TACTICS_HELP[code]}" if code in TACTICS_HELP else ""
+            what = tactics_help(code, self.session.state.ruleset)
+            extra = f" - {what}" if what else ""
             return f"Play {card_name(code, self.view_dict.get('card_names'))}{extra}: to which flag? (1-9, Esc back)"
         return "Choose (arrows + Enter, Esc back)."
 

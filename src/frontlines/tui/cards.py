@@ -53,6 +53,22 @@ TACTICS_HELP: dict[str, str] = {
     "DE": "discard one of the opponent's cards",
     "TR": "take an opponent troop to your side",
 }
+# Schotten Totten's tactics differ in values (rules §2.3) and Headhunter returns under the decks.
+_SCHOTTEN_HELP = {
+    "AL": "Joker: any colour, any value 1-9",
+    "DA": "Joker: any colour, any value 1-9",
+    "CC": "any colour, value 7",
+    "SC": "draw 3, then put 2 under their decks",
+}
+
+
+def tactics_help(code: str, ruleset: str) -> str:
+    """One line on what a tactics card does in ``ruleset``."""
+    if ruleset.startswith("schotten") and code in _SCHOTTEN_HELP:
+        return _SCHOTTEN_HELP[code]
+    return TACTICS_HELP.get(code, "")
+
+
 ALL_TACTICS = tuple(TACTICS_NAMES)
 ALL_TACTICS_INDEX = {code: i for i, code in enumerate(ALL_TACTICS)}
 
