@@ -201,6 +201,21 @@ $("join-save").addEventListener("click", () => {
   $("join").hidden = true;
 });
 
+/** The server's error codes in the page language (its English message as a fallback). */
+function errorText(data) {
+  const known = {
+    illegal: t("That move is not legal now."),
+    stale: t("The game has moved on; look again."),
+    not_your_turn: t("It is not your turn."),
+    spectator: t("Spectators cannot move."),
+    game_over: t("The game is over."),
+    bad_token: t("That seat link is not valid; you are watching."),
+    not_found: t("There is no such game."),
+    internal: t("Server error; please try again."),
+  };
+  return known[data.code] || data.message;
+}
+
 // --- connection -------------------------------------------------------------------------
 function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
@@ -216,8 +231,9 @@ function connect() {
       draw();
     } else if (data.type === "error") {
       sel = [];
-      if (msg) { draw(); setStatus(t("Refused: {message}", { message: data.message })); }
-      else $("status").textContent = data.message;
+      const text = errorText(data);
+      if (msg) { draw(); setStatus(t("Refused: {message}", { message: text })); }
+      else $("status").textContent = text;
     }
   };
   ws.onclose = () => {
