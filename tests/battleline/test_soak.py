@@ -126,4 +126,4 @@ def test_soak_long(ruleset: str) -> None:
     sets = option_sets(ruleset)
     rng = random.Random(ruleset)
     for k, options in enumerate(rng.sample(sets, min(24, len(sets)))):
-        soak(ruleset, options, games=8, seed=k, max_missing=2)
+        soak(ruleset, options, games=20, seed=k, max_missing=2)
