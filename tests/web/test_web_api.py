@@ -391,3 +391,27 @@ def test_serve_command_starts_with_an_sqlite_file(tmp_path: Path) -> None:
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+@pytest.mark.parametrize("failure", ["crash", "illegal"])
+def test_a_failing_bot_forfeits(sqlite_url: str, monkeypatch: pytest.MonkeyPatch, failure: str) -> None:
+    from frontlines.web import live
+
+    def bad_bot(spec: str, seed: int, seat: int, view: object) -> str:
+        if failure == "crash":
+            raise RuntimeError("out of memory")
+        return "claim:9"
+
+    monkeypatch.setattr(live, "_choose", bad_bot)
+    with make_client(sqlite_url) as c:
+        game = create(c, opponent="bot:random", seat=1)
+        deadline = time.time() + 10
+        while (msg := c.get(f"/api/games/{game['id']}", params={"t": game["token"]}).json())["status"] != "finished":
+            assert time.time() < deadline
+            if msg["view"]["legal"]:  # we may have the first turn: play until the bot must move
+                c.post(f"/api/games/{game['id']}/action", json={"t": game["token"], "text": msg["view"]["legal"][0]["text"]})
+            time.sleep(0.02)
+        assert msg["view"]["outcome"]["winner"] == 1 and msg["view"]["outcome"]["reason"] == "forfeit"
+        record = GameRecord.parse(c.get(f"/api/games/{game['id']}/record.txt").text)
+        assert record.tags["Termination"] == "forfeit" and record.tags["Loser"] == "0"
+        assert record.replay().outcome() is not None
