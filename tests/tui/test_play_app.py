@@ -454,6 +454,20 @@ def test_load_an_unfinished_record_and_play_on(tmp_path: Path) -> None:
 # --- pass-and-play --------------------------------------------------------------------------
 
 
+def test_pass_and_play_starts_with_whoever_moves_first() -> None:
+    app = FrontlinesApp(GameConfig(ruleset="battleline", opponent="human", seed=8, options={"first_player": "1"}),
+                        setup=False, bot_delay=0)
+
+    async def scenario(pilot: Pilot[None], app: FrontlinesApp) -> None:
+        await pilot.pause()
+        assert "Pass the device to Player 2" in screen_text(app)
+        await pilot.press("enter")
+        screen = game_screen(app)
+        assert screen.viewer == 1 and screen.my_turn()
+
+    run_app(app, scenario)
+
+
 def test_pass_and_play_hides_each_hand() -> None:
     app = FrontlinesApp(GameConfig(ruleset="battleline", opponent="human", seed=8, options={"first_player": "0"}),
                         setup=False, bot_delay=0)
@@ -663,3 +677,20 @@ def test_the_ui_answers_while_a_bot_thinks() -> None:
         assert all(v.to_dict()["hands"][0] is None for v in seen)
 
     run_app(app, scenario)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("ruleset", ["battleline", "battleline-basic", "schotten-totten", "schotten-totten-tactics",
+                                     "medieval", "warmachine"])
+def test_soak_whole_games_in_every_ruleset(ruleset: str) -> None:
+    """Long run (FRONTLINES_SLOW=1): whole games by keys in every ruleset, both seats."""
+    options = {"battlefields": "mixed", "battlefield_set": "house"} if ruleset == "medieval" else {}
+    for seat in (0, 1):
+        app = FrontlinesApp(GameConfig(ruleset=ruleset, opponent="heuristic", seat=seat, seed=40 + seat,
+                                       options=options), setup=False, bot_delay=0)
+
+        async def scenario(pilot: Pilot[None], app: FrontlinesApp, seat: int = seat) -> None:
+            await play_to_end(pilot, app, random.Random(seat))
+            assert game_screen(app).session.state.is_terminal()
+
+        run_app(app, scenario)

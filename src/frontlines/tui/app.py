@@ -88,6 +88,9 @@ class GameScreen(Screen[None]):
         self.save_dir = save_dir or Path.cwd()
         humans = session.humans
         self.viewer: int = humans[0] if humans else 0
+        mover = session.to_move()
+        if session.pass_and_play and mover is not None:
+            self.viewer = mover  # the device starts with whoever moves first
         self.picker = Picker([])
         self.claim_mode = False
         self.cursor = 0
