@@ -638,7 +638,9 @@ class BattleLineState(State):
                 self.turn_claims = True
             self.phase = DRAW
         elif a in (DRAW_TROOP, DRAW_TACTICS):
-            self._draw(p, self.tdeck if a == DRAW_TROOP else self.xdeck)
+            c = (self.tdeck if a == DRAW_TROOP else self.xdeck).pop()
+            self.hands[p] |= BIT[c]
+            self.known[p] &= ~BIT[c]  # one's own hand is not "knowledge of a place"
             self._end_turn(legal)
         elif a == END:
             self._end_turn(legal)
