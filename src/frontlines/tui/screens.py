@@ -16,7 +16,7 @@ from textual.widgets import Button, Input, Label, Select, Static
 from frontlines.tui.session import OPPONENTS, GameConfig
 
 HELP_TEXT = """\
-[b]Frontlines - keys[/b]   (Esc closes this help)
+[b]Frontlines - keys[/b]   (up/down/PgDn scroll, Esc closes)
 
 [b]Battle Line family, your turn[/b]
   1-9        pick a card in your hand, then a flag (1-9)
@@ -47,8 +47,9 @@ HELP_TEXT = """\
   G green, B blue, P purple; tactics by code (AL, SC, ...).
   Flag row: 3F = Fog, 3M = Mud, 3b = battlefield face up,
   3* = you can claim it now, 3:you / 3:opp = claimed.
-  >R7< / >3< = a choice you can make now; [R7] / [3] = picked or
-  under the cursor; R7+ = just placed by the other side. Under each side: formation and sum (Wedge 24).
+  >R7< / >3< = a choice you can make now; \\[R7] / \\[3] = picked or
+  under the cursor; R7+ = just placed by the other side.
+  Under each side: its formation and sum (Wedge 24).
   War Machine: GJ = German war machine (2) / Japanese infantry (1);
   GERWM / JPNin = the end that is up; p4 = 4 support cards left.
 
@@ -60,7 +61,8 @@ class HelpScreen(ModalScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,question_mark,enter", "dismiss", "close")]
     DEFAULT_CSS = """
     HelpScreen { align: center middle; }
-    HelpScreen > VerticalScroll { width: 76; max-height: 22; border: ascii $accent; background: $panel; }
+    HelpScreen > VerticalScroll { width: 76; max-height: 22; border: ascii $accent; background: $panel;
+                                  scrollbar-size-vertical: 0; }  /* scrollbar glyphs are ambiguous-width */
     """
 
     def compose(self) -> ComposeResult:
