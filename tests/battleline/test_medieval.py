@@ -28,7 +28,7 @@ def test_shipped_sets() -> None:
 
 @pytest.mark.parametrize(
     "effects",
-    [{"capacity": 9}, {"forbid": ["dragons"]}, {"tie_break": "coin"}, {"claim": "never"}, {"sum_only": "yes"},
+    [{"capacity": 9}, {"capacity": 1}, {"capacity": True}, {"forbid": ["dragons"]}, {"tie_break": "coin"}, {"claim": "never"}, {"sum_only": "yes"},
      {"colour": "R"}, {"troop_values": [1]}],
 )
 def test_schema_errors(effects: dict[str, object]) -> None:

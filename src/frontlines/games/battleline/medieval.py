@@ -74,8 +74,8 @@ def parse_effects(data: Any, where: str) -> Effects:
     if unknown:
         raise ValueError(f"{where}: unknown effect keys {sorted(unknown)}")
     capacity = data.get("capacity", 3)
-    if not isinstance(capacity, int) or not 1 <= capacity <= 4:
-        raise ValueError(f"{where}: capacity must be an integer 1-4")
+    if not isinstance(capacity, int) or isinstance(capacity, bool) or not 2 <= capacity <= 4:
+        raise ValueError(f"{where}: capacity must be an integer 2-4")
     forbid = 0
     for name in data.get("forbid", []):
         if name not in CATEGORIES:
