@@ -313,3 +313,20 @@ def test_random_tactics_games_keep_counts(ruleset: str) -> None:
                 assert s.tactics_played[p] <= s.tactics_played[1 - p] + 1
             s.apply(rng.choice(s.legal_actions()))
             assert sum(s.tactics_played) - sum(played) in (0, 1)
+
+
+@pytest.mark.parametrize(
+    ("text", "fragment"),
+    [
+        ("RE:R1>1", "another flag"),
+        ("RE:B1>4", "not one of your cards"),
+        ("RE:Y1>4", "claimed"),
+        ("RE:R1>2", "full"),
+        ("DE:R1", "not one of your opponent's cards"),
+        ("TR:B1>2", "full"),
+        ("DE:FO", "stay where they are"),
+    ],
+)
+def test_guile_errors_explain_themselves(text: str, fragment: str) -> None:
+    s = build_state("f1=-/R1/B1/F1 f2=-/O1.O2.O3:1// f3=0/Y1.Y2.Y3:2// h0=RE.DE.TR.G1 h1=P1")
+    assert_illegal(s, text, fragment)

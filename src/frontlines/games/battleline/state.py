@@ -854,7 +854,7 @@ class BattleLineState(State):
                     return f"{text}: your side of flag {f + 1} is full"
             if action == SCOUT_PLAY:
                 return f"{text}: both decks are empty"
-            return f"{text}: no such card or free slot for that move"
+            return f"{text}: {self._explain_guile(action, p)}"
         if action == PASS:
             return f"{text}: you may pass only when no troop card can be played"
         if action in (DRAW_TROOP, DRAW_TACTICS, SCOUT_TROOP, SCOUT_TACTICS):
@@ -864,6 +864,40 @@ class BattleLineState(State):
         if RETURN_BASE <= action < REDEPLOY_BASE:
             return f"{text}: only during a Scout's return step, with a card from your hand (phase {phase})"
         return f"{text}: not legal now (phase {phase})"
+
+
+    def _explain_guile(self, action: int, p: int) -> str:
+        """Why a Redeploy, Deserter or Traitor target is wrong."""
+        if action < DESERTER_BASE:
+            c, t = divmod(action - REDEPLOY_BASE, 10)
+            owner, target = p, (None if t == 9 else t)
+        elif action < TRAITOR_BASE:
+            c, owner, target = action - DESERTER_BASE, 1 - p, None
+        else:
+            c, t = divmod(action - TRAITOR_BASE, 9)
+            owner, target = 1 - p, t
+        whose = "your" if owner == p else "your opponent's"
+        if c in (FOG, MUD):
+            if not self.cfg.guile_env:
+                return "Fog and Mud stay where they are (guile_can_target_environment=false)"
+            where = self.fog if c == FOG else self.mud
+            source = where.index(owner) if owner in where else -1
+        else:
+            source = next((f for f in range(NUM_FLAGS) if c in self.sides[f * 2 + owner]), -1)
+        if source < 0:
+            return f"{card_code(c)} is not one of {whose} cards at a flag"
+        if self.claimed[source] >= 0:
+            return f"flag {source + 1} is claimed: its cards can no longer be moved"
+        if target is not None:
+            if action < DESERTER_BASE and target == source:
+                return "Redeploy moves a card to another flag"
+            if self.claimed[target] >= 0:
+                return f"flag {target + 1} is claimed"
+            if self.effects[target].forbid >> c & 1:
+                return f"{card_code(c)} may not go to flag {target + 1} (battlefield)"
+            if c not in (FOG, MUD) and len(self.sides[target * 2 + p]) >= self.capacity(target):
+                return f"your side of flag {target + 1} is full"
+        return "not a legal target"
 
 
 def battlefield_effects(cfg: Config, bf_ids: tuple[int, ...], bf_up: int) -> tuple[Effects, ...]:
