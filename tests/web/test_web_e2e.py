@@ -28,6 +28,13 @@ SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
 TURN_TIMEOUT = 20_000  # ms
 
 
+def serious_violations(page: Any) -> list[tuple[str, str]]:
+    """axe-core (shipped inside axe-playwright-python) on the page: serious and critical only."""
+    axe_module = pytest.importorskip("axe_playwright_python.sync_playwright")
+    found = axe_module.Axe().run(page).response["violations"]
+    return [(v["id"], v["nodes"][0]["html"]) for v in found if v["impact"] in ("serious", "critical")]
+
+
 def shot(page: Any, name: str) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
@@ -122,10 +129,7 @@ def test_whole_game_against_a_bot_by_clicking(browser: Any, server: LiveServer) 
     page.wait_for_function("document.querySelector('#step').value === document.querySelector('#step').max")
     assert page.locator("#rec-txt").get_attribute("href").endswith("record.txt")
     shot(page, "replay-end")
-    from axe_playwright_python.sync_playwright import Axe
-
-    problems = [v for v in Axe().run(page).response["violations"] if v["impact"] in ("serious", "critical")]
-    assert problems == [], [(v["id"], v["nodes"][0]["html"]) for v in problems]
+    assert serious_violations(page) == []
     assert page.errors == []
 
 
@@ -182,19 +186,14 @@ def test_persian_page_is_right_to_left(browser: Any, server: LiveServer) -> None
 
 @pytest.mark.parametrize("lang", ["en", "fa"])
 def test_accessibility_scan(browser: Any, server: LiveServer, lang: str) -> None:
-    from axe_playwright_python.sync_playwright import Axe
-
-    axe = Axe()
     page = new_page(browser, viewport={"width": 1280, "height": 900})
     page.goto(f"{server.base}/?lang={lang}")
     page.wait_for_selector("#ruleset option", state="attached")
-    problems = [v for v in axe.run(page).response["violations"] if v["impact"] in ("serious", "critical")]
-    assert problems == [], [(v["id"], v["nodes"][0]["html"]) for v in problems]
+    assert serious_violations(page) == []
     start_game(page, server.base, "battleline", "bot", lang=lang)
     wait_turn(page)
     page.locator(".hand .card.selectable").first.click()  # a card picked: flags offer slots
-    problems = [v for v in axe.run(page).response["violations"] if v["impact"] in ("serious", "critical")]
-    assert problems == [], [(v["id"], v["nodes"][0]["html"]) for v in problems]
+    assert serious_violations(page) == []
     labels = page.eval_on_selector_all(".hand .card", "els => els.map(e => e.getAttribute('aria-label'))")
     assert labels and all(labels)
     flags = page.eval_on_selector_all(".flag-col", "els => els.map(e => e.getAttribute('aria-label'))")
@@ -352,4 +351,17 @@ def test_server_restart_mid_game_page_reconnects(browser: Any, tmp_path: Path) -
         assert wait_turn(page) == "me"
         click_one_move(page)
         assert int(page.get_attribute("#table", "data-ply")) > int(ply)
+    assert page.errors == []
+
+
+@pytest.mark.parametrize(("lang", "flag_word", "formation"), [("ja", "フラッグ", "くさび形"), ("cs", "Vlajka", "Klín")])
+def test_japanese_and_czech_tables(browser: Any, server: LiveServer, lang: str, flag_word: str, formation: str) -> None:
+    page = new_page(browser, viewport={"width": 1280, "height": 900})
+    start_game(page, server.base, "battleline", "bot", lang=lang)
+    wait_turn(page)
+    assert page.get_attribute("html", "lang") == lang
+    assert flag_word in page.locator('.flag-col[data-flag="1"]').get_attribute("aria-label")
+    catalog = page.evaluate(f"fetch('/i18n/{lang}.json').then(r => r.json())")
+    assert catalog["Wedge"] == formation
+    shot(page, f"table-{lang}")
     assert page.errors == []
