@@ -66,6 +66,9 @@ export function renderWarMachine(box, v, opts) {
   if (v.phase === "choose" && Array.isArray(v.leftover) && v.leftover.length) {
     html += `<p>${esc(t("Leftover cards:"))} ${v.leftover.map((c) => (c === "?" ? `<span class="wm-unit" role="img" aria-label="${esc(t("Hidden card"))}">?</span>` : `<span class="wm-unit" role="img" aria-label="${esc(wmCardName(c))}">${esc(c)}</span>`)).join("")}</p>`;
   }
+  if (v.match && Array.isArray(v.match.wins)) {
+    html += `<p>${esc(t("Best of three: game {n}, wins {a} : {b}", { n: num(v.match.game), a: num(v.match.wins[0]), b: num(v.match.wins[1]) }))}</p>`;
+  }
   if (Array.isArray(v.scores)) {
     html += `<p>${v.scores.map((s, p) => `${esc(playerName(names, p))}: ${num(s.total)} (${esc(t("countries"))} ${num(s.countries)}, ${esc(t("hand"))} ${num(s.hand)})`).join(" · ")}</p>`;
   }
