@@ -374,7 +374,7 @@ class BattleLineState(State):
             mine, theirs, capacity=cap, fog=fog, unseen_troops=unseen,
             claimant_completed_first=first, opponent_final=final, rules=self.rules,
         )
-        if len(_proof_cache) > 200_000:
+        if len(_proof_cache) > 50_000:  # bounded memory (a long-running server shares it)
             _proof_cache.clear()
         _proof_cache[key] = (unseen, result)
         return result
