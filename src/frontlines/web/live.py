@@ -266,7 +266,7 @@ class Manager:
         mine = secrets.token_urlsafe(24)
         other = mine if opponent == "hotseat" else secrets.token_urlsafe(24)
         tokens = (mine, other) if seat == 0 else (other, mine)
-        clean = name.strip()[:MAX_NAME]
+        clean = " ".join(name.split())[:MAX_NAME]
         names = (clean, "") if seat == 0 else ("", clean)
         bot_seat = 1 - seat if opponent.startswith("bot:") else None
         if bot_seat is not None:
