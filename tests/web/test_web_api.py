@@ -359,6 +359,8 @@ def test_pages_in_four_languages(sqlite_url: str, lang: str, direction: str, wor
         game = create(c)
         page = c.get(f"/g/{game['id']}", params={"t": game["token"]})
         assert page.status_code == 200 and 'type="module"' in page.text
+        # Switching language on the table keeps the seat.
+        assert f'href="/g/{game["id"]}?t={game["token"]}&amp;lang=fa"' in page.text
     with make_client(sqlite_url) as c:
         assert 'lang="ja"' in c.get("/", headers={"Accept-Language": "ja-JP,ja;q=0.9,en;q=0.5"}).text
 
@@ -415,3 +417,16 @@ def test_a_failing_bot_forfeits(sqlite_url: str, monkeypatch: pytest.MonkeyPatch
         record = GameRecord.parse(c.get(f"/api/games/{game['id']}/record.txt").text)
         assert record.tags["Termination"] == "forfeit" and record.tags["Loser"] == "0"
         assert record.replay().outcome() is not None
+
+
+def test_an_unreadable_stored_game_does_not_stop_the_server(sqlite_url: str) -> None:
+    from frontlines.web.store import Store
+
+    store = Store(sqlite_url)
+    store.create_game(game_id="broken", ruleset=RULESET, options={}, setup="battleline nonsense", tokens=("a" * 32, "b" * 32),
+                      names=("", "random"), opponent="bot:random", bot_seat=1)
+    store.close()
+    with make_client(sqlite_url) as c:
+        assert c.get("/").status_code == 200
+        game = create(c)
+        assert c.get(f"/api/games/{game['id']}").status_code == 200

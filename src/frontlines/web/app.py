@@ -27,6 +27,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
 from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
@@ -69,7 +70,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         for summary in await asyncio.get_running_loop().run_in_executor(
                 None, lambda: store.list_games(status="active", limit=cfg.cache_games)):
             if summary["bot_seat"] is not None:
-                await manager.get(summary["id"])
+                try:
+                    await manager.get(summary["id"])
+                except Exception:  # one unreadable game must not stop the server
+                    log.exception("game %s could not be resumed", summary["id"])
         try:
             yield
         finally:
@@ -92,9 +96,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         def translate(message: str) -> str:
             return i18n.gettext(lang, message)
 
+        # Language links keep the rest of the query (a seat token must survive a switch).
+        kept = [(k, v) for k, v in request.query_params.multi_items() if k != "lang"]
+        links = [(lg, f"{request.url.path}?{urlencode([*kept, ('lang', lg.code)])}") for lg in i18n.LANGUAGES.values()]
         html = env.get_template(template).render(
-            _=translate, lang=lang, dir=language.direction, languages=list(i18n.LANGUAGES.values()),
-            path=request.url.path, query=request.url.query, **context,
+            _=translate, lang=lang, dir=language.direction, language_links=links, **context,
         )
         response = HTMLResponse(html)
         if request.query_params.get("lang") in i18n.LANGUAGES:
