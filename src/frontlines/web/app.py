@@ -292,7 +292,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def play(websocket: WebSocket, game_id: str, t: str | None = None) -> None:
         m = manager_of(websocket)
         await websocket.accept()
-        game = await m.get(game_id)
+        try:
+            game = await m.get(game_id)
+        except Exception:
+            log.exception("game %s could not be loaded", game_id)
+            await websocket.send_json({"type": "error", "code": "internal", "message": "this game cannot be loaded"})
+            await websocket.close(code=1011)
+            return
         if game is None:
             await websocket.send_json({"type": "error", "code": "not_found", "message": "no such game"})
             await websocket.close(code=4404)
