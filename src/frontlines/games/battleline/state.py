@@ -416,16 +416,21 @@ class BattleLineState(State):
             return [EXCESS_BASE + c for c in sorted(self.sides[side])]
         claimed, completed = self.claimed, self.completed
         window = self.claim_window()
-        # one pass over the flags: a side is complete exactly when it has a completion time,
-        # so an unclaimed flag either may be claimed (complete) or has a free slot
         open_mask = 0
-        for f in range(NUM_FLAGS):
-            if claimed[f] < 0:
-                if completed[f * 2 + p] >= 0:
-                    if window and self.claim_result(f, p).claimable:
-                        out.append(CLAIM_BASE + f)
-                else:
-                    open_mask |= 1 << f
+        if phase == PLAY:
+            # one pass over the flags: a side is complete exactly when it has a completion
+            # time, so an unclaimed flag either may be claimed (complete) or has a free slot
+            for f in range(NUM_FLAGS):
+                if claimed[f] < 0:
+                    if completed[f * 2 + p] >= 0:
+                        if window and self.claim_result(f, p).claimable:
+                            out.append(CLAIM_BASE + f)
+                    else:
+                        open_mask |= 1 << f
+        elif window:
+            for f in range(NUM_FLAGS):
+                if claimed[f] < 0 and completed[f * 2 + p] >= 0 and self.claim_result(f, p).claimable:
+                    out.append(CLAIM_BASE + f)
         hand = self.hands[p]
         if phase == PLAY:
             open_flags = _FLAGS_OF[open_mask]
