@@ -317,6 +317,9 @@ def test_claims_show_the_proof_or_the_counter_example() -> None:
         await pilot.press("c", str(bad["index"]))
         text = screen_text(app)
         assert "cannot be claimed" in text and "Counter-example" in text
+        await pilot.press("i", str(bad["index"]))
+        text = screen_text(app)
+        assert f"Flag {bad['index']}" in text and "you:" in text and "opponent:" in text
         before = len(screen.session.state.history)
         await pilot.press("c", str(good["flag"]))
         assert len(screen.session.state.history) == before + 1

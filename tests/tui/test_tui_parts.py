@@ -17,7 +17,7 @@ from frontlines.tui.cards import formation_label, tracker_rows, unseen_tactics
 from frontlines.tui.render import COLUMN_ROWS, Marks, column_hit, flag_column, plain_table
 from frontlines.tui.session import HUMAN, GameConfig, GameSession
 from frontlines.tui.steps import CARD, CLAIM, DECK, FLAG, HAND, Picker, Token, moves_from_view
-from frontlines.tui.words import claim_explanation, describe_action, outcome_text
+from frontlines.tui.words import claim_explanation, describe_action, flag_details, outcome_text
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 
@@ -202,6 +202,9 @@ def test_words() -> None:
     text = claim_explanation(flags[1])
     assert "cannot be claimed" in text and "Counter-example: O6" in text
     assert "not complete" in claim_explanation(flags[2])
+    details = flag_details(flags[4], 0, ["you", "opponent"])
+    assert details == "Flag 5; Mud: 4 cards a side; you: P1 P2 (2/4); opponent: G9 (1/4)."
+    assert "wedge 27" in flag_details(flags[0], 0, ["you", "opponent"])
     assert outcome_text({"winner": 0, "reason": "breakthrough"}, ["You", "bot hard"]) == "You win by breakthrough"
 
 

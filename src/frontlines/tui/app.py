@@ -30,7 +30,7 @@ from frontlines.tui.session import GameConfig, GameSession, load_record, make_bo
 from frontlines.tui.steps import ACTION, BUTTON, CARD, CLAIM, DECK, FLAG, HAND, Move, Picker, Token, moves_from_view
 from frontlines.tui.warmachine import END, END_KEYS, END_WORDS
 from frontlines.tui.widgets import BattleLineBoard, FlagColumn, HandBar, Pane, WarMachineBoard, tracker_text
-from frontlines.tui.words import claim_explanation, describe_action, outcome_text, placed_cards
+from frontlines.tui.words import claim_explanation, describe_action, flag_details, outcome_text, placed_cards
 
 _DECK_KEYS = {"t": "troop", "a": "tactics"}
 _BUTTON_KEYS = {"p": "pass", "e": "end"}
@@ -93,6 +93,7 @@ class GameScreen(Screen[None]):
             self.viewer = mover  # the device starts with whoever moves first
         self.picker = Picker([])
         self.claim_mode = False
+        self.info_mode = False  # "i": the next flag number explains that flag
         self.cursor = 0
         self.message: Text = Text()
         self.view_dict: dict[str, Any] = {}
@@ -427,6 +428,17 @@ class GameScreen(Screen[None]):
             out.append(claim_explanation(flags[index - 1]) + "\n", style="green")
         return out
 
+    def show_flag(self, flag: int) -> None:
+        flags = self.view_dict.get("flags") or []
+        if 1 <= flag <= len(flags):
+            info = flags[flag - 1]
+            names = ["you" if s == self.viewer else "opponent" for s in (0, 1)]
+            text = flag_details(info, self.viewer, names)
+            if info.get("claim"):
+                text += "\n" + claim_explanation(info)
+            self.say(text)
+        self.refresh_table()
+
     def try_claim(self, flag: int) -> None:
         token = Token(CLAIM, str(flag))
         self.claim_mode = False
@@ -572,12 +584,22 @@ class GameScreen(Screen[None]):
         options = self._options()
         kinds = {t.kind for t in options}
         if key == "escape":
-            if self.claim_mode:
-                self.claim_mode = False
+            if self.claim_mode or self.info_mode:
+                self.claim_mode = self.info_mode = False
             elif not self.picker.back():
                 self.message = Text()
             self.cursor = 0
             self.refresh_table()
+            return True
+        if key == "i" and self.is_battleline:
+            self.info_mode = not self.info_mode
+            self.claim_mode = False
+            self.say("Which flag? Press 1-9." if self.info_mode else "")
+            self.refresh_table()
+            return True
+        if self.info_mode and character is not None and character.isdigit() and character != "0":
+            self.info_mode = False
+            self.show_flag(int(character))
             return True
         if key == "c" and self.is_battleline and not self.picker.started:
             self.claim_mode = not self.claim_mode
@@ -677,7 +699,10 @@ class GameScreen(Screen[None]):
             self.choose(flag_token)
             return
         if not self.picker.started and self.is_battleline:
-            self.try_claim(event.flag)
+            if Token(CLAIM, str(event.flag)) in options:
+                self.try_claim(event.flag)
+            else:
+                self.show_flag(event.flag)
 
     # --- actions --------------------------------------------------------------------
     def action_undo(self) -> None:

@@ -25,6 +25,7 @@ HELP_TEXT = """\
   c then 1-9 claim a flag: provable flags are listed with their proof;
              a flag that cannot be proved shows the counter-example
   p / e      pass (no troop can be played) / end the turn
+  i then 1-9 everything about a flag (cards, formations, battlefield)
   Tactics are asked step by step: Redeploy = flag of your card, the
   card, the new flag or x; Deserter = flag, card; Traitor = flag,
   card, your flag; Scout = 3 draws (t/a), then put cards back (1-9).

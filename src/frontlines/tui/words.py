@@ -115,3 +115,31 @@ def placed_cards(text: str) -> str | None:
     if at and card not in ("FO", "MU"):
         return card
     return None
+
+
+def flag_details(flag: Mapping[str, Any], me: int, names: Sequence[str]) -> str:
+    """Everything about one flag in a few words (the ``i`` key and flag clicks)."""
+    index = flag.get("index")
+    capacity = int(flag.get("capacity") or 3)
+    parts = [f"Flag {index}"]
+    marks = [w for w, on in (("Fog: sums only", flag.get("fog")), (f"Mud: {capacity} cards a side", flag.get("mud")))
+             if on]
+    if marks:
+        parts.append(", ".join(marks))
+    sides = flag.get("sides") or [[], []]
+    formations = flag.get("formation") or [None, None]
+    for seat in (me, 1 - me):
+        cards = " ".join(sides[seat]) or "-"
+        formation = formations[seat]
+        if formation:
+            state = f"{str(formation.get('name', '')).lower()} {formation.get('sum')}"
+        else:
+            state = f"{len(sides[seat])}/{capacity}"
+        parts.append(f"{names[seat]}: {cards} ({state})")
+    first = flag.get("completed_first")
+    if first is not None:
+        parts.append(f"{names[int(first)]} completed first")
+    battlefield = flag.get("battlefield")
+    if battlefield and battlefield.get("face_up"):
+        parts.append(f"battlefield {battlefield.get('name', '')}: {battlefield.get('text', '')}")
+    return "; ".join(parts) + "."
