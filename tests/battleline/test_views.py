@@ -174,3 +174,13 @@ def test_sampling_is_fast() -> None:
         v.sample(random.Random(k))
     rate = n / (time.perf_counter() - start)
     assert rate > 1000, f"only {rate:.0f} samples/s"
+
+
+def test_view_objects_hold_no_hidden_return() -> None:
+    s = build_state("h0=SC.R1.R2.R3.R4.R5.R6 h1=B1 td=G1.G2.G3 xd=AL.DA")
+    for t in ("SC", "scout:troop", "scout:troop", "scout:troop", "return:R1", "return:R2"):
+        s.apply(s.parse_action(t))
+    opp = s.view(1)
+    returns = {s.parse_action("return:R1"), s.parse_action("return:R2")}
+    assert not returns & set(vars(opp).get("_hist", []))
+    assert opp.log[-2:] == ["return:?", "return:?"]

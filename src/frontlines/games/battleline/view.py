@@ -135,7 +135,11 @@ class BattleLineView(View):
         v.tsize, v.xsize = len(s.tdeck), len(s.xdeck)
         v.tmarks = _deck_marks(s.tdeck, s.known, viewer)
         v.xmarks = _deck_marks(s.xdeck, s.known, viewer)
-        v._hist = list(s.hist)
+        # the history as the viewer saw it: another player's Scout returns become -1
+        v._hist = [
+            -1 if RETURN_BASE <= a < REDEPLOY_BASE and actor != viewer else a
+            for a, actor in zip(s.hist, s.actors, strict=True)
+        ]
         v._actors = list(s.actors)
         v.public = s.public
         return v
@@ -352,7 +356,7 @@ def _public_log(hist: list[int], actors: list[int], viewer: int | None) -> list[
     with Scout shows as ``return:?``."""
     out = []
     for a, actor in zip(hist, actors, strict=True):
-        if RETURN_BASE <= a < REDEPLOY_BASE and actor != viewer:
+        if a < 0 or (RETURN_BASE <= a < REDEPLOY_BASE and actor != viewer):
             out.append("return:?")
         else:
             out.append(action_to_text(a))
