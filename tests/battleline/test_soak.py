@@ -13,7 +13,7 @@ import pytest
 
 from frontlines.core.errors import IllegalAction
 from frontlines.games import new_state
-from frontlines.games.battleline.cards import NUM_CARDS, TACTICS_MASK
+from frontlines.games.battleline.cards import NUM_CARDS, TACTICS_MASK, parse_card
 from frontlines.games.battleline.formations import evaluate
 from frontlines.games.battleline.notation import check_cards, table_mask
 from frontlines.games.battleline.rules import RULESETS
@@ -71,6 +71,87 @@ def brute_force_claimable(s: BattleLineState, flag: int, player: int, max_missin
     return all(evaluate(theirs + extra, fog, s.rules) <= best for extra in itertools.combinations(pool, need))
 
 
+def reference_legal(s: BattleLineState) -> set[str]:
+    """The legal actions, written again straight from the rules as text (a slow oracle
+    independent of the generator's codes and tables)."""
+    from frontlines.games.battleline.cards import card_code
+
+    if s.is_terminal():
+        return set()
+    out: set[str] = set()
+    phase = ("play", "draw", "scout", "return", "excess")[s.phase]
+    if phase == "excess":
+        return {f"discard:{card_code(c)}" for c in s.sides[s.excess[0]]}
+    p, q = s.to_move, 1 - s.to_move
+    timing = s.cfg.get("claim_timing")
+    window = (
+        (phase == "play" and timing in ("before_draw", "start_of_turn"))
+        or (phase == "draw" and timing in ("before_draw", "after_play"))
+        or (phase == "scout" and timing in ("before_draw", "after_play") and s.scout_left == s.scout_n)
+    )
+    unclaimed = [f for f in range(9) if s.claimed[f] < 0]
+    if window:
+        for f in unclaimed:
+            if len(s.sides[f * 2 + p]) >= s.capacity(f) and s.claim_result(f, p, exact=True).claimable:
+                out.add(f"claim:{f + 1}")
+    hand = [c for c in range(NUM_CARDS) if s.hands[p] >> c & 1]
+    if phase == "play":
+        free = [f for f in unclaimed if len(s.sides[f * 2 + p]) < s.capacity(f)]
+
+        def allowed(c: int, f: int) -> bool:
+            return not s.effects[f].forbid >> c & 1
+
+        troop_plays = {f"{card_code(c)}@{f + 1}" for c in hand if c < 60 for f in free if allowed(c, f)}
+        out |= troop_plays
+        if not troop_plays:
+            out.add("pass")
+        if s.cfg.variant.tactics and s.tactics_played[p] <= s.tactics_played[q]:
+            codes = {card_code(c) for c in hand}
+            leader_ok = not s.leaders >> p & 1
+            for code in ("AL", "DA", "CC", "SB"):
+                if code in codes and (code in ("CC", "SB") or leader_ok):
+                    out |= {f"{code}@{f + 1}" for f in free if allowed(parse_card(code), f)}
+            for code, where in (("FO", s.fog), ("MU", s.mud)):
+                if code in codes:
+                    out |= {f"{code}@{f + 1}" for f in unclaimed if where[f] < 0 and allowed(parse_card(code), f)}
+            if "SC" in codes and (s.tdeck or s.xdeck):
+                out.add("SC")
+            env = s.cfg.get("guile_can_target_environment") == "true"
+            if "RE" in codes:
+                for f in unclaimed:
+                    for c in s.sides[f * 2 + p]:
+                        out.add(f"RE:{card_code(c)}>x")
+                        out |= {f"RE:{card_code(c)}>{g + 1}" for g in free if g != f and allowed(c, g)}
+                    if env:
+                        for code, where in (("FO", s.fog), ("MU", s.mud)):
+                            if where[f] == p:
+                                out.add(f"RE:{code}>x")
+                                out |= {f"RE:{code}>{g + 1}" for g in unclaimed
+                                        if g != f and allowed(parse_card(code), g)}
+            if "DE" in codes:
+                for f in unclaimed:
+                    out |= {f"DE:{card_code(c)}" for c in s.sides[f * 2 + q]}
+                    if env:
+                        out |= {f"DE:{code}" for code, where in (("FO", s.fog), ("MU", s.mud)) if where[f] == q}
+            if "TR" in codes:
+                for f in unclaimed:
+                    for c in s.sides[f * 2 + q]:
+                        if c < 60:
+                            out |= {f"TR:{card_code(c)}>{g + 1}" for g in free if allowed(c, g)}
+    elif phase == "draw":
+        if len(hand) < s.cfg.variant.hand_size and (s.tdeck or s.xdeck):
+            out |= {"draw:troop"} if s.tdeck else set()
+            out |= {"draw:tactics"} if s.xdeck else set()
+        else:
+            out.add("end")
+    elif phase == "scout":
+        out |= {"scout:troop"} if s.tdeck else set()
+        out |= {"scout:tactics"} if s.xdeck else set()
+    else:
+        out |= {f"return:{card_code(c)}" for c in hand}
+    return out
+
+
 def soak(ruleset: str, options: dict[str, str], games: int, seed: int, max_missing: int = 1) -> None:
     rng = random.Random(seed)
     for g in range(games):
@@ -80,6 +161,8 @@ def soak(ruleset: str, options: dict[str, str], games: int, seed: int, max_missi
         while not s.is_terminal():
             legal = cast(list[int], s.legal_actions())
             assert legal and len(set(legal)) == len(legal)
+            if steps % 3 == 0:
+                assert {s.action_to_text(a) for a in legal} == reference_legal(s)
             if steps % 11 == 0:
                 # exactness: nothing outside the list is accepted (sampled codes)
                 for a in rng.sample(range(NUM_ACTIONS), 40):
