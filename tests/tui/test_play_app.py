@@ -103,6 +103,33 @@ def test_whole_war_machine_game_against_heuristic_bot() -> None:
     run_app(app, scenario)
 
 
+def test_war_machine_with_the_mouse() -> None:
+    """Set-up choice, card, which end up and the position, all by clicks."""
+    app = FrontlinesApp(GameConfig(ruleset="warmachine", opponent="random", seat=0, seed=5, first="me"),
+                        setup=False, bot_delay=0)
+
+    async def scenario(pilot: Pilot[None], app: FrontlinesApp) -> None:
+        await settle(pilot, app)
+        screen = game_screen(app)
+        assert [m.text for m in screen.picker.moves][:2] == ["take1", "take2"]
+        await pilot.click("#prompt", offset=(3, 0))  # line 0: take 1, move first
+        assert screen.session.state.history
+        await settle(pilot, app)
+        deploy = next(m for m in screen.picker.moves if m.kind == "deploy")
+        bar = screen.query_one("#hand", HandBar)
+        start, _end = bar._spans[hand_of(screen).index(str(deploy.entry["card"]))]
+        before = len(screen.session.state.history)
+        await pilot.click(HandBar, offset=(start, 0))
+        ends = [t.value for t in screen.listed]
+        await pilot.click("#prompt", offset=(3, ends.index(str(deploy.entry["end"]))))
+        await pilot.click(f"#pos-{deploy.entry['position']}", offset=(3, 6))
+        assert len(screen.session.state.history) == before + 1
+        assert screen.session.state.history and screen.session.state.action_to_text(
+            screen.session.state.history[-1]) == deploy.text
+
+    run_app(app, scenario)
+
+
 def test_schotten_totten_plays_with_the_mouse() -> None:
     """Cards and flags clicked instead of keys."""
     app = FrontlinesApp(GameConfig(ruleset="schotten-totten", opponent="random", seat=0, seed=2),

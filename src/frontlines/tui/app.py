@@ -94,6 +94,7 @@ class GameScreen(Screen[None]):
         self.picker = Picker([])
         self.claim_mode = False
         self.info_mode = False  # "i": the next flag number explains that flag
+        self.listed: list[Token] = []  # choices written one per line at the top of the prompt
         self.cursor = 0
         self.message: Text = Text()
         self.view_dict: dict[str, Any] = {}
@@ -330,15 +331,18 @@ class GameScreen(Screen[None]):
             if self.session.can_undo():
                 out.append("u take back your last move\n")
         elif self.my_turn():
-            out.append(self._step_question() + "\n", style="bold")
             options = self._options()
+            self.listed = []
             if not self.claim_mode and options and options[0].kind in (ACTION, END):
+                # listed first, one per line, so that a click on line y picks option y
                 keys = {v: k for k, v in END_KEYS.items()}
-                for i, token in enumerate(options[:9], 1):
+                self.listed = options[:9]
+                for i, token in enumerate(self.listed, 1):
                     mark = ">" if i - 1 == self.cursor % len(options) else " "
                     label = END_WORDS.get(token.value, token.value) if token.kind == END else token.value
                     key = keys.get(token.value, str(i)) if token.kind == END else str(i)
                     out.append(f"{mark}{key} {label}\n")
+            out.append(self._step_question() + "\n", style="bold")
             cursor = self._cursor_token()
             if cursor is not None and cursor.kind in (DECK, BUTTON, CLAIM):
                 what = {DECK: f"draw from the {cursor.value} deck", BUTTON: cursor.value,
@@ -680,6 +684,15 @@ class GameScreen(Screen[None]):
         else:
             self.say(f"{card_name(token.value, self.view_dict.get('card_names'))} cannot be played now.", "yellow")
             self.refresh_table()
+
+    def on_click(self, event: events.Click) -> None:
+        """A click on a listed choice in the prompt picks it (War Machine ends, set-up)."""
+        widget = event.widget
+        if widget is None or widget.id != "prompt" or not self.my_turn():
+            return
+        row = event.screen_y - widget.content_region.y
+        if 0 <= row < len(self.listed):
+            self.choose(self.listed[row])
 
     @on(FlagColumn.Clicked)
     def flag_clicked(self, event: FlagColumn.Clicked) -> None:
