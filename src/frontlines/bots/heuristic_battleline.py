@@ -49,7 +49,7 @@ from frontlines.games.battleline.cards import (
     TACTICS_MASK,
     TROOP_MASK,
 )
-from frontlines.games.battleline.formations import CardRules, best_completion, evaluate
+from frontlines.games.battleline.formations import beating_completion, evaluate
 from frontlines.games.battleline.state import (
     CLAIM_BASE,
     DESERTER_BASE,
@@ -137,16 +137,17 @@ class Position:
         hand_troops = [c for c in range(NUM_TROOPS) if hand >> c & 1]
         self.mine: list[int] = []
         self.theirs: list[int] = []
+        take = min(len(pool), draws + opp_take)
         for _ in range(samples):
-            rng.shuffle(pool)
+            pick = rng.sample(pool, take)
             m = 0
             for c in hand_troops:
                 if rng.random() < _HAND_SHARE:
                     m |= 1 << c
-            for c in pool[:draws]:
+            for c in pick[:draws]:
                 m |= 1 << c
             o = 0
-            for c in pool[draws : draws + opp_take]:
+            for c in pick[draws:]:
                 o |= 1 << c
             self.mine.append(m)
             self.theirs.append(o)
@@ -165,8 +166,11 @@ class Position:
             found = [score] * len(self.mine)
         else:
             found = []
+            side = 0
+            for c in cards:
+                side |= 1 << c
             for pool in self.mine if who == self.me else self.theirs:
-                best = best_completion(cards, cap, fog, pool, rules)
+                best = beating_completion(side, cap, fog, pool, -1, rules)
                 found.append(_NO_SCORE if best is None else best[0])
         self._scores[key] = found
         return found
@@ -239,7 +243,9 @@ class BattleLinePolicy(GamePolicy):
     eval_samples = 4  # futures per static evaluation in search
 
     def forced(self, state: State | View, legal: list[Action]) -> Action | None:
-        for a in legal:
+        # hot path in search: a state lists its claims before any other action
+        candidates = legal if isinstance(state, View) else legal[:1]
+        for a in candidates:
             if CLAIM_BASE <= cast(int, a) < CLAIM_BASE + NUM_FLAGS:
                 return a
         return None
@@ -377,7 +383,8 @@ class BattleLinePolicy(GamePolicy):
             return out
         sides = s.sides
         rules = s.rules
-        cards = [c for c in range(NUM_TROOPS) if troops >> c & 1]
+        cards = [(c, c // 10, c % 10 + 1) for c in range(NUM_TROOPS) if troops >> c & 1]
+        rand = rng.random
         for f in range(NUM_FLAGS):
             if s.claimed[f] >= 0:
                 continue
@@ -387,9 +394,50 @@ class BattleLinePolicy(GamePolicy):
             if n >= cap:
                 continue
             theirs = sides[f * 2 + 1 - me]
-            fog = s.is_fog(f)
-            for c in cards:
-                out.append((_fit(c, mine, n, cap, theirs, fog, rules) + rng.random() * noise, c * 9 + f))
+            if n == 0:
+                # open a flag with a high card, rather where the opponent has committed
+                bonus = 0.3 * len(theirs) - 0.5
+                for c, _colour, value in cards:
+                    out.append((0.2 * value + bonus + rand() * noise, c * 9 + f))
+                continue
+            # the side's pattern, once per flag: one colour? one value? which values?
+            colour0 = value0 = -1
+            mixed_colour = mixed_value = False
+            values = 0
+            lo, hi = 99, 0
+            for c in mine:
+                if c >= NUM_TROOPS:
+                    continue
+                cc, cv = c // 10, c % 10 + 1
+                if colour0 < 0:
+                    colour0, value0 = cc, cv
+                mixed_colour = mixed_colour or cc != colour0
+                mixed_value = mixed_value or cv != value0
+                values |= 1 << cv
+                lo, hi = min(lo, cv), max(hi, cv)
+            completes = n + 1 == cap and len(theirs) >= cap
+            fog = s.is_fog(f) if completes else False
+            for c, colour, value in cards:
+                same_colour = not mixed_colour and (colour0 < 0 or colour == colour0)
+                same_value = not mixed_value and (value0 < 0 or value == value0)
+                span_ok = not values >> value & 1 and max(hi, value) - min(lo, value) < cap
+                if same_colour and span_ok:
+                    score = 6.0 + 0.1 * max(hi, value)
+                elif same_value:
+                    score = 5.0 + 0.1 * value
+                elif same_colour:
+                    score = 3.5 + 0.1 * value
+                elif span_ok:
+                    score = 2.5 + 0.1 * max(hi, value)
+                else:
+                    score = 0.05 * value - 1.0  # a host: only a place to dump a card
+                if completes:
+                    # against a complete side: only worth it when it wins (ties lose: we are last)
+                    if evaluate((*mine, c), fog, rules) > evaluate(theirs[:cap], fog, rules):
+                        score += 3.0
+                    else:
+                        score = 0.05 * value - 2.0
+                out.append((score + rand() * noise, c * 9 + f))
         return out
 
     def candidates(self, state: State, legal: list[Action], width: int, rng: random.Random) -> list[Action]:
@@ -426,50 +474,6 @@ class BattleLinePolicy(GamePolicy):
         rng = random.Random(len(s.hist))
         value, _ = Position(s, player, rng, self.eval_samples).value(with_weights=False)
         return value
-
-
-def _fit(
-    card: int, mine: tuple[int, ...], n: int, cap: int, theirs: tuple[int, ...], fog: bool, rules: CardRules
-) -> float:
-    """Cheap desirability of adding troop ``card`` to side ``mine`` (rollout policy)."""
-    colour, value = divmod(card, 10)
-    value += 1
-    if n == 0:
-        # open flags with high cards, but keep some cards for existing formations
-        return 0.2 * value - 0.5 + (0.3 * len(theirs))
-    same_colour = True
-    same_value = True
-    span_ok = True
-    lo = hi = value
-    for c in mine:
-        if c >= NUM_TROOPS:
-            continue
-        cc, cv = divmod(c, 10)
-        cv += 1
-        same_colour = same_colour and cc == colour
-        same_value = same_value and cv == value
-        lo, hi = min(lo, cv), max(hi, cv)
-        if cv == value:
-            span_ok = False
-    span_ok = span_ok and hi - lo < cap
-    score = 0.0
-    if same_colour and span_ok:
-        score = 6.0 + 0.1 * hi
-    elif same_value:
-        score = 5.0 + 0.1 * value
-    elif same_colour:
-        score = 3.5 + 0.1 * value
-    elif span_ok:
-        score = 2.5 + 0.1 * hi
-    else:
-        score = 0.05 * value - 1.0  # a host: only a place to dump a card
-    if n + 1 == cap and len(theirs) >= cap:
-        # completing against a complete side: only worth it when it wins (ties lose: we are last)
-        if evaluate((*mine, card), fog, rules) > evaluate(theirs[:cap], fog, rules):
-            score += 3.0
-        else:
-            score = 0.05 * value - 2.0
-    return score
 
 
 POLICY = BattleLinePolicy()

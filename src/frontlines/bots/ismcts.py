@@ -102,12 +102,18 @@ class SearchResult:
         return best_action, best_key[0], best_key[1]
 
 
-def _rollout(state: State, policy: GamePolicy, params: SearchParams, rng: random.Random) -> float:
-    """Play on from ``state`` (mutated) and return player 0's value."""
+def _rollout(state: State, policy: GamePolicy, params: SearchParams, rng: random.Random, viewer: int) -> float:
+    """Play on from ``state`` (mutated) and return player 0's value.
+
+    A cut-off is evaluated from the searching player's side (``viewer``): the evaluation
+    then treats that player's real hand as known and the sampled opponent hand as unseen.
+    """
     depth = 0
     while not state.is_terminal():
         if depth >= params.rollout_depth:
-            value = policy.evaluate(state, 0)
+            value = policy.evaluate(state, viewer)
+            if viewer == 1:
+                value = 1.0 - value
             return 0.5 + params.eval_weight * (value - 0.5)
         legal = state.legal_actions()
         forced = policy.forced(state, legal)
@@ -135,6 +141,7 @@ def search(
     """
     policy = policy or policy_for(view.ruleset)
     root_only = set(root_actions) if root_actions else None
+    viewer = view.viewer if view.viewer is not None else 0
     width = params.width
     root = Node(-1)
     nodes = 1
@@ -195,7 +202,7 @@ def search(
             state.apply(action)
             path.append(child)
             node = child
-        value = _rollout(state, policy, params, rng)
+        value = _rollout(state, policy, params, rng, viewer)
         for visited in path:
             visited.visits += 1
             visited.reward += value if visited.player == 0 else 1.0 - value
