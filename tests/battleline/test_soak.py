@@ -13,7 +13,7 @@ import pytest
 
 from frontlines.core.errors import IllegalAction
 from frontlines.games import new_state
-from frontlines.games.battleline.cards import NUM_CARDS, TACTICS_MASK, parse_card
+from frontlines.games.battleline.cards import NUM_CARDS, TACTICS_MASK, card_code, parse_card
 from frontlines.games.battleline.formations import evaluate
 from frontlines.games.battleline.notation import check_cards, table_mask
 from frontlines.games.battleline.rules import RULESETS
@@ -74,8 +74,6 @@ def brute_force_claimable(s: BattleLineState, flag: int, player: int, max_missin
 def reference_legal(s: BattleLineState) -> set[str]:
     """The legal actions, written again straight from the rules as text (a slow oracle
     independent of the generator's codes and tables)."""
-    from frontlines.games.battleline.cards import card_code
-
     if s.is_terminal():
         return set()
     out: set[str] = set()
@@ -163,6 +161,20 @@ def soak(ruleset: str, options: dict[str, str], games: int, seed: int, max_missi
             assert legal and len(set(legal)) == len(legal)
             if steps % 3 == 0:
                 assert {s.action_to_text(a) for a in legal} == reference_legal(s)
+            if steps % 7 == 0:
+                for viewer in (0, 1, None):
+                    view = s.view(viewer)
+                    sample = view.sample(rng)
+                    check_cards(sample)
+                    assert sample.view(viewer).to_notation() == view.to_notation()
+                    knows = {card_code(c) for c in range(NUM_CARDS) if viewer is not None and s.known[viewer] >> c & 1}
+                    for q in (0, 1):
+                        if q == viewer:
+                            continue
+                        # a hidden hand shows counts, then only cards the viewer knows are there
+                        shown = view.to_notation().split(f"h{q}=")[1].split()[0]
+                        assert shown.startswith("?")
+                        assert set(shown.split(".")[3:]) <= knows
             if steps % 11 == 0:
                 # exactness: nothing outside the list is accepted (sampled codes)
                 for a in rng.sample(range(NUM_ACTIONS), 40):
