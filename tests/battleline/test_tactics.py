@@ -330,3 +330,23 @@ def test_random_tactics_games_keep_counts(ruleset: str) -> None:
 def test_guile_errors_explain_themselves(text: str, fragment: str) -> None:
     s = build_state("f1=-/R1/B1/F1 f2=-/O1.O2.O3:1// f3=0/Y1.Y2.Y3:2// h0=RE.DE.TR.G1 h1=P1")
     assert_illegal(s, text, fragment)
+
+
+def test_wild_values_are_chosen_afresh_after_redeploy() -> None:
+    # the Leader completes a Wedge 8-9-10 at flag 1, then a Wedge 1-2-3 at flag 2
+    s = build_state("f1=-/R9.R10.AL:1/B1/ f2=-/O1.O2/P1/ h0=RE.G1 h1=P2 tp=1.1 lead=1")
+    d = s.view(0).to_dict()
+    assert d["flags"][0]["formation"][0] == {"name": "Wedge", "rank": 5, "sum": 27}
+    act(s, "RE:AL>2")
+    d = s.view(0).to_dict()
+    assert d["flags"][1]["formation"][0] == {"name": "Wedge", "rank": 5, "sum": 6}
+    assert d["flags"][0]["formation"][0] is None and s.completed[0] == -1
+
+
+def test_a_dead_second_leader_can_be_returned_with_scout() -> None:
+    s = build_state("h0=DA.SC.R1.R2.R3.R4.R5 h1=P1 lead=1 tp=1.1 f1=-/AL// td=G1.G2.G3")
+    assert not any(t.startswith("DA@") for t in legal(s))
+    act(s, "SC", "scout:troop", "scout:troop", "scout:troop")
+    assert "return:DA" in legal(s)
+    act(s, "return:DA", "return:G1")
+    assert s.xdeck[-1] == parse_card("DA")
