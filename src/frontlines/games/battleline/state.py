@@ -281,20 +281,23 @@ class BattleLineState(State):
         anyway (for reason texts with up-to-date counts).
         """
         i = flag * 2 + player
-        mine = self.sides[i]
-        theirs = self.sides[i ^ 1]
         memo = self._memo[i]
-        if memo is not None and memo[0] is mine and memo[1] is theirs and not exact and self.claimed[flag] < 0:
-            # quickest path: same side objects (tuples: identity means the same cards) and the
-            # same environment, completion times and stall status as when it was decided
+        if memo is not None and not exact:
+            # quickest path: the same side objects (tuples: identity means the same cards),
+            # environment and completion times as when it was decided
+            sides = self.sides
             completed = self.completed
-            if memo[2] == (self.mud[flag] >= 0) and memo[3] == (self.fog[flag] >= 0) and memo[4] == (
-                completed[i] - completed[i ^ 1]
+            if (
+                memo[0] is sides[i]
+                and memo[1] is sides[i ^ 1]
+                and memo[9] == self.mud[flag] * 3 + self.fog[flag]
+                and memo[4] == completed[i] - completed[i ^ 1]
+                and self.claimed[flag] < 0
             ):
                 result: ProofResult = memo[7]
                 if memo[8]:  # both sides complete: nothing else matters
                     return result
-                final = self.cfg.stall_b and self.hands[1 - player] == 0 and not self.tdeck and not self.xdeck
+                final = self.cfg.stall_b and not self.hands[1 - player] and not self.tdeck and not self.xdeck
                 if final == memo[5]:
                     if final:
                         return result
@@ -336,8 +339,8 @@ class BattleLineState(State):
         result = self._shared_result(mine, theirs, cap, fog, first, final, unseen, complete, eff.forbid, exact)
         completed = self.completed
         self._memo[i] = (
-            mine, theirs, self.mud[flag] >= 0, self.fog[flag] >= 0, completed[i] - completed[i ^ 1], final, unseen,
-            result, complete,
+            mine, theirs, None, None, completed[i] - completed[i ^ 1], final, unseen, result, complete,
+            self.mud[flag] * 3 + self.fog[flag],
         )
         return result
 
