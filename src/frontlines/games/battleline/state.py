@@ -396,11 +396,6 @@ class BattleLineState(State):
     def _can_play_tactic(self, p: int) -> bool:
         return self.cfg.variant.tactics and self.tactics_played[p] <= self.tactics_played[1 - p]
 
-    def _open_flags(self, p: int) -> list[int]:
-        """Unclaimed flags where ``p``'s side has a free slot."""
-        sides, claimed, mud, caps = self.sides, self.claimed, self.mud, self.base_caps
-        return [f for f in range(NUM_FLAGS) if claimed[f] < 0 and len(sides[f * 2 + p]) < caps[f] + (mud[f] >= 0)]
-
     # --- legal actions ---------------------------------------------------------------
     def legal_actions(self) -> list[Action]:
         legal = self._legal
