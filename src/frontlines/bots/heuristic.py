@@ -33,6 +33,9 @@ class GamePolicy:
     """Game knowledge used by the heuristic bot and by search. Generic defaults."""
 
     game = ""
+    # ``ranked`` scores times this are changes of win probability (0: the scores are not
+    # calibrated, search then takes no prior from them)
+    prior_scale = 0.0
 
     def forced(self, state: State | View, legal: list[Action]) -> Action | None:
         """An action to take without thinking (a provable claim), or ``None``."""

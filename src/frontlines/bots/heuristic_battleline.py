@@ -238,6 +238,7 @@ def _find(state: BattleLineState, player: int, card: int) -> int:
 
 class BattleLinePolicy(GamePolicy):
     game = "battleline"
+    prior_scale = 1.0  # move scores are changes of the game value, a win probability
 
     samples = 10  # futures per decision of the heuristic bot
     eval_samples = 4  # futures per static evaluation in search

@@ -155,6 +155,7 @@ def _board(view_or_state: View | State) -> Board:
 
 class WarMachinePolicy(GamePolicy):
     game = "warmachine"
+    prior_scale = 1.0 / (4 * _SCALE)  # slope of the evaluation's logistic at even chances
 
     def forced(self, state: State | View, legal: list[Action]) -> Action | None:
         return None  # War Machine has no claims

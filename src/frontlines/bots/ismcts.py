@@ -47,6 +47,7 @@ class SearchParams:
     eval_weight: float = 1.0  # 1: cut-off value is the static evaluation; 0: a coin toss
     root_width: int = 8  # root actions searched: the heuristic's best N (0: every legal action)
     width: int = 6  # actions searched at other nodes: the cheap policy's best N (0: all)
+    prior_visits: int = 10  # virtual visits giving root moves the heuristic's estimate as a start
 
     def check(self) -> None:
         if self.time is None and self.iterations is None:
@@ -134,10 +135,14 @@ def search(
     rng: random.Random,
     policy: GamePolicy | None = None,
     root_actions: list[Action] | None = None,
+    prior: dict[Action, float] | None = None,
 ) -> SearchResult:
     """Run one ISMCTS from ``view`` (the viewer must be to move) within ``params``' budget.
 
-    ``root_actions`` restricts the root to those actions (the heuristic's shortlist).
+    ``root_actions`` restricts the root to those actions (the heuristic's shortlist);
+    ``prior`` gives root actions a first estimate of their value, worth
+    ``params.prior_visits`` visits, so that with little evidence the search keeps the
+    heuristic's preference and moves away from it only when the samples say so.
     """
     policy = policy or policy_for(view.ruleset)
     root_only = set(root_actions) if root_actions else None
@@ -145,6 +150,12 @@ def search(
     width = params.width
     root = Node(-1)
     nodes = 1
+    if prior and params.prior_visits and view.viewer is not None:
+        for action, mean in prior.items():
+            child = root.children[action] = Node(view.viewer)
+            child.visits = child.avail = params.prior_visits
+            child.reward = mean * params.prior_visits
+            nodes += 1
     started = time.perf_counter()
     deadline = None if params.time is None else started + params.time
     limit = params.iterations
@@ -174,11 +185,11 @@ def search(
             children = node.children
             untried: list[Action] = []
             for action in choices:
-                child = children.get(action)
-                if child is None:
+                known = children.get(action)
+                if known is None:
                     untried.append(action)
                 else:
-                    child.avail += 1
+                    known.avail += 1
             if untried:
                 if expanded or nodes >= params.max_nodes:
                     break  # leave the tree: the rollout takes over from here
@@ -216,9 +227,11 @@ def _stable_seed(*parts: object) -> int:
     return int.from_bytes(digest[:8], "big")
 
 
-def _worker_search(payload: bytes, params: SearchParams, seed: int, root_actions: list[Action] | None) -> SearchResult:
+def _worker_search(
+    payload: bytes, params: SearchParams, seed: int, root_actions: list[Action] | None, prior: dict[Action, float] | None
+) -> SearchResult:
     view = pickle.loads(payload)
-    return search(view, params, random.Random(seed), root_actions=root_actions)
+    return search(view, params, random.Random(seed), root_actions=root_actions, prior=prior)
 
 
 class ISMCTSBot(Bot):
@@ -259,16 +272,21 @@ class ISMCTSBot(Bot):
         params = self._budget(clock)
         seed = _stable_seed(self._seed, self._game_seed, view.to_notation())
         root_actions: list[Action] | None = None
-        if params.root_width and len(legal) > params.root_width:
+        prior: dict[Action, float] | None = None
+        if (params.root_width and len(legal) > params.root_width) or (params.prior_visits and policy.prior_scale):
             shortlist = policy.ranked(view, random.Random(seed))
-            root_actions = [a for _, a in shortlist[: params.root_width]]
+            if params.root_width:
+                shortlist = shortlist[: params.root_width]
+            root_actions = [a for _, a in shortlist]
+            if params.prior_visits and policy.prior_scale:
+                prior = {a: min(0.95, max(0.05, 0.5 + policy.prior_scale * score)) for score, a in shortlist}
         futures: list[Future[SearchResult]] = []
         if params.workers > 1:
             if self._pool is None:
                 self._pool = ProcessPoolExecutor(max_workers=params.workers - 1)
             payload = pickle.dumps(view)
-            futures = [self._pool.submit(_worker_search, payload, params, seed + i, root_actions) for i in range(1, params.workers)]
-        result = search(view, params, random.Random(seed), policy, root_actions)
+            futures = [self._pool.submit(_worker_search, payload, params, seed + i, root_actions, prior) for i in range(1, params.workers)]
+        result = search(view, params, random.Random(seed), policy, root_actions, prior)
         for future in futures:
             result.merge(future.result())
         action, visits, mean = result.best(legal)
