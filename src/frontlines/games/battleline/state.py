@@ -107,10 +107,11 @@ class BattleLineState(State):
     """A full Battle Line family position, hidden cards included."""
 
     __slots__ = (
-        "_legal", "_memo", "_undo", "actors", "base_caps", "bf_ids", "bf_up", "cfg", "claimed", "completed", "counter", "discards", "effects",
-        "excess", "fog", "forbid_any", "guile", "hands", "hist", "known", "leaders", "mud", "noops", "out", "passes", "phase",
-        "public", "ret_left", "rules", "scout_left", "scout_n", "sides", "tactics_played", "tdeck", "to_move", "troops_all", "turn_claims",
-        "turn_noop", "turn_passed", "xdeck",
+        "_legal", "_memo", "_undo", "actors", "base_caps", "bf_ids", "bf_up", "cfg", "claimed", "completed",
+        "counter", "discards", "effects", "excess", "fog", "forbid_any", "guile", "hands", "hist", "known",
+        "leaders", "mud", "noops", "out", "passes", "phase", "public", "ret_left", "rules", "scout_left",
+        "scout_n", "sides", "tactics_played", "tdeck", "to_move", "troops_all", "turn_claims", "turn_noop",
+        "turn_passed", "xdeck",
     )
 
     def __init__(self, cfg: Config, bf_ids: tuple[int, ...] = (), bf_up: int = 0) -> None:
