@@ -42,7 +42,7 @@ class SearchParams:
     workers: int = 1
     exploration: float = 0.7
     epsilon: float = 0.1  # share of random moves in rollouts
-    rollout_depth: int = 40  # actions played below the tree before the static evaluation
+    rollout_depth: int = 6  # actions played below the tree before the static evaluation
     max_nodes: int = 200_000
     eval_weight: float = 1.0  # 1: cut-off value is the static evaluation; 0: a coin toss
     root_width: int = 8  # root actions searched: the heuristic's best N (0: every legal action)
