@@ -321,3 +321,25 @@ def test_resign_and_time() -> None:
     assert "result=1:resignation" in s.to_notation()
     with pytest.raises(IllegalAction):
         s.resign(1)
+
+
+def test_a_turn_with_a_claim_is_not_a_stuck_turn() -> None:
+    # after_play: player 0 can only pass, then claims in the draw step; that is progress
+    colours = "ROYGBP"
+    sides = " ".join(
+        f"f{i + 1}=-/{colours[i % 6]}{1 + i // 6}.{colours[(i + 1) % 6]}{3 + i // 6}"
+        f"/{colours[i % 6]}{6 + i // 6}.{colours[(i + 1) % 6]}{8 + i // 6}/"
+        for i in range(1, 9)
+    )
+    s = build_state(f"opts=claim_timing:after_play f1=-/G10.B10.P10:1/R5.O5/ {sides} h0= h1= rest=d0 n=3")
+    assert legal(s) == {"pass"}
+    act(s, "pass")
+    assert legal(s) == {"claim:1", "end"}
+    act(s, "claim:1", "end")
+    assert s.noops == 0
+    act(s, "pass", "end")
+    assert s.noops == 1 and not s.is_terminal()
+    act(s, "pass", "end")
+    assert s.is_terminal()
+    outcome = s.outcome()
+    assert outcome is not None and outcome.winner == 0 and outcome.reason == "stall"

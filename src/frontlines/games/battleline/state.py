@@ -794,7 +794,8 @@ class BattleLineState(State):
         if self.turn_passed:
             claims = self.turn_claims or any(CLAIM_BASE <= x < PASS for x in legal)
             self.passes = self.passes + 1 if not claims else 0
-            self.noops = self.noops + 1 if self.turn_noop and legal == [END] else 0
+            forced = self.turn_noop and not self.turn_claims and legal == [END]  # nothing changed at all
+            self.noops = self.noops + 1 if forced else 0
         else:
             self.passes = self.noops = 0
         self.turn_passed = self.turn_noop = self.turn_claims = False
