@@ -48,6 +48,10 @@ def test_set_ups() -> None:
     d = up.view(0).to_dict()
     assert all(f["battlefield"]["face_up"] for f in d["flags"])
     assert d["flags"][0]["battlefield"]["text"] == ""  # plain set: face-up text is empty
+    house = new_state("medieval", seed=2, options={"battlefields": "face_up", "battlefield_set": "house"})
+    d = house.view(None).to_dict()
+    assert "not the publisher" in d["battlefield_set"]["label"]
+    assert all(f["battlefield"]["text"].startswith("House rule") for f in d["flags"])
 
 
 def test_plain_face_up_is_plain_battle_line() -> None:

@@ -563,5 +563,6 @@ def view_dict(v: BattleLineView) -> dict[str, Any]:
         "unseen": unseen,
         "known": known_cards,
         "card_names": list(CARD_NAMES[v.cfg.variant.names]),
+        "battlefield_set": None if bf_set is None else {"name": bf_set.name, "label": bf_set.label},
         "options": dict(v.cfg.options),
     }
