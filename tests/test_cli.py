@@ -38,3 +38,15 @@ def test_rules_json_lists_rulesets_and_options() -> None:
     assert {"battleline", "battleline-basic", "schotten-totten", "warmachine"} <= names
     battleline = next(r for r in data if r["name"] == "battleline")
     assert any(o["name"] == "claim_timing" and o["default"] == "before_draw" for o in battleline["options"])
+
+
+def test_serve_redacts_seat_tokens_in_access_log() -> None:
+    import logging
+
+    from frontlines.commands.serve import RedactSeatTokens
+
+    record = logging.LogRecord("uvicorn.access", logging.INFO, "x", 1, '%s - "%s %s HTTP/%s" %d',
+                               ("127.0.0.1:5", "GET", "/ws/abc?t=SECRETtoken&lang=fa", "1.1", 101), None)
+    assert RedactSeatTokens().filter(record)
+    assert "SECRET" not in record.getMessage()
+    assert "t=***&lang=fa" in record.getMessage()

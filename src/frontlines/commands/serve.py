@@ -3,7 +3,21 @@
 from __future__ import annotations
 
 import argparse
+import logging
 import os
+import re
+
+# Seat links carry their token as ?t=…; an access log must not hand seats to whoever reads it.
+_TOKEN = re.compile(r"([?&]t=)[^&\s]+")
+
+
+class RedactSeatTokens(logging.Filter):
+    """Replace seat tokens in uvicorn's access-log lines with ``***``."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.args, tuple):
+            record.args = tuple(_TOKEN.sub(r"\1***", a) if isinstance(a, str) else a for a in record.args)
+        return True
 
 HELP = "Start the web app: play in the browser against bots or a friend, watch and replay games."
 
@@ -33,5 +47,6 @@ def run(args: argparse.Namespace) -> int:
         settings.bot_workers = max(1, args.bot_workers)
     app = create_app(settings)
     print(f"Frontlines: http://{args.host}:{args.port}  (database {args.database})", flush=True)
+    logging.getLogger("uvicorn.access").addFilter(RedactSeatTokens())
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=64 * 1024)
     return 0
