@@ -42,7 +42,8 @@ class SearchParams:
     workers: int = 1
     exploration: float = 0.7
     epsilon: float = 0.1  # share of random moves in rollouts
-    rollout_depth: int = 6  # actions played below the tree before the static evaluation
+    rollout_depth: int = 10  # at most this many actions played below the tree before the static evaluation
+    horizon: int = 1  # evaluate when the searcher is to move after this many opponent turns (0: off)
     max_nodes: int = 200_000
     eval_weight: float = 1.0  # 1: cut-off value is the static evaluation; 0: a coin toss
     root_width: int = 8  # root actions searched: the heuristic's best N (0: every legal action)
@@ -58,8 +59,8 @@ class SearchParams:
             raise ValueError(f"ismcts iterations must be at least 1, not {self.iterations}")
         if not 1 <= self.workers <= 64:
             raise ValueError(f"ismcts workers must be 1-64, not {self.workers}")
-        if self.exploration < 0 or not 0 <= self.epsilon <= 1 or self.rollout_depth < 0 or self.max_nodes < 1:
-            raise ValueError("ismcts: exploration >= 0, 0 <= epsilon <= 1, rollout_depth >= 0, max_nodes >= 1")
+        if self.exploration < 0 or not 0 <= self.epsilon <= 1 or min(self.rollout_depth, self.horizon) < 0 or self.max_nodes < 1:
+            raise ValueError("ismcts: exploration >= 0, 0 <= epsilon <= 1, rollout_depth and horizon >= 0, max_nodes >= 1")
 
 
 class Node:
@@ -103,19 +104,36 @@ class SearchResult:
         return best_action, best_key[0], best_key[1]
 
 
-def _rollout(state: State, policy: GamePolicy, params: SearchParams, rng: random.Random, viewer: int) -> float:
+def _cutoff(state: State, policy: GamePolicy, params: SearchParams, viewer: int) -> float:
+    """Player 0's value of a non-terminal ``state`` by the static evaluation.
+
+    It is evaluated from the searching player's side (``viewer``): the evaluation then
+    treats that player's real hand as known and the sampled opponent hand as unseen.
+    """
+    value = policy.evaluate(state, viewer)
+    if viewer == 1:
+        value = 1.0 - value
+    return 0.5 + params.eval_weight * (value - 0.5)
+
+
+def _rollout(
+    state: State, policy: GamePolicy, params: SearchParams, rng: random.Random, viewer: int, switches: int, last: int
+) -> float:
     """Play on from ``state`` (mutated) and return player 0's value.
 
-    A cut-off is evaluated from the searching player's side (``viewer``): the evaluation
-    then treats that player's real hand as known and the sampled opponent hand as unseen.
+    Stops at the horizon (the searching player to move after ``horizon`` opponent turns;
+    ``switches`` counts the changes of player so far, ``last`` is who acted last) or after
+    ``rollout_depth`` actions, whichever comes first, and evaluates.
     """
     depth = 0
+    horizon = 2 * params.horizon
     while not state.is_terminal():
-        if depth >= params.rollout_depth:
-            value = policy.evaluate(state, viewer)
-            if viewer == 1:
-                value = 1.0 - value
-            return 0.5 + params.eval_weight * (value - 0.5)
+        player = state.current_player()
+        if player != last:
+            switches += 1
+            last = player if player is not None else last
+        if depth >= params.rollout_depth or (horizon and switches >= horizon and player == viewer):
+            return _cutoff(state, policy, params, viewer)
         legal = state.legal_actions()
         forced = policy.forced(state, legal)
         if forced is not None:
@@ -148,6 +166,7 @@ def search(
     root_only = set(root_actions) if root_actions else None
     viewer = view.viewer if view.viewer is not None else 0
     width = params.width
+    horizon = 2 * params.horizon
     root = Node(-1)
     nodes = 1
     if prior and params.prior_visits and view.viewer is not None:
@@ -169,7 +188,15 @@ def search(
         node = root
         path: list[Node] = []
         expanded = False
+        switches, last = 0, viewer
+        at_horizon = False
         while not state.is_terminal():
+            mover = state.current_player()
+            if mover != last and mover is not None:
+                switches, last = switches + 1, mover
+                if horizon and switches >= horizon and mover == viewer:
+                    at_horizon = True  # the tree reached the horizon: evaluate here
+                    break
             legal = state.legal_actions()
             forced = policy.forced(state, legal)
             if forced is not None:
@@ -213,7 +240,10 @@ def search(
             state.apply(action)
             path.append(child)
             node = child
-        value = _rollout(state, policy, params, rng, viewer)
+        if at_horizon:
+            value = _cutoff(state, policy, params, viewer)
+        else:
+            value = _rollout(state, policy, params, rng, viewer, switches, last)
         for visited in path:
             visited.visits += 1
             visited.reward += value if visited.player == 0 else 1.0 - value
