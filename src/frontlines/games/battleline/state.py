@@ -39,7 +39,14 @@ from frontlines.games.battleline.cards import (
     TROOP_MASK,
     card_code,
 )
-from frontlines.games.battleline.formations import BATTLELINE_CARDS, SCHOTTEN_CARDS, CardRules, evaluate
+from frontlines.games.battleline.formations import (
+    BATTLELINE_CARDS,
+    SCHOTTEN_CARDS,
+    CardRules,
+    _search,  # package-internal: the legality fast path skips the proof wrapper
+    evaluate,
+    evaluate_mask,
+)
 from frontlines.games.battleline.medieval import PLAIN, Effects, load_set
 from frontlines.games.battleline.proof import ProofResult, prove
 from frontlines.games.battleline.rules import GAME, Config, make_config
@@ -75,9 +82,23 @@ SLOT_TACTICS = (ALEXANDER, DARIUS, COMPANION_CAVALRY, SHIELD_BEARERS)
 BIT = tuple(1 << c for c in range(NUM_CARDS))
 ALL_FLAGS = (1 << NUM_FLAGS) - 1
 
-# _PLAY_ROWS[card][open flags mask]: the play actions of a card, filled in lazily
-_PLAY_ROWS: list[list[tuple[int, ...] | None]] = [[None] * 512 for _ in range(NUM_CARDS)]
 _FLAGS_OF: tuple[tuple[int, ...], ...] = tuple(tuple(f for f in range(9) if m >> f & 1) for m in range(512))
+# _PLAYS_AT[open flags mask][card]: the play actions of a card at those flags, filled in
+# lazily one mask at a time
+_PLAYS_AT: list[tuple[tuple[int, ...], ...] | None] = [None] * 512
+# _CARDS_IN[k][bits]: the troop cards of colour k whose value bits are ``bits`` (ascending),
+# so a hand's troops are six look-ups away
+_CARDS_IN: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(tuple(k * 10 + v for v in range(10) if m >> v & 1) for m in range(1024)) for k in range(6)
+)
+_C0, _C1, _C2, _C3, _C4, _C5 = _CARDS_IN
+
+
+def _plays_at(open_mask: int) -> tuple[tuple[int, ...], ...]:
+    rows = _PLAYS_AT[open_mask] = tuple(
+        tuple(PLAY_BASE + c * 9 + f for f in _FLAGS_OF[open_mask]) for c in range(NUM_CARDS)
+    )
+    return rows
 
 
 # Proof results are pure functions of their inputs; random play asks the same question
@@ -107,7 +128,7 @@ class BattleLineState(State):
     """A full Battle Line family position, hidden cards included."""
 
     __slots__ = (
-        "_legal", "_memo", "_undo", "actors", "base_caps", "bf_ids", "bf_up", "cfg", "claimed", "completed",
+        "_cmemo", "_legal", "_memo", "_undo", "actors", "base_caps", "bf_ids", "bf_up", "cfg", "claimed", "completed",
         "counter", "discards", "effects", "excess", "fog", "forbid_any", "guile", "hands", "hist", "known",
         "leaders", "mud", "noops", "out", "passes", "phase", "public", "ret_left", "rules", "scout_left",
         "scout_n", "sides", "tactics_played", "tdeck", "to_move", "troops_all", "turn_claims", "turn_noop",
@@ -124,6 +145,8 @@ class BattleLineState(State):
         self.troops_all = cfg.variant.troop_mask
         # last claim result per side (flag * 2 + player); a pure cache, shared by clones
         self._memo: list[tuple[Any, ...] | None] = [None] * (2 * NUM_FLAGS)
+        # the legality memo of _claims (yes/no answers only), shared by clones too
+        self._cmemo: list[tuple[Any, ...] | None] = [None] * (2 * NUM_FLAGS)
         self.forbid_any = any(e.forbid for e in self.effects)
         self.sides: list[tuple[int, ...]] = [()] * (2 * NUM_FLAGS)
         self.completed: list[int] = [-1] * (2 * NUM_FLAGS)
@@ -406,33 +429,21 @@ class BattleLineState(State):
 
     def _generate(self) -> list[int]:
         phase = self.phase
-        if phase == OVER:
-            return []
         p = self.to_move
-        out: list[int] = []
-        if phase == EXCESS:
-            side = self.excess[0]
-            return [EXCESS_BASE + c for c in sorted(self.sides[side])]
-        claimed, completed = self.claimed, self.completed
-        window = self.claim_window()
-        open_mask = 0
+        out: list[int]
         if phase == PLAY:
             # one pass over the flags: a side is complete exactly when it has a completion
             # time, so an unclaimed flag either may be claimed (complete) or has a free slot
+            claimed, completed = self.claimed, self.completed
+            open_mask = check = 0
             for f in range(NUM_FLAGS):
                 if claimed[f] < 0:
                     if completed[f * 2 + p] >= 0:
-                        if window and self.claim_result(f, p).claimable:
-                            out.append(CLAIM_BASE + f)
+                        check |= 1 << f
                     else:
                         open_mask |= 1 << f
-        elif window:
-            for f in range(NUM_FLAGS):
-                if claimed[f] < 0 and completed[f * 2 + p] >= 0 and self.claim_result(f, p).claimable:
-                    out.append(CLAIM_BASE + f)
-        hand = self.hands[p]
-        if phase == PLAY:
-            open_flags = _FLAGS_OF[open_mask]
+            out = self._claims(p, check) if check and self.cfg.claim_play else []
+            hand = self.hands[p]
             troops = hand & TROOP_MASK
             troop_play = False
             if troops and open_mask:
@@ -441,28 +452,34 @@ class BattleLineState(State):
                         low = troops & -troops
                         c = low.bit_length() - 1
                         troops ^= low
-                        for f in open_flags:
+                        for f in _FLAGS_OF[open_mask]:
                             if not self.effects[f].forbid >> c & 1:
                                 out.append(PLAY_BASE + c * 9 + f)
                                 troop_play = True
                 else:
                     troop_play = True
-                    while troops:
-                        low = troops & -troops
-                        c = low.bit_length() - 1
-                        troops ^= low
-                        row = _PLAY_ROWS[c]
-                        plays = row[open_mask]
-                        if plays is None:
-                            plays = row[open_mask] = tuple(PLAY_BASE + c * 9 + f for f in _FLAGS_OF[open_mask])
-                        out.extend(plays)
+                    rows = _PLAYS_AT[open_mask] or _plays_at(open_mask)
+                    for c in (
+                        _C0[troops & 1023] + _C1[troops >> 10 & 1023] + _C2[troops >> 20 & 1023]
+                        + _C3[troops >> 30 & 1023] + _C4[troops >> 40 & 1023] + _C5[troops >> 50]
+                    ):
+                        out += rows[c]
             if not troop_play:
                 out.append(PASS)
             if hand & TACTICS_MASK and self._can_play_tactic(p):
-                self._tactics_actions(p, hand, open_flags, out)
+                self._tactics_actions(p, hand, _FLAGS_OF[open_mask], out)
             return out
         if phase == DRAW:
-            if self.hand_count(p) < self.cfg.variant.hand_size and (self.tdeck or self.xdeck):
+            out = []
+            if self.cfg.claim_draw:
+                claimed, completed = self.claimed, self.completed
+                check = 0
+                for f in range(NUM_FLAGS):
+                    if claimed[f] < 0 and completed[f * 2 + p] >= 0:
+                        check |= 1 << f
+                if check:
+                    out = self._claims(p, check)
+            if self.hands[p].bit_count() < self.cfg.variant.hand_size and (self.tdeck or self.xdeck):
                 if self.tdeck:
                     out.append(DRAW_TROOP)
                 if self.xdeck:
@@ -470,19 +487,106 @@ class BattleLineState(State):
             else:
                 out.append(END)
             return out
+        if phase == OVER:
+            return []
+        if phase == EXCESS:
+            return [EXCESS_BASE + c for c in sorted(self.sides[self.excess[0]])]
+        out = []
         if phase == SCOUT_DRAW:
+            if self.claim_window():
+                claimed, completed = self.claimed, self.completed
+                check = 0
+                for f in range(NUM_FLAGS):
+                    if claimed[f] < 0 and completed[f * 2 + p] >= 0:
+                        check |= 1 << f
+                if check:
+                    out = self._claims(p, check)
             if self.tdeck:
                 out.append(SCOUT_TROOP)
             if self.xdeck:
                 out.append(SCOUT_TACTICS)
             return out
         # SCOUT_RETURN
-        m = hand
+        m = self.hands[p]
         while m:
             low = m & -m
             out.append(RETURN_BASE + low.bit_length() - 1)
             m ^= low
         return out
+
+    def _claims(self, p: int, check: int) -> list[int]:
+        """The claim actions of ``p`` on the flags of ``check`` (unclaimed, ``p``'s side
+        complete), in flag order: exactly those where ``claim_result(f, p).claimable``.
+
+        Only the yes/no answer is needed here, so this memo (``_cmemo``, shared by clones
+        and samples like ``_memo``) keeps no ``ProofResult``: per side, the two side tuples
+        (identity: tuples never change), the flag's Fog/Mud, whether the opponent is final,
+        the answer, and a mask that keeps it valid — the unseen troops it was found with
+        (a claim proven with unseen set U holds for any subset of U), or the opponent's
+        winning completion (a refusal holds while all its cards are unseen).
+        """
+        out: list[int] = []
+        memo = self._cmemo
+        sides, mud, fog = self.sides, self.mud, self.fog
+        unseen = self.troops_all & ~self.public
+        final = self.cfg.stall_b and not self.hands[1 - p] and not self.tdeck and not self.xdeck
+        for f in _FLAGS_OF[check]:
+            i = f * 2 + p
+            mine = sides[i]
+            theirs = sides[i ^ 1]
+            env = mud[f] * 3 + fog[f]
+            e = memo[i]
+            if e is not None and e[0] is mine and e[1] is theirs and e[2] == env and e[3] == final:
+                if e[4]:
+                    if not unseen & ~e[5]:
+                        out.append(CLAIM_BASE + f)
+                        continue
+                elif not e[5] & ~unseen:
+                    continue
+            if self._decide(f, p, mine, theirs, env, unseen, final):
+                out.append(CLAIM_BASE + f)
+        return out
+
+    def _decide(
+        self, f: int, p: int, mine: tuple[int, ...], theirs: tuple[int, ...], env: int, unseen: int, final: bool,
+    ) -> bool:
+        """``claim_result(f, p).claimable`` computed afresh (the same steps as ``prove``,
+        without building a ``ProofResult``); memoised in ``_cmemo`` when the opponent's
+        side is incomplete."""
+        eff = self.effects[f]
+        cap = self.base_caps[f] + (self.mud[f] >= 0)
+        n = len(theirs)
+        if len(mine) != cap or n > cap or eff.tie_last or eff.both_complete:
+            return self.claim_result(f, p).claimable  # rare shapes: the general path
+        fog = self.fog[f] >= 0 or eff.sum_only
+        rules = self.rules
+        t = rules._t
+        mm = 0
+        for c in mine:
+            mm |= BIT[c]
+        score = (t.eval_fog if fog else t.eval_plain).get(mm)
+        if score is None:
+            score = evaluate_mask(mm, fog, rules)
+        tm = 0
+        for c in theirs:
+            tm |= BIT[c]
+        if n == cap:  # both complete: compare, a tie goes to whoever completed first
+            other = evaluate_mask(tm, fog, rules)
+            if score != other:
+                return score > other
+            return self.completed[f * 2 + p] < self.completed[f * 2 + 1 - p]
+        claim = True
+        mask = -1  # a final opponent: the answer does not depend on the unseen troops
+        if not final:
+            mask = unseen
+            avail = unseen & ~eff.forbid & t.troop_mask & ~mm & ~tm
+            if avail.bit_count() >= cap - n:
+                found = _search(t, tm, cap, fog, avail, score)
+                if found is not None:
+                    claim = False
+                    mask = found[1]
+        self._cmemo[f * 2 + p] = (mine, theirs, env, final, claim, mask)
+        return claim
 
     def _tactics_actions(self, p: int, hand: int, open_flags: tuple[int, ...], out: list[int]) -> None:
         effects = self.effects
@@ -592,6 +696,7 @@ class BattleLineState(State):
         new.base_caps = self.base_caps
         new.troops_all = self.troops_all
         new._memo = self._memo
+        new._cmemo = self._cmemo
         new.forbid_any = self.forbid_any
         new._restore(self._snapshot())
         new.hist = list(self.hist)

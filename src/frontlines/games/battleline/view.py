@@ -67,6 +67,7 @@ class BattleLineView(View):
         self.forbid_any = any(e.forbid for e in self.effects)
         self.rules = SCHOTTEN_CARDS if cfg.variant.schotten else BATTLELINE_CARDS
         self._memo: list[Any] = [None] * (2 * NUM_FLAGS)  # claim memo shared by samples
+        self._cmemo: list[Any] = [None] * (2 * NUM_FLAGS)  # and their legality memo
         self.viewer = viewer
         self.sides: list[tuple[int, ...]] = [()] * (2 * NUM_FLAGS)
         self.completed: list[int] = [-1] * (2 * NUM_FLAGS)
@@ -223,6 +224,7 @@ class BattleLineView(View):
         s.forbid_any = self.forbid_any
         s.troops_all = self.cfg.variant.troop_mask
         s._memo = self._memo
+        s._cmemo = self._cmemo
         s.sides = list(self.sides)
         s.completed = list(self.completed)
         s.claimed = list(self.claimed)
