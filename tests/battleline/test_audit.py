@@ -703,44 +703,53 @@ def _code(card: int) -> str:
     return "ROYGBP"[card // 10] + str(card % 10 + 1)
 
 
-@pytest.mark.parametrize("seed", range(8))
-def test_claims_agree_with_a_brute_force_proof_oracle(seed: int) -> None:
+@pytest.mark.parametrize("ruleset", ["battleline", "schotten-totten-tactics"])
+@pytest.mark.parametrize("seed", range(6))
+def test_claims_agree_with_a_brute_force_proof_oracle(seed: int, ruleset: str) -> None:
     rng = random.Random(seed)
+    schotten = ruleset != "battleline"
+    all_troops = [x for x in range(60) if not (schotten and x % 10 == 9)]
     checked = 0
     while checked < 40:
         mud = rng.random() < 0.25
         fog = rng.random() < 0.3
         cap = 4 if mud else 3
-        troops = list(range(60))
+        troops = all_troops[:]
         rng.shuffle(troops)
         mine = [_code(x) for x in troops[:cap]]
         if rng.random() < 0.3:
             mine[rng.randrange(cap)] = rng.choice(["CC", "SB", "AL"])
-        n_theirs = rng.randrange(1, cap)
+        n_theirs = rng.randrange(1, cap + 1)
+        mine_first = rng.random() < 0.5
         theirs = [_code(x) for x in troops[cap:cap + n_theirs]]
         if rng.random() < 0.2:
             theirs[0] = rng.choice(["CC", "SB"]) if "CC" not in mine and "SB" not in mine else "DA"
         # many troops visible elsewhere keep the unseen pool small (a fast oracle)
         k = cap - n_theirs
-        n_seen = rng.randrange(25, 52) if k >= 2 else rng.randrange(0, 52)
+        n_seen = rng.randrange(25, 46) if k >= 2 else rng.randrange(0, 46)
+        t_mine, t_theirs = (":1", ":2") if mine_first else (":3", ":2")
+        t_theirs = t_theirs if k == 0 else ""
         seen = [_code(x) for x in troops[cap + n_theirs:cap + n_theirs + n_seen]]
         pool = troops[cap + n_theirs + n_seen:]
         hand0 = [_code(x) for x in pool[:rng.randrange(0, min(4, len(pool)) + 1)]]
         half = len(seen) // 2
         env = ("F1" if fog else "") + ("M1" if mud else "")
         tactics = sum(x in ("CC", "SB", "AL", "DA") for x in mine + theirs) + fog + mud
-        frag = (f"f1=-/{'.'.join(mine)}:1/{'.'.join(theirs)}/{env} d0={'.'.join(seen[:half])} "
+        frag = (f"ruleset={ruleset} opts=claim_timing:before_draw f1=-/{'.'.join(mine)}{t_mine}/{'.'.join(theirs)}{t_theirs}/{env} d0={'.'.join(seen[:half])} "
                 f"d1={'.'.join(seen[half:])} h0={'.'.join(hand0)} h1= tp={tactics}.{tactics} "
                 f"lead={(1 if 'AL' in mine else 0) | (2 if 'DA' in theirs else 0)}")
         s = build_state(frag)
         if not s.tdeck:
             continue
         visible = {x for x in mine + theirs + seen}
-        unseen = [_code(x) for x in range(60) if _code(x) not in visible]
-        best_mine = _oracle_best(mine, fog)
+        unseen = [_code(x) for x in all_troops if _code(x) not in visible]
+        best_mine = _oracle_best(mine, fog, schotten)
         expected = True
-        for extra in itertools.combinations(unseen, k):
-            if _oracle_best(theirs + list(extra), fog) > best_mine:
+        if k == 0:
+            best_theirs = _oracle_best(theirs, fog, schotten)
+            expected = best_mine > best_theirs or (best_mine == best_theirs and mine_first)
+        for extra in itertools.combinations(unseen, k) if k else ():
+            if _oracle_best(theirs + list(extra), fog, schotten) > best_mine:
                 expected = False
                 break
         assert ("claim:1" in legal(s)) == expected, frag
@@ -868,3 +877,26 @@ def test_views_after_an_opponent_scout_show_only_deck_marks() -> None:
         assert sample.hands[0] == s.hands[0]
     v1 = s.view(1).to_notation()
     assert "0~1=G2" in v1 and "1~1=B6" in v1
+
+
+def test_pass_with_a_short_hand_still_draws() -> None:
+    # hand of one unplayable tactic (tactics limit), decks not empty: pass, then draw as usual
+    s = build_state("h0=FO h1=B1 tp=1.0 td=Y1.Y2")
+    assert legal(s) == {"pass"}
+    act(s, "pass")
+    assert legal(s) == {"draw:troop", "draw:tactics"}
+    illegal(s, "end", "must draw")
+
+
+def test_undo_and_clones_never_reuse_a_stale_proof() -> None:
+    # B3 in player 0's hand blocks the proof; once played it is public and the claim holds
+    s = build_state("f1=-/R5.O5.Y5:1/B1.B2/ h0=B3.G1 h1=P1 td=Y1.Y2")
+    assert "claim:1" not in legal(s)
+    clone = s.clone()
+    s.push(s.parse_action("B3@2"))
+    assert "claim:1" in legal(s)
+    s.pop()
+    assert "claim:1" not in legal(s)  # B3 is back in hand: unseen again
+    assert "claim:1" not in legal(clone)
+    act(clone, "B3@3")
+    assert "claim:1" in legal(clone) and "claim:1" not in legal(s)
