@@ -900,3 +900,20 @@ def test_undo_and_clones_never_reuse_a_stale_proof() -> None:
     assert "claim:1" not in legal(clone)
     act(clone, "B3@3")
     assert "claim:1" in legal(clone) and "claim:1" not in legal(s)
+
+
+@pytest.mark.parametrize("mask", ["0", "511"])
+def test_medieval_with_plain_battlefields_plays_exactly_like_battle_line(mask: str) -> None:
+    # rules.md Decisions: same rules as Battle Line; the plain side has no effect
+    from frontlines.games import new_state
+    from frontlines.games.battleline.notation import parse_state
+
+    for seed in range(3):
+        s = new_state("battleline", seed=seed)
+        rng = random.Random(seed)
+        while not s.is_terminal():
+            text = s.to_notation().replace("ruleset=battleline", f"ruleset=medieval bf=123456789:{mask}", 1)
+            m = parse_state(text)
+            assert isinstance(m, BattleLineState)
+            assert sorted(m.legal_actions()) == sorted(s.legal_actions())
+            s.apply(rng.choice(s.legal_actions()))
