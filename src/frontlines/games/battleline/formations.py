@@ -441,14 +441,45 @@ def evaluate_mask(side_mask: int, fog: bool, rules: CardRules = BATTLELINE_CARDS
 
 def _score_new(t: _Tables, mask: int, n: int, fog: bool) -> int:
     """Score a complete side not in the cache yet, and cache it."""
-    found = _search(t, mask, n, fog, 0, -1)
-    if found is None:  # cannot happen: with nothing to add the side is its own completion
-        raise AssertionError("no score for a complete side")
+    if n >= 2 and not mask & ~t.troop_mask:
+        score = _troops_score(mask, n, fog)
+    else:
+        found = _search(t, mask, n, fog, 0, -1)
+        if found is None:  # cannot happen: with nothing to add the side is its own completion
+            raise AssertionError("no score for a complete side")
+        score = found[0]
     cache = t.eval_fog if fog else t.eval_plain
     if len(cache) > 1 << 20:  # bounded memory; refills lazily
         cache.clear()
-    cache[mask] = found[0]
-    return found[0]
+    cache[mask] = score
+    return score
+
+
+def _troops_score(mask: int, n: int, fog: bool) -> int:
+    """The score of ``n`` >= 2 distinct troop cards (no wilds): what ``_search`` finds with
+    nothing to add, read off the colours and values directly."""
+    colours = 0
+    values = 0
+    total = 0
+    dup = False
+    while mask:
+        low = mask & -mask
+        mask ^= low
+        colour, vbit = divmod(low.bit_length() - 1, 10)
+        colours |= 1 << colour
+        dup = dup or bool(values >> vbit & 1)
+        values |= 1 << vbit
+        total += vbit + 1
+    if fog:
+        return total
+    run = not dup and values // (values & -values) == (1 << n) - 1
+    if colours & (colours - 1) == 0:
+        rank = WEDGE if run else BATTALION
+    elif values & (values - 1) == 0:
+        rank = PHALANX
+    else:
+        rank = SKIRMISH if run else HOST
+    return rank << _RANK_SHIFT | total
 
 
 def best_completion(

@@ -140,14 +140,18 @@ class BattleLineState(State):
         self.rules: CardRules = SCHOTTEN_CARDS if cfg.variant.schotten else BATTLELINE_CARDS
         self.bf_ids = bf_ids
         self.bf_up = bf_up
-        self.effects: tuple[Effects, ...] = battlefield_effects(cfg, bf_ids, bf_up)
-        self.base_caps = tuple(e.capacity for e in self.effects)
+        effects = self.effects = battlefield_effects(cfg, bf_ids, bf_up)
+        if effects is _PLAIN_EFFECTS:
+            self.base_caps = _PLAIN_CAPS
+            self.forbid_any = False
+        else:
+            self.base_caps = tuple(e.capacity for e in effects)
+            self.forbid_any = any(e.forbid for e in effects)
         self.troops_all = cfg.variant.troop_mask
         # last claim result per side (flag * 2 + player); a pure cache, shared by clones
         self._memo: list[tuple[Any, ...] | None] = [None] * (2 * NUM_FLAGS)
         # the legality memo of _claims (yes/no answers only), shared by clones too
         self._cmemo: list[tuple[Any, ...] | None] = [None] * (2 * NUM_FLAGS)
-        self.forbid_any = any(e.forbid for e in self.effects)
         self.sides: list[tuple[int, ...]] = [()] * (2 * NUM_FLAGS)
         self.completed: list[int] = [-1] * (2 * NUM_FLAGS)
         self.claimed: list[int] = [-1] * NUM_FLAGS
@@ -187,7 +191,7 @@ class BattleLineState(State):
         rng = random.Random(seed)
         first = cfg.get("first_player", "random")
         to_move = rng.randrange(2) if first == "random" else int(first)
-        troops = [c for c in range(NUM_TROOPS) if cfg.variant.troop_mask >> c & 1]
+        troops = list(_troop_cards(cfg.variant.troop_mask))
         rng.shuffle(troops)
         tactics = list(range(NUM_TROOPS, NUM_CARDS)) if cfg.variant.tactics else []
         rng.shuffle(tactics)
@@ -1010,9 +1014,22 @@ class BattleLineState(State):
         return "not a legal target"
 
 
+_PLAIN_EFFECTS: tuple[Effects, ...] = (PLAIN,) * NUM_FLAGS
+_PLAIN_CAPS = tuple(e.capacity for e in _PLAIN_EFFECTS)
+_TROOP_CARDS: dict[int, tuple[int, ...]] = {}
+
+
+def _troop_cards(troop_mask: int) -> tuple[int, ...]:
+    """The troop cards of a deck mask, ascending (cached: one per ruleset)."""
+    cards = _TROOP_CARDS.get(troop_mask)
+    if cards is None:
+        cards = _TROOP_CARDS[troop_mask] = tuple(c for c in range(NUM_TROOPS) if troop_mask >> c & 1)
+    return cards
+
+
 def battlefield_effects(cfg: Config, bf_ids: tuple[int, ...], bf_up: int) -> tuple[Effects, ...]:
     """Per-flag effects: plain everywhere unless a face-up battlefield of the set says more."""
     if not bf_ids:
-        return (PLAIN,) * NUM_FLAGS
+        return _PLAIN_EFFECTS
     cards = load_set(cfg.get("battlefield_set", "plain")).cards
     return tuple(cards[bf_ids[f]].effects if bf_up >> f & 1 else PLAIN for f in range(NUM_FLAGS))
