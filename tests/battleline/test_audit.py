@@ -917,3 +917,37 @@ def test_medieval_with_plain_battlefields_plays_exactly_like_battle_line(mask: s
             assert isinstance(m, BattleLineState)
             assert sorted(m.legal_actions()) == sorted(s.legal_actions())
             s.apply(rng.choice(s.legal_actions()))
+
+
+def test_scout_returns_onto_an_empty_deck_views_and_samples() -> None:
+    s = build_state("h0=SC.R1.R2.R3.R4.R5.R6 h1=B1.B2.B3.B4.B5.B6.B7 xd=AL.DA.CC rest=d1")
+    act(s, "SC", "scout:tactics", "scout:tactics", "scout:tactics", "return:R1", "return:R2")
+    assert s.tdeck == [c("R1"), c("R2")] and s.xdeck == []
+    assert s.hand_count(0) == 7
+    v1 = s.view(1)
+    assert v1.to_notation().split("td=")[1].split()[0] == "#2,0~0,1~0"
+    for viewer in (0, 1, None):
+        v = s.view(viewer)
+        for k in range(5):
+            sample = v.sample(random.Random(k))
+            assert sample.view(viewer).to_notation() == v.to_notation()
+            if viewer == 0:
+                assert sample.tdeck == s.tdeck
+            elif viewer == 1:  # any two of player 0's hidden troops may have gone back
+                assert set(sample.tdeck) <= {c(f"R{v}") for v in range(1, 7)}
+    # player 1 must draw the troop deck (the tactics deck is empty)
+    act(s, "B1@1")
+    assert legal(s) == {"draw:troop"}
+    act(s, "draw:troop")
+    assert s.view(0).hidden[1] == (6, 0, 0, 1 << c("R2"))  # player 0 knows R2 is there
+
+
+def test_mud_slots_for_redeploy_and_traitor() -> None:
+    # flag 2 under Mud: player 0 has 3 cards there (a free fourth slot); flag 3 is full (3/3)
+    s = build_state("n=5 f1=-/R1/B9/ f2=-/O1.O2.O3/P5/M1 f3=-/Y1.Y2.Y3:2// h0=RE.TR.G1 h1=P1 tp=2.2")
+    opts = legal(s)
+    assert "RE:R1>2" in opts and "RE:R1>3" not in opts
+    assert "TR:B9>2" in opts and "TR:B9>3" not in opts and "TR:P5>2" in opts
+    illegal(s, "RE:R1>3", "full")
+    act(s, "TR:P5>2")
+    assert s.sides[2] == (c("O1"), c("O2"), c("O3"), c("P5")) and s.completed[2] == 6
