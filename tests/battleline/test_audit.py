@@ -68,7 +68,7 @@ def test_before_draw_claims_before_and_after_the_play_in_the_same_turn() -> None
 
 
 def test_before_draw_no_claim_after_the_draw() -> None:
-    s = build_state("f2=-/O8.O9/B2/ h0=O10.G1 h1=P1 h1=P1.P2")
+    s = build_state("f2=-/O8.O9/B2/ h0=O10.G1 h1=P1.P2")
     act(s, "O10@2", "draw:troop")
     assert s.to_move == 1
     illegal(s, "claim:2")  # it is the opponent's turn now; player 1 has nothing complete
@@ -214,8 +214,8 @@ def test_mud_on_a_complete_side_blocks_its_claim_until_the_fourth_card() -> None
 
 
 def test_traitor_arrival_counts_as_placing_the_last_card() -> None:
-    # player 1 completed first at flag 2 (Host sum 12); player 0 steals B3 from flag 1 into
-    # flag 2: Host 3+... it completes now, second
+    # player 1 completed first at flag 2 (Host P1 O2 P9); player 0 steals B3 from flag 1 into
+    # flag 2, completing it now
     s = build_state("n=5 f1=-/R1/B3.O9/ f2=-/Y4.G5/P1.O2.P9:3/ h0=TR.R2 h1=G1 td=Y1.Y2")
     act(s, "TR:B3>2")
     assert s.completed[2] == 6 and s.completed[1] == -1
@@ -235,7 +235,7 @@ def test_traitor_completion_loses_a_tie() -> None:
 
 
 def test_traitor_to_the_same_flag_and_only_into_a_free_own_slot() -> None:
-    s = build_state("f1=-/R1.R2/B1.B2.B3:1/ f2=-/O1.O2.O3:2/Y9/ f3=0//G9/ h0=TR.P5 h1=P1 tp=0.1 h1=P1")
+    s = build_state("f1=-/R1.R2/B1.B2.B3:1/ f2=-/O1.O2.O3:2/Y9/ f3=0//G9/ h0=TR.P5 h1=P1 tp=0.1")
     opts = {t for t in legal(s) if t.startswith("TR:")}
     assert "TR:B1>1" in opts  # same flag
     assert "TR:Y9>1" in opts and "TR:Y9>4" in opts
@@ -273,10 +273,8 @@ def test_redeploy_removal_clears_completion_and_arrival_completes() -> None:
 
 
 def test_tie_at_best_in_a_proof_goes_to_the_claimant() -> None:
-    # claimant: Wedge 7-8-9 (24) in yellow; opponent B8.B9: best B10 -> Wedge 27 beats it,
-    # but with B10 and B7 seen, the best is Battalion... build a real tie instead:
-    # claimant Phalanx 9-9-9 (27); opponent R9.? can make Phalanx 9 only with... every 9 seen
-    # Use Fog: claimant sum 27 (R8 R9 R10), opponent B10 B7 : best + P10 = 27 -> tie, claimant wins
+    # Fog: claimant sum 27 (R8 R9 R10); opponent B10 B7 can at best add P10 (the only 10 left
+    # unseen): 27 = 27, a tie the opponent would complete last, so the claim holds
     s = build_state("f1=-/R8.R9.R10:1/B10.B7/F1 f2=-/O10.Y10.G10:2// h0=G1 h1=P1 rest=h1")
     assert "claim:1" in legal(s)  # P10 is the only 10 left: 27 = 27, opponent would place last
     s = build_state("f1=-/R8.R9.R10:1/B10.B8/F1 f2=-/O10.Y10.G10:2// h0=G1 h1=P1")
@@ -290,8 +288,7 @@ def test_proof_claimants_own_hand_is_unseen_even_when_it_holds_every_threat() ->
     s = build_state("f1=-/R7.O8.Y9:1/G5.G6/ f3=-/G7// h0=G4.B1 h1=P1")
     assert "claim:1" not in legal(s)
     illegal(s, "claim:1", "G4")
-    # once G4 is on the table (anywhere), the claim is provable? G5 G6 + phalanx/other:
-    # best remaining: Battalion green (G10 G5 G6 = 21) < Skirmish? No: Battalion outranks Skirmish
+    # with G4 and G7 both on the table no Wedge is left, but a green Battalion still outranks
     s = build_state("f1=-/R7.O8.Y9:1/G5.G6/ f3=-/G7.G4// h0=B1 h1=P1")
     assert "claim:1" not in legal(s)  # Battalion G5 G6 + G10 beats a Skirmish
 
@@ -314,14 +311,13 @@ def test_proof_wedge_rank_beats_sum() -> None:
 
 def test_proof_unplayed_tactics_in_either_hand_never_block() -> None:
     # the opponent's only way to beat Phalanx 5s would be a Leader; Leaders in hands are ignored
-    s = build_state("f1=-/R5.O5.Y5:1/B1.G9/ h0=AL.R1 h1=DA.CC.SB h1=DA.CC.SB")
+    s = build_state("f1=-/R5.O5.Y5:1/B1.G9/ h0=AL.R1 h1=DA.CC.SB")
     assert "claim:1" in legal(s)
 
 
 def test_proof_opponents_played_leader_may_copy_a_card_seen_elsewhere() -> None:
-    # R8 and R9 are on the table at flag 3, yet the opponent's Leader may act as R9 with R8
-    # unseen... here R8 is seen and R9 is seen: AL + R10 cannot be a Wedge with real cards
-    # unless AL copies one of them and the other is unseen. Make R9 unseen only.
+    # R8 lies at flag 3; a wild may still take the identity of a card that exists elsewhere
+    # (rules.md §1.8.5)
     s = build_state("f1=-/Y7.Y8.Y9:1/AL.R10/ f3=-/R8// h0=B1 h1=P1 tp=0.1 lead=2")
     # AL as R8 (a copy of the seen R8) + R9 unseen -> Wedge 27 > 24
     assert "claim:1" not in legal(s)
@@ -790,13 +786,12 @@ def test_guile_without_a_target_is_not_playable() -> None:
 
 
 def test_deserter_then_claim_by_proof_in_the_same_turn() -> None:
-    # player 1 has B9 B10 and a Wedge 8-9-10 threat; player 0 deserts B10: B10 is now a
-    # public discard, so the best blue completion is B8 (Wedge 8-9? no: needs three cards)
+    # player 1's B9 B10 threaten a Wedge 8-9-10 (27); player 0 deserts B10, now a public discard
     s = build_state("f1=-/R7.R8.R9:1/B9.B10/ h0=DE.G1 h1=P1 tp=0.0")
     assert "claim:1" not in legal(s)
     act(s, "DE:B10")
     assert s.discards[1] == (c("B10"),)
-    # B9 + two unseen: Wedge 7-8-9 blue (24) ties at best -> claimant wins; B9 B10 gone
+    # B9 + two unseen cards make at best a blue Wedge 7-8-9 (24): a tie, won by the claimant
     assert "claim:1" in legal(s)
 
 
