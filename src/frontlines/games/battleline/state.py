@@ -128,7 +128,7 @@ class BattleLineState(State):
     """A full Battle Line family position, hidden cards included."""
 
     __slots__ = (
-        "_cmemo", "_legal", "_memo", "_undo", "actors", "base_caps", "bf_ids", "bf_up", "cfg", "claimed", "completed",
+        "_cmemo", "_legal", "_masks", "_memo", "_undo", "actors", "base_caps", "bf_ids", "bf_up", "cfg", "claimed", "completed",
         "counter", "discards", "effects", "excess", "fog", "forbid_any", "guile", "hands", "hist", "known",
         "leaders", "mud", "noops", "out", "passes", "phase", "public", "ret_left", "rules", "scout_left",
         "scout_n", "sides", "tactics_played", "tdeck", "to_move", "troops_all", "turn_claims", "turn_noop",
@@ -183,6 +183,7 @@ class BattleLineState(State):
         self.actors: list[int] = []  # who made each action of ``hist`` (for public logs)
         self._undo: list[tuple[Any, ...]] = []
         self._legal: list[int] | None = None
+        self._masks: tuple[int, int, int] | None = None  # see _flag_masks
 
     # --- construction ----------------------------------------------------------------
     @classmethod
@@ -438,14 +439,10 @@ class BattleLineState(State):
         if phase == PLAY:
             # one pass over the flags: a side is complete exactly when it has a completion
             # time, so an unclaimed flag either may be claimed (complete) or has a free slot
-            claimed, completed = self.claimed, self.completed
-            open_mask = check = 0
-            for f in range(NUM_FLAGS):
-                if claimed[f] < 0:
-                    if completed[f * 2 + p] >= 0:
-                        check |= 1 << f
-                    else:
-                        open_mask |= 1 << f
+            masks = self._masks or self._flag_masks()
+            full = masks[1 + p]
+            check = full & ~masks[0]
+            open_mask = ALL_FLAGS & ~(full | masks[0])
             out = self._claims(p, check) if check and self.cfg.claim_play else []
             hand = self.hands[p]
             troops = hand & TROOP_MASK
@@ -476,11 +473,8 @@ class BattleLineState(State):
         if phase == DRAW:
             out = []
             if self.cfg.claim_draw:
-                claimed, completed = self.claimed, self.completed
-                check = 0
-                for f in range(NUM_FLAGS):
-                    if claimed[f] < 0 and completed[f * 2 + p] >= 0:
-                        check |= 1 << f
+                masks = self._masks or self._flag_masks()
+                check = masks[1 + p] & ~masks[0]
                 if check:
                     out = self._claims(p, check)
             if self.hands[p].bit_count() < self.cfg.variant.hand_size and (self.tdeck or self.xdeck):
@@ -498,11 +492,8 @@ class BattleLineState(State):
         out = []
         if phase == SCOUT_DRAW:
             if self.claim_window():
-                claimed, completed = self.claimed, self.completed
-                check = 0
-                for f in range(NUM_FLAGS):
-                    if claimed[f] < 0 and completed[f * 2 + p] >= 0:
-                        check |= 1 << f
+                masks = self._masks or self._flag_masks()
+                check = masks[1 + p] & ~masks[0]
                 if check:
                     out = self._claims(p, check)
             if self.tdeck:
@@ -517,6 +508,23 @@ class BattleLineState(State):
             out.append(RETURN_BASE + low.bit_length() - 1)
             m ^= low
         return out
+
+    def _flag_masks(self) -> tuple[int, int, int]:
+        """(claimed flags, flags where player 0's side is complete, the same for player 1),
+        read off ``claimed`` and ``completed`` (a side is complete exactly when it has a
+        completion time). Cached in ``_masks``: the common moves (a troop played, a claim)
+        update it, every other change to a flag resets it to None."""
+        claimed, completed = self.claimed, self.completed
+        taken = full0 = full1 = 0
+        for f in range(NUM_FLAGS):
+            if claimed[f] >= 0:
+                taken |= 1 << f
+            if completed[f * 2] >= 0:
+                full0 |= 1 << f
+            if completed[f * 2 + 1] >= 0:
+                full1 |= 1 << f
+        masks = self._masks = (taken, full0, full1)
+        return masks
 
     def _claims(self, p: int, check: int) -> list[int]:
         """The claim actions of ``p`` on the flags of ``check`` (unclaimed, ``p``'s side
@@ -679,7 +687,7 @@ class BattleLineState(State):
             list(self.hands), list(self.tdeck), list(self.xdeck), list(self.discards), list(self.guile),
             list(self.tactics_played), self.leaders, list(self.known), self.public, self.to_move, self.phase,
             self.counter, self.scout_left, self.ret_left, self.excess, self.turn_passed, self.turn_noop,
-            self.turn_claims, self.passes, self.noops, self.out, self.scout_n, self._legal,
+            self.turn_claims, self.passes, self.noops, self.out, self.scout_n, self._legal, self._masks,
         )
 
     def _restore(self, s: tuple[Any, ...]) -> None:
@@ -688,6 +696,7 @@ class BattleLineState(State):
             self.discards, self.guile, self.tactics_played, self.leaders, self.known, self.public, self.to_move,
             self.phase, self.counter, self.scout_left, self.ret_left, self.excess, self.turn_passed,
             self.turn_noop, self.turn_claims, self.passes, self.noops, self.out, self.scout_n, self._legal,
+            self._masks,
         ) = s
 
     def clone(self) -> BattleLineState:
@@ -729,6 +738,9 @@ class BattleLineState(State):
             self.sides[i] = side
             if len(side) == self.base_caps[f] + (self.mud[f] >= 0):
                 self.completed[i] = self.counter
+                m = self._masks
+                if m is not None:
+                    self._masks = (m[0], m[1] | 1 << f, m[2]) if p == 0 else (m[0], m[1], m[2] | 1 << f)
             self.phase = DRAW
         elif a < CLAIM_BASE:
             c, f = divmod(a, 9)
@@ -815,6 +827,7 @@ class BattleLineState(State):
             self.phase = DRAW
         else:
             c = a - EXCESS_BASE
+            self._masks = None
             owed = self.excess[0]
             self.sides[owed] = tuple(x for x in self.sides[owed] if x != c)
             self.discards[owed & 1] += (c,)
@@ -839,6 +852,7 @@ class BattleLineState(State):
         self.known[p] &= ~BIT[c]  # one's own hand is not "knowledge of a place"
 
     def _place(self, f: int, p: int, c: int) -> None:
+        self._masks = None
         i = f * 2 + p
         side = self.sides[i] + (c,)
         self.sides[i] = side
@@ -846,6 +860,7 @@ class BattleLineState(State):
             self.completed[i] = self.counter
 
     def _add_mud(self, f: int, p: int) -> None:
+        self._masks = None
         self.mud[f] = p
         cap = self.capacity(f)
         for i in (f * 2, f * 2 + 1):
@@ -854,6 +869,7 @@ class BattleLineState(State):
 
     def _take(self, owner: int, c: int) -> None:
         """Remove ``c`` (a slotted card, or Fog/Mud of ``owner``) from its unclaimed flag."""
+        self._masks = None
         if c in (FOG, MUD):
             where = self.fog if c == FOG else self.mud
             f = where.index(owner)
@@ -874,6 +890,7 @@ class BattleLineState(State):
     def _mud_removed(self, f: int) -> None:
         """Capacity drops back: sides now complete get a completion time (the mover's
         last, as the mover "placed" it), over-full sides may owe a discard."""
+        self._masks = None
         cap = self.capacity(f)
         p = self.to_move
         for i in (f * 2 + 1 - p, f * 2 + p):
@@ -888,6 +905,9 @@ class BattleLineState(State):
 
     def _claim(self, f: int, p: int) -> None:
         self.claimed[f] = p
+        m = self._masks
+        if m is not None:
+            self._masks = (m[0] | 1 << f, m[1], m[2])
         self.turn_claims = True
         owned = self.owned(p)
         if owned & (owned >> 1) & (owned >> 2):

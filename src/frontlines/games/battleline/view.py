@@ -243,6 +243,7 @@ class BattleLineView(View):
         s.actors = []
         s._undo = []
         s._legal = None
+        s._masks = None
         pool_t, pool_x = self._unknown_pools()
         troops = pool_t[:]
         tactics = pool_x[:]
