@@ -241,7 +241,7 @@ class BattleLinePolicy(GamePolicy):
     prior_scale = 1.0  # move scores are changes of the game value, a win probability
 
     samples = 10  # futures per decision of the heuristic bot
-    eval_samples = 4  # futures per static evaluation in search
+    eval_samples = 10  # futures per static evaluation in search
 
     def forced(self, state: State | View, legal: list[Action]) -> Action | None:
         # hot path in search: a state lists its claims before any other action
