@@ -28,6 +28,7 @@ from frontlines.games.battleline.cards import (
     DARIUS,
     DESERTER,
     FOG,
+    MORALE_MASK,
     MUD,
     NUM_CARDS,
     NUM_TROOPS,
@@ -80,6 +81,7 @@ NUM_FLAGS = 9
 LEADER_MASK = (1 << ALEXANDER) | (1 << DARIUS)
 SLOT_TACTICS = (ALEXANDER, DARIUS, COMPANION_CAVALRY, SHIELD_BEARERS)
 BIT = tuple(1 << c for c in range(NUM_CARDS))
+_GUILE_MASK = (1 << REDEPLOY) | (1 << DESERTER) | (1 << TRAITOR)
 ALL_FLAGS = (1 << NUM_FLAGS) - 1
 
 _FLAGS_OF: tuple[tuple[int, ...], ...] = tuple(tuple(f for f in range(9) if m >> f & 1) for m in range(512))
@@ -99,6 +101,28 @@ def _plays_at(open_mask: int) -> tuple[tuple[int, ...], ...]:
         tuple(PLAY_BASE + c * 9 + f for f in _FLAGS_OF[open_mask]) for c in range(NUM_CARDS)
     )
     return rows
+
+
+# _TRAITOR_AT[open flags mask][troop]: the Traitor actions taking that troop to those flags
+_TRAITOR_AT: list[tuple[tuple[int, ...], ...] | None] = [None] * 512
+
+
+def _traitor_at(open_mask: int) -> tuple[tuple[int, ...], ...]:
+    rows = _TRAITOR_AT[open_mask] = tuple(
+        tuple(TRAITOR_BASE + c * 9 + f for f in _FLAGS_OF[open_mask]) for c in range(NUM_TROOPS)
+    )
+    return rows
+
+
+# _REDEPLOY_ROWS[card * 512 + target flags mask]: Redeploy of the card to those flags, then
+# to the discards
+_REDEPLOY_ROWS: list[tuple[int, ...] | None] = [None] * (NUM_CARDS * 512)
+
+
+def _redeploy_row(card: int, targets: int) -> tuple[int, ...]:
+    base = REDEPLOY_BASE + card * 10
+    row = _REDEPLOY_ROWS[card * 512 + targets] = (*(base + g for g in _FLAGS_OF[targets]), base + 9)
+    return row
 
 
 # Proof results are pure functions of their inputs; random play asks the same question
@@ -468,7 +492,10 @@ class BattleLineState(State):
             if not troop_play:
                 out.append(PASS)
             if hand & TACTICS_MASK and self._can_play_tactic(p):
-                self._tactics_actions(p, hand, _FLAGS_OF[open_mask], out)
+                if self.forbid_any:
+                    self._tactics_actions(p, hand, _FLAGS_OF[open_mask], out)
+                else:
+                    self._tactics_plain(p, hand, open_mask, masks[0], out)
             return out
         if phase == DRAW:
             out = []
@@ -599,6 +626,59 @@ class BattleLineState(State):
                     mask = found[1]
         self._cmemo[f * 2 + p] = (mine, theirs, env, final, claim, mask)
         return claim
+
+    def _tactics_plain(self, p: int, hand: int, open_mask: int, taken: int, out: list[int]) -> None:
+        """``_tactics_actions`` when no battlefield forbids anything (the same actions in the
+        same order), from the precomputed rows; ``taken`` is the claimed flags."""
+        rows = _PLAYS_AT[open_mask] or _plays_at(open_mask)
+        if hand & MORALE_MASK:
+            leader_ok = not self.leaders >> p & 1
+            for card in SLOT_TACTICS:
+                if hand & BIT[card] and (leader_ok or card not in (ALEXANDER, DARIUS)):
+                    out += rows[card]
+        for card, where in ((FOG, self.fog), (MUD, self.mud)):
+            if hand & BIT[card]:
+                free = taken
+                for f in range(NUM_FLAGS):
+                    if where[f] >= 0:
+                        free |= 1 << f
+                free ^= ALL_FLAGS
+                out += (_PLAYS_AT[free] or _plays_at(free))[card]
+        if hand & BIT[SCOUT] and (self.tdeck or self.xdeck):
+            out.append(SCOUT_PLAY)
+        if not hand & _GUILE_MASK:
+            return
+        sides = self.sides
+        env = self.cfg.guile_env
+        if hand & BIT[REDEPLOY]:
+            for f in _FLAGS_OF[ALL_FLAGS ^ taken]:
+                side = sides[f * 2 + p]
+                if side:
+                    targets = open_mask & ~(1 << f)
+                    for c in sorted(side):
+                        out += _REDEPLOY_ROWS[c * 512 + targets] or _redeploy_row(c, targets)
+                if env:
+                    for card, where in ((FOG, self.fog), (MUD, self.mud)):
+                        if where[f] == p:
+                            out += _REDEPLOY_ROWS[card * 512 + (ALL_FLAGS ^ taken ^ 1 << f)] or _redeploy_row(
+                                card, ALL_FLAGS ^ taken ^ 1 << f
+                            )
+        q = 1 - p
+        if hand & BIT[DESERTER]:
+            for f in _FLAGS_OF[ALL_FLAGS ^ taken]:
+                for c in sorted(sides[f * 2 + q]):
+                    out.append(DESERTER_BASE + c)
+                if env:
+                    if self.fog[f] == q:
+                        out.append(DESERTER_BASE + FOG)
+                    if self.mud[f] == q:
+                        out.append(DESERTER_BASE + MUD)
+        if hand & BIT[TRAITOR] and open_mask:
+            trows = _TRAITOR_AT[open_mask] or _traitor_at(open_mask)
+            for f in _FLAGS_OF[ALL_FLAGS ^ taken]:
+                for c in sorted(sides[f * 2 + q]):
+                    if c < NUM_TROOPS:
+                        out += trows[c]
 
     def _tactics_actions(self, p: int, hand: int, open_flags: tuple[int, ...], out: list[int]) -> None:
         effects = self.effects
