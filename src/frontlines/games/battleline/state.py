@@ -844,9 +844,17 @@ class BattleLineState(State):
             self.phase = DRAW
         elif a in (DRAW_TROOP, DRAW_TACTICS):
             c = (self.tdeck if a == DRAW_TROOP else self.xdeck).pop()
-            self.hands[p] |= BIT[c]
-            self.known[p] &= ~BIT[c]  # one's own hand is not "knowledge of a place"
-            self._end_turn(legal)
+            bit = BIT[c]
+            self.hands[p] |= bit
+            self.known[p] &= ~bit  # one's own hand is not "knowledge of a place"
+            if self.turn_passed:
+                self._end_turn(legal)
+            else:  # _end_turn after a turn that played a card: nothing can stall
+                self.turn_noop = self.turn_claims = False
+                self.passes = self.noops = 0
+                self.to_move = 1 - p
+                self.phase = PLAY
+                self.scout_left = self.scout_n = self.ret_left = 0
         elif a == END:
             self._end_turn(legal)
         elif a == SCOUT_PLAY:
