@@ -90,9 +90,15 @@ _FLAGS_OF: tuple[tuple[int, ...], ...] = tuple(tuple(f for f in range(9) if m >>
 _PLAYS_AT: list[tuple[tuple[int, ...], ...] | None] = [None] * 512
 # _CARDS_IN[k][bits]: the troop cards of colour k whose value bits are ``bits`` (ascending),
 # so a hand's troops are six look-ups away
-_CARDS_IN: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
-    tuple(tuple(k * 10 + v for v in range(10) if m >> v & 1) for m in range(1024)) for k in range(6)
-)
+def _cards_of_colour(k: int) -> tuple[tuple[int, ...], ...]:
+    row: list[tuple[int, ...]] = [()]
+    for m in range(1, 1024):
+        high = m.bit_length() - 1
+        row.append(row[m ^ 1 << high] + (k * 10 + high,))
+    return tuple(row)
+
+
+_CARDS_IN = tuple(_cards_of_colour(k) for k in range(6))
 _C0, _C1, _C2, _C3, _C4, _C5 = _CARDS_IN
 
 
