@@ -568,7 +568,9 @@ class BattleLineState(State):
         (identity: tuples never change), the flag's Fog/Mud, whether the opponent is final,
         the answer, and a mask that keeps it valid — the unseen troops it was found with
         (a claim proven with unseen set U holds for any subset of U), or the opponent's
-        winning completion (a refusal holds while all its cards are unseen).
+        winning completion (a refusal holds while all its cards are unseen). When both
+        sides are complete, the slot of "final" holds 2 (the claimant completed first) or
+        3 instead, and the answer holds while that order does.
         """
         out: list[int] = []
         memo = self._cmemo
@@ -581,12 +583,18 @@ class BattleLineState(State):
             theirs = sides[i ^ 1]
             env = mud[f] * 3 + fog[f]
             e = memo[i]
-            if e is not None and e[0] is mine and e[1] is theirs and e[2] == env and e[3] == final:
-                if e[4]:
-                    if not unseen & ~e[5]:
-                        out.append(CLAIM_BASE + f)
+            if e is not None and e[0] is mine and e[1] is theirs and e[2] == env:
+                k = e[3]
+                if k == final:
+                    if e[4]:
+                        if not unseen & ~e[5]:
+                            out.append(CLAIM_BASE + f)
+                            continue
+                    elif not e[5] & ~unseen:
                         continue
-                elif not e[5] & ~unseen:
+                elif k >= 2 and k == (2 if self.completed[i] < self.completed[i ^ 1] else 3):
+                    if e[4]:
+                        out.append(CLAIM_BASE + f)
                     continue
             if self._decide(f, p, mine, theirs, env, unseen, final):
                 out.append(CLAIM_BASE + f)
@@ -596,8 +604,7 @@ class BattleLineState(State):
         self, f: int, p: int, mine: tuple[int, ...], theirs: tuple[int, ...], env: int, unseen: int, final: bool,
     ) -> bool:
         """``claim_result(f, p).claimable`` computed afresh (the same steps as ``prove``,
-        without building a ``ProofResult``); memoised in ``_cmemo`` when the opponent's
-        side is incomplete."""
+        without building a ``ProofResult``), memoised in ``_cmemo``."""
         eff = self.effects[f]
         cap = self.base_caps[f] + (self.mud[f] >= 0)
         n = len(theirs)
@@ -617,9 +624,10 @@ class BattleLineState(State):
             tm |= BIT[c]
         if n == cap:  # both complete: compare, a tie goes to whoever completed first
             other = evaluate_mask(tm, fog, rules)
-            if score != other:
-                return score > other
-            return self.completed[f * 2 + p] < self.completed[f * 2 + 1 - p]
+            first = self.completed[f * 2 + p] < self.completed[f * 2 + 1 - p]
+            won = score > other or (score == other and first)
+            self._cmemo[f * 2 + p] = (mine, theirs, env, 2 if first else 3, won, 0)
+            return won
         claim = True
         mask = -1  # a final opponent: the answer does not depend on the unseen troops
         if not final:
