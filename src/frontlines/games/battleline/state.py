@@ -88,8 +88,8 @@ _FLAGS_OF: tuple[tuple[int, ...], ...] = tuple(tuple(f for f in range(9) if m >>
 # _PLAYS_AT[open flags mask][card]: the play actions of a card at those flags, filled in
 # lazily one mask at a time
 _PLAYS_AT: list[tuple[tuple[int, ...], ...] | None] = [None] * 512
-# _CARDS_IN[k][bits]: the troop cards of colour k whose value bits are ``bits`` (ascending),
-# so a hand's troops are six look-ups away
+
+
 def _cards_of_colour(k: int) -> tuple[tuple[int, ...], ...]:
     row: list[tuple[int, ...]] = [()]
     for m in range(1, 1024):
@@ -98,6 +98,8 @@ def _cards_of_colour(k: int) -> tuple[tuple[int, ...], ...]:
     return tuple(row)
 
 
+# _CARDS_IN[k][bits]: the troop cards of colour k whose value bits are ``bits`` (ascending),
+# so a hand's troops are six look-ups away
 _CARDS_IN = tuple(_cards_of_colour(k) for k in range(6))
 _C0, _C1, _C2, _C3, _C4, _C5 = _CARDS_IN
 
@@ -158,8 +160,8 @@ class BattleLineState(State):
     """A full Battle Line family position, hidden cards included."""
 
     __slots__ = (
-        "_cmemo", "_legal", "_masks", "_memo", "_undo", "actors", "base_caps", "bf_ids", "bf_up", "cfg", "claimed", "completed",
-        "counter", "discards", "effects", "excess", "fog", "forbid_any", "guile", "hands", "hist", "known",
+        "_cmemo", "_legal", "_masks", "_memo", "_undo", "actors", "base_caps", "bf_ids", "bf_up", "cfg", "claimed",
+        "completed", "counter", "discards", "effects", "excess", "fog", "forbid_any", "guile", "hands", "hist", "known",
         "leaders", "mud", "noops", "out", "passes", "phase", "public", "ret_left", "rules", "scout_left",
         "scout_n", "sides", "tactics_played", "tdeck", "to_move", "troops_all", "turn_claims", "turn_noop",
         "turn_passed", "xdeck",
@@ -467,8 +469,8 @@ class BattleLineState(State):
         p = self.to_move
         out: list[int]
         if phase == PLAY:
-            # one pass over the flags: a side is complete exactly when it has a completion
-            # time, so an unclaimed flag either may be claimed (complete) or has a free slot
+            # an unclaimed flag either may be claimed (the mover's side is complete) or has a
+            # free slot
             masks = self._masks or self._flag_masks()
             full = masks[1 + p]
             check = full & ~masks[0]
