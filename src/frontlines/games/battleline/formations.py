@@ -48,6 +48,9 @@ _RANK_SHIFT = 6  # score = rank << 6 | sum
 _SUM_MASK = (1 << _RANK_SHIFT) - 1
 _VALUE_BITS = 10  # each colour occupies 10 card codes whatever the ruleset
 _TEN = (1 << _VALUE_BITS) - 1
+# the lowest and highest scores of each rank, for the search's early exits
+_WEDGE_BASE, _PHALANX_BASE, _BATTALION_BASE, _SKIRMISH_BASE = (r << _RANK_SHIFT for r in (5, 4, 3, 2))
+_WEDGE_TOP, _PHALANX_TOP, _BATTALION_TOP, _SKIRMISH_TOP = (r << _RANK_SHIFT | _SUM_MASK for r in (5, 4, 3, 2))
 _TROOPS_60 = (1 << 60) - 1
 _BIT = tuple(1 << c for c in range(70))
 
@@ -275,7 +278,7 @@ def _search(t: _Tables, side: int, n: int, fog: bool, avail: int, floor: int) ->
         return _host(t, tsum + wild_max, k, avail, floor, 0)
 
     # --- wedge: one colour, consecutive values
-    if floor < (WEDGE << _RANK_SHIFT | _SUM_MASK) and run_opts and colour != -2:
+    if floor < _WEDGE_TOP and run_opts and colour != -2:
         pair = t.run_pair.get(n << 3 | leaders) or t.run_tables(n, leaders)
         runs, contains = pair
         best_v = 0
@@ -290,7 +293,7 @@ def _search(t: _Tables, side: int, n: int, fog: bool, avail: int, floor: int) ->
                         best_v = v
                         best = (c, opt, a)
         if best_v:
-            score = WEDGE << _RANK_SHIFT | (n * best_v + n * (n - 1) // 2)
+            score = _WEDGE_BASE | (n * best_v + n * (n - 1) // 2)
             if score <= floor:
                 return None
             c, opt, a = best
@@ -301,7 +304,7 @@ def _search(t: _Tables, side: int, n: int, fog: bool, avail: int, floor: int) ->
                 pick ^= low
                 added |= low << (c * 10)
             return score, added
-    if floor >= (PHALANX << _RANK_SHIFT | _SUM_MASK):
+    if floor >= _PHALANX_TOP:
         return None
 
     # --- phalanx: one value
@@ -317,7 +320,7 @@ def _search(t: _Tables, side: int, n: int, fog: bool, avail: int, floor: int) ->
                 continue
             same = avail & t.value_mask[x]
             if same.bit_count() >= k:
-                score = PHALANX << _RANK_SHIFT | n * x
+                score = _PHALANX_BASE | n * x
                 if score <= floor:
                     return None
                 added = 0
@@ -328,7 +331,7 @@ def _search(t: _Tables, side: int, n: int, fog: bool, avail: int, floor: int) ->
                 return score, added
             if values:
                 break
-    if floor >= (BATTALION << _RANK_SHIFT | _SUM_MASK):
+    if floor >= _BATTALION_TOP:
         return None
 
     # --- battalion: one colour
@@ -342,7 +345,7 @@ def _search(t: _Tables, side: int, n: int, fog: bool, avail: int, floor: int) ->
                 best_sum = s
                 best_c = c
         if best_sum >= 0:
-            score = BATTALION << _RANK_SHIFT | (tsum + wild_max + best_sum)
+            score = _BATTALION_BASE | (tsum + wild_max + best_sum)
             if score <= floor:
                 return None
             a = avail >> (best_c * 10) & _TEN
@@ -352,7 +355,7 @@ def _search(t: _Tables, side: int, n: int, fog: bool, avail: int, floor: int) ->
                 a ^= high
                 added |= high << (best_c * 10)
             return score, added
-    if floor >= (SKIRMISH << _RANK_SHIFT | _SUM_MASK):
+    if floor >= _SKIRMISH_TOP:
         return None
 
     # --- skirmish: consecutive values, any colours
@@ -372,7 +375,7 @@ def _search(t: _Tables, side: int, n: int, fog: bool, avail: int, floor: int) ->
                     best_v = v
                     best_opt = opt
         if best_v:
-            score = SKIRMISH << _RANK_SHIFT | (n * best_v + n * (n - 1) // 2)
+            score = _SKIRMISH_BASE | (n * best_v + n * (n - 1) // 2)
             if score <= floor:
                 return None
             pick = _run_values(n, best_v, best_opt, a, leaders)
