@@ -343,3 +343,17 @@ def test_a_turn_with_a_claim_is_not_a_stuck_turn() -> None:
     assert s.is_terminal()
     outcome = s.outcome()
     assert outcome is not None and outcome.winner == 0 and outcome.reason == "stall"
+
+
+def test_stuck_result_draw_option_ends_a_stuck_game_drawn() -> None:
+    colours = "ROYGBP"
+    sides = " ".join(
+        f"f{i + 1}=-/{colours[i % 6]}{1 + i // 6}.{colours[(i + 1) % 6]}{3 + i // 6}"
+        f"/{colours[i % 6]}{6 + i // 6}.{colours[(i + 1) % 6]}{8 + i // 6}/"
+        for i in range(1, 9)
+    )
+    s = build_state(f"opts=claim_timing:after_play,stuck_result:draw f1=-/G10.B10.P10:1/R5.O5/ {sides} h0= h1= rest=d0 n=3")
+    act(s, "pass", "claim:1", "end", "pass", "end", "pass", "end")
+    outcome = s.outcome()
+    assert outcome is not None and outcome.winner is None and outcome.reason == "stall"
+    assert "flags 1-0" in outcome.detail

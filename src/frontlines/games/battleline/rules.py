@@ -24,6 +24,12 @@ STALL_RULE = OptionSpec(
     "stall_rule", "final_side_loses", ("final_side_loses", "draw_after_passes"),
     "an incomplete side that can never grow loses (b), or two passes without a possible claim draw (a)",
 )
+# Not in the rules: a game where neither player can ever act again (our proposal, §1.6 covers
+# only the pass loop). Default: whoever holds more flags wins; ``draw`` keeps to "no winner".
+STUCK_RESULT = OptionSpec(
+    "stuck_result", "more_flags", ("more_flags", "draw"),
+    "when both players are stuck for good: more claimed flags wins, or the game is drawn (house rule)",
+)
 SCOUT_SHORT_DECK = OptionSpec(
     "scout_short_deck", "return_to_hand_size", ("return_to_hand_size", "return_drawn_minus_one"),
     "how many cards Scout returns when the decks held fewer than three",
@@ -84,28 +90,28 @@ _TACTICS_OPTIONS = (SCOUT_SHORT_DECK, GUILE_ENV, MUD_EXCESS)
 RULESETS: tuple[Ruleset, ...] = (
     Ruleset(
         "battleline", GAME, "Battle Line",
-        (CLAIM_TIMING, STALL_RULE, *_TACTICS_OPTIONS, FIRST_PLAYER),
+        (CLAIM_TIMING, STALL_RULE, STUCK_RESULT, *_TACTICS_OPTIONS, FIRST_PLAYER),
         "Reiner Knizia's Battle Line (GMT): 60 troops 1-10 in six colours, 10 tactics cards, 9 flags.",
     ),
     Ruleset(
         "battleline-basic", GAME, "Battle Line (basic, no tactics)",
-        (CLAIM_TIMING, STALL_RULE, FIRST_PLAYER),
+        (CLAIM_TIMING, STALL_RULE, STUCK_RESULT, FIRST_PLAYER),
         "Battle Line without the tactics deck.",
     ),
     Ruleset(
         "schotten-totten", GAME, "Schotten Totten",
-        (CLAIM_TIMING_ST, STALL_RULE, FIRST_PLAYER),
+        (CLAIM_TIMING_ST, STALL_RULE, STUCK_RESULT, FIRST_PLAYER),
         "54 clan cards 1-9, a hand of 6, no tactics.",
     ),
     Ruleset(
         "schotten-totten-tactics", GAME, "Schotten Totten (tactical variant)",
-        (CLAIM_TIMING_ST, STALL_RULE, *_TACTICS_OPTIONS, FIRST_PLAYER),
+        (CLAIM_TIMING_ST, STALL_RULE, STUCK_RESULT, *_TACTICS_OPTIONS, FIRST_PLAYER),
         "54 clan cards and 10 tactic cards, a hand of 7; Joker 1-9 (one per player), Spy 7, "
         "Headhunter returns cards under the decks.",
     ),
     Ruleset(
         "medieval", GAME, "Battle Line: Medieval",
-        (CLAIM_TIMING, STALL_RULE, *_TACTICS_OPTIONS, FIRST_PLAYER, BATTLEFIELDS, BATTLEFIELD_SET),
+        (CLAIM_TIMING, STALL_RULE, STUCK_RESULT, *_TACTICS_OPTIONS, FIRST_PLAYER, BATTLEFIELDS, BATTLEFIELD_SET),
         "Battle Line rules with medieval names and nine battlefield cards (effects from data files).",
     ),
 )
@@ -139,7 +145,7 @@ class Config:
 
     __slots__ = (
         "claim_draw", "claim_play", "claim_timing", "guile_env", "options", "owner_discards",
-        "scout_to_hand_size", "stall_b", "variant",
+        "scout_to_hand_size", "stall_b", "stuck_draw", "variant",
     )
 
     def __init__(self, variant: Variant, options: tuple[tuple[str, str], ...]) -> None:
@@ -149,6 +155,7 @@ class Config:
         self.claim_play = self.claim_timing != "after_play"  # claims before the card play
         self.claim_draw = self.claim_timing != "start_of_turn"  # claims after it
         self.stall_b = self.get("stall_rule", "final_side_loses") == "final_side_loses"
+        self.stuck_draw = self.get("stuck_result", "more_flags") == "draw"
         self.scout_to_hand_size = self.get("scout_short_deck", "return_to_hand_size") == "return_to_hand_size"
         self.guile_env = self.get("guile_can_target_environment", "false") == "true"
         self.owner_discards = self.get("mud_removed_excess", "best_subset") == "owner_discards"

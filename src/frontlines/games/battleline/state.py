@@ -1040,7 +1040,7 @@ class BattleLineState(State):
         elif self.noops >= 2:
             # both players can only pass in the same position: nothing can change any more
             mine, theirs = self.owned(0).bit_count(), self.owned(1).bit_count()
-            winner = None if mine == theirs else (0 if mine > theirs else 1)
+            winner = None if mine == theirs or self.cfg.stuck_draw else (0 if mine > theirs else 1)
             self._finish(Outcome(winner, "stall", None, f"no progress possible; flags {mine}-{theirs}"))
 
     # --- errors ----------------------------------------------------------------------
