@@ -40,7 +40,7 @@ class SearchParams:
     time: float | None = 1.0
     iterations: int | None = None
     workers: int = 1
-    exploration: float = 0.7
+    exploration: float = 0.4
     epsilon: float = 0.1  # share of random moves in rollouts
     rollout_depth: int = 10  # at most this many actions played below the tree before the static evaluation
     horizon: int = 1  # evaluate when the searcher is to move after this many opponent turns (0: off)
