@@ -44,6 +44,22 @@ def result_text(outcome: Outcome | None) -> str:
     return "1-0" if outcome.winner == 0 else "0-1"
 
 
+def outcome_tags(outcome: Outcome | None) -> dict[str, str]:
+    """``Result``, ``Reason``, ``Scores`` and, for games ended outside the rules,
+    ``Termination``/``Loser``/``Detail`` (what :meth:`GameRecord.replay` needs)."""
+    tags = {"Result": result_text(outcome)}
+    if outcome is not None:
+        tags["Reason"] = outcome.reason
+        if outcome.scores is not None:
+            tags["Scores"] = f"{outcome.scores[0]}-{outcome.scores[1]}"
+        if outcome.reason in _OUT_OF_RULES and outcome.winner is not None:
+            tags["Termination"] = outcome.reason
+            tags["Loser"] = str(1 - outcome.winner)
+            if outcome.detail:
+                tags["Detail"] = outcome.detail
+    return tags
+
+
 def _escape(value: str) -> str:
     return value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ")
 
@@ -76,17 +92,7 @@ class GameRecord:
             "Player0": players[0],
             "Player1": players[1],
         }
-        outcome = final.outcome()
-        tags["Result"] = result_text(outcome)
-        if outcome is not None:
-            tags["Reason"] = outcome.reason
-            if outcome.scores is not None:
-                tags["Scores"] = f"{outcome.scores[0]}-{outcome.scores[1]}"
-            if outcome.reason in _OUT_OF_RULES and outcome.winner is not None:
-                tags["Termination"] = outcome.reason
-                tags["Loser"] = str(1 - outcome.winner)
-                if outcome.detail:
-                    tags["Detail"] = outcome.detail
+        tags.update(outcome_tags(final.outcome()))
         tags.update(extra or {})
         tags["Setup"] = initial.to_notation()
         probe = initial.clone()

@@ -24,7 +24,7 @@ from typing import Any, Protocol
 
 from frontlines.core.errors import FrontlinesError
 from frontlines.core.game import State, View
-from frontlines.core.record import GameRecord, result_text
+from frontlines.core.record import GameRecord, outcome_tags, result_text
 from frontlines.web.store import Store, StoredGame
 
 log = logging.getLogger("frontlines.web")
@@ -206,15 +206,7 @@ def record_of(stored: StoredGame) -> GameRecord:
     if stored.bot_seat is not None:
         players[stored.bot_seat] = players[stored.bot_seat] or stored.opponent
     tags["Player0"], tags["Player1"] = players
-    outcome = state.outcome()
-    tags["Result"] = result_text(outcome)
-    if outcome is not None:
-        tags["Reason"] = outcome.reason
-        if outcome.scores is not None:
-            tags["Scores"] = f"{outcome.scores[0]}-{outcome.scores[1]}"
-    if stored.termination and stored.loser is not None:
-        tags["Termination"] = stored.termination
-        tags["Loser"] = str(stored.loser)
+    tags.update(outcome_tags(state.outcome()))
     for key, value in sorted(stored.options.items()):
         tags[f"Option_{key}"] = value
     tags["Setup"] = stored.setup
