@@ -6,9 +6,12 @@ is reached by a sequence of actions from the root, the opponent's actions includ
 an action may be legal in one determinisation and not in another, every child keeps an
 *availability* count (how often it was legal when its parent was visited) and UCB uses it
 in place of the parent's visit count. Below the tree, a rollout plays the cheap game
-heuristic with some randomness (epsilon-greedy) up to a depth cut-off, where the game
-policy's static evaluation replaces the rest of the game. Provable claims are forced both
-in the tree and in rollouts: taking one never hurts.
+heuristic with some randomness (epsilon-greedy) up to a fixed horizon (the searcher to
+move again after ``horizon`` opponent turns), where the game policy's static evaluation
+replaces the rest of the game. Provable claims are forced both in the tree and in
+rollouts: taking one never hurts. The root considers the heuristic's best moves only,
+each starting from the heuristic's estimate (virtual visits); inner nodes consider the
+cheap policy's best ``width`` moves.
 
 Budgets: ``iterations`` (reproducible: same seed and view give the same move) and/or
 ``time`` seconds. ``workers > 1`` runs root-parallel searches in worker processes, each with
