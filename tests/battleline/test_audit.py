@@ -17,18 +17,7 @@ from frontlines.games.battleline.cards import parse_card
 from frontlines.games.battleline.notation import build_state
 from frontlines.games.battleline.state import BattleLineState
 
-
-def act(s: BattleLineState, *texts: str) -> None:
-    for t in texts:
-        s.apply(s.parse_action(t))
-
-
-def legal(s: BattleLineState) -> set[str]:
-    return {s.action_to_text(a) for a in s.legal_actions()}
-
-
-def claims(s: BattleLineState) -> set[str]:
-    return {t for t in legal(s) if t.startswith("claim:")}
+from .helpers import act, claims, legal
 
 
 def illegal(s: BattleLineState, text: str, fragment: str = "") -> None:

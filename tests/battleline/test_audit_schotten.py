@@ -13,18 +13,11 @@ from frontlines.games.battleline.cards import parse_card
 from frontlines.games.battleline.notation import build_state
 from frontlines.games.battleline.state import BattleLineState
 
+from .helpers import act, legal
+
 ST = "ruleset=schotten-totten"
 STT = "ruleset=schotten-totten-tactics"
 NOW = "opts=claim_timing:before_draw"  # to ask about claims before a play
-
-
-def act(s: BattleLineState, *texts: str) -> None:
-    for t in texts:
-        s.apply(s.parse_action(t))
-
-
-def legal(s: BattleLineState) -> set[str]:
-    return {s.action_to_text(a) for a in s.legal_actions()}
 
 
 def c(code: str) -> int:

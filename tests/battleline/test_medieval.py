@@ -11,11 +11,9 @@ from frontlines.games.battleline.medieval import load_set, parse_set
 from frontlines.games.battleline.notation import build_state
 from frontlines.games.battleline.state import BattleLineState
 
+from .helpers import legal
+
 HOUSE = "ruleset=medieval opts=battlefield_set:house bf=123456789:511"
-
-
-def legal(s: BattleLineState) -> set[str]:
-    return {s.action_to_text(a) for a in s.legal_actions()}
 
 
 def test_shipped_sets() -> None:

@@ -11,14 +11,7 @@ from frontlines.games.battleline.cards import parse_card
 from frontlines.games.battleline.notation import build_state
 from frontlines.games.battleline.state import BattleLineState
 
-
-def act(s: BattleLineState, *texts: str) -> None:
-    for t in texts:
-        s.apply(s.parse_action(t))
-
-
-def legal(s: BattleLineState) -> set[str]:
-    return {s.action_to_text(a) for a in s.legal_actions()}
+from .helpers import act, legal
 
 
 def assert_illegal(s: BattleLineState, text: str, fragment: str = "") -> None:
