@@ -76,6 +76,17 @@ def _short_names(session: GameSession) -> list[str]:
     return ["you" if kind == "human" else "bot" for kind in session.kinds]
 
 
+def table_layout(is_battleline: bool) -> ComposeResult:
+    """The table both the game and the replay screens show: status, board, prompt/tracker/log, keys."""
+    yield Pane(id="status")
+    yield BattleLineBoard(id="board") if is_battleline else WarMachineBoard(id="board")
+    with Horizontal(id="bottom"):
+        yield Pane(id="prompt")
+        yield Pane(id="tracker", classes="" if is_battleline else "hidden")
+        yield Pane(id="log")
+    yield Pane(id="keys")
+
+
 class GameScreen(Screen[None]):
     """The table during a game, driven by keys and the mouse."""
 
@@ -109,13 +120,7 @@ class GameScreen(Screen[None]):
 
     # --- layout ---------------------------------------------------------------------
     def compose(self) -> ComposeResult:
-        yield Pane(id="status")
-        yield BattleLineBoard(id="board") if self.is_battleline else WarMachineBoard(id="board")
-        with Horizontal(id="bottom"):
-            yield Pane(id="prompt")
-            yield Pane(id="tracker", classes="" if self.is_battleline else "hidden")
-            yield Pane(id="log")
-        yield Pane(id="keys")
+        yield from table_layout(self.is_battleline)
 
     def on_mount(self) -> None:
         if self.session.pass_and_play and not self.session.state.is_terminal():
@@ -798,13 +803,7 @@ class ReplayScreen(Screen[None]):
         self.players = (record.tags.get("Player0") or "P1", record.tags.get("Player1") or "P2")
 
     def compose(self) -> ComposeResult:
-        yield Pane(id="status")
-        yield BattleLineBoard(id="board") if self.is_battleline else WarMachineBoard(id="board")
-        with Horizontal(id="bottom"):
-            yield Pane(id="prompt")
-            yield Pane(id="tracker", classes="" if self.is_battleline else "hidden")
-            yield Pane(id="log")
-        yield Pane(id="keys")
+        yield from table_layout(self.is_battleline)
 
     def on_mount(self) -> None:
         self.show()
