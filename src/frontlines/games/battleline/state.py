@@ -156,6 +156,17 @@ def _best_subset(cards: tuple[int, ...], cap: int, fog: bool, rules: CardRules) 
     return best
 
 
+
+def _proof_still_holds(result: ProofResult, seen_with: int, unseen: int) -> bool:
+    """Whether a proof made when ``seen_with`` was unseen still stands with ``unseen`` now
+    (same sides, same finality): a "yes" while no new card became unseen, a "no" while its
+    counter-example is still all unseen."""
+    if result.claimable:
+        return not unseen & ~seen_with
+    if result.counterexample is None:
+        return False
+    return all(unseen >> c & 1 for c in result.counterexample)
+
 class BattleLineState(State):
     """A full Battle Line family position, hidden cards included."""
 
@@ -363,15 +374,8 @@ class BattleLineState(State):
                     if final:
                         return result
                     unseen = self.troops_all & ~self.public & ~self.effects[flag].forbid
-                    if result.claimable:
-                        if not unseen & ~memo[6]:
-                            return result
-                    elif result.counterexample is not None:
-                        for c in result.counterexample:
-                            if not unseen >> c & 1:
-                                break
-                        else:
-                            return result
+                    if _proof_still_holds(result, memo[6], unseen):
+                        return result
         return self._claim_result(flag, player, exact)
 
     def _claim_result(self, flag: int, player: int, exact: bool) -> ProofResult:
@@ -421,15 +425,8 @@ class BattleLineState(State):
             seen_with, result = hit
             if complete or final:
                 return result
-            if result.claimable:
-                if not unseen & ~seen_with:
-                    return result
-            elif result.counterexample is not None:
-                for c in result.counterexample:
-                    if not unseen >> c & 1:
-                        break
-                else:
-                    return result
+            if _proof_still_holds(result, seen_with, unseen):
+                return result
         if len(mine) > cap:
             mine = _best_subset(mine, cap, fog, self.rules)
         if len(theirs) > cap:
