@@ -4,6 +4,7 @@ reproducibility, constructed positions, and a quick strength check."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -110,6 +111,24 @@ def test_every_bot_takes_a_provable_claim() -> None:
 def test_heuristic_finds_the_winning_move() -> None:
     state = build_state(WINNING_MOVE)
     assert state.action_to_text(make_bot("heuristic", seed=0).choose(state.view(0))) == "G10@3"
+
+
+def test_heuristic_samples_option_sets_the_futures_per_decision(monkeypatch: pytest.MonkeyPatch) -> None:
+    from frontlines.bots import heuristic_battleline
+
+    seen: list[int] = []
+    original = heuristic_battleline.Position.__init__
+
+    def spy(self: heuristic_battleline.Position, state: Any, me: int, rng: random.Random, samples: int) -> None:
+        seen.append(samples)
+        original(self, state, me, rng, samples)
+
+    monkeypatch.setattr(heuristic_battleline.Position, "__init__", spy)
+    state = build_state(WINNING_MOVE)
+    for spec, futures in (("heuristic", 10), ("heuristic:samples=40", 40)):
+        seen.clear()
+        assert state.action_to_text(make_bot(spec, seed=0).choose(state.view(0))) == "G10@3"
+        assert seen == [futures]
 
 
 def test_heuristic_beats_random_in_the_basic_game() -> None:

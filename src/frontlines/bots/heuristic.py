@@ -48,15 +48,16 @@ class GamePolicy:
         """A full state consistent with ``view`` (search samples one per iteration)."""
         return view.sample(rng)
 
-    def choose(self, view: View, rng: random.Random) -> Action:
-        """The full heuristic's choice for the player to move in ``view``."""
+    def choose(self, view: View, rng: random.Random, samples: int = 0) -> Action:
+        """The full heuristic's choice for the player to move in ``view`` (``samples``:
+        sampled futures per decision where the game's heuristic uses them; 0: its default)."""
         legal = view.legal_actions()
         forced = self.forced(view, legal)
         return forced if forced is not None else rng.choice(legal)
 
-    def ranked(self, view: View, rng: random.Random) -> list[tuple[float, Action]]:
+    def ranked(self, view: View, rng: random.Random, samples: int = 0) -> list[tuple[float, Action]]:
         """Legal actions with a score (higher is better), best first; used for noisy levels."""
-        best = self.choose(view, rng)
+        best = self.choose(view, rng, samples)
         return [(1.0 if a == best else 0.0, a) for a in view.legal_actions()]
 
     def candidates(self, state: State, legal: list[Action], width: int, rng: random.Random) -> list[Action]:
@@ -112,11 +113,14 @@ class HeuristicBot(Bot):
 
     name = "heuristic"
 
-    def __init__(self, seed: int | None = None, noise: float = 0.0) -> None:
+    def __init__(self, seed: int | None = None, noise: float = 0.0, samples: int = 0) -> None:
         if not 0.0 <= noise <= 1.0:
             raise ValueError(f"heuristic noise must be between 0 and 1, not {noise}")
+        if not 0 <= samples <= 1000:
+            raise ValueError(f"heuristic samples must be between 0 (the default) and 1000, not {samples}")
         self._seed = seed
         self.noise = noise
+        self.samples = samples
         self._rng = random.Random(seed)
         self._last: dict[str, Any] = {}
 
@@ -138,11 +142,11 @@ class HeuristicBot(Bot):
             if self._rng.random() < 0.3:
                 self._last = {"noise": "random"}
                 return self._rng.choice(legal)
-            ranked = policy.ranked(view, self._rng)
+            ranked = policy.ranked(view, self._rng, self.samples)
             self._last = {"noise": "top3"}
             return self._rng.choice(ranked[:3])[1]
         self._last = {}
-        return policy.choose(view, self._rng)
+        return policy.choose(view, self._rng, self.samples)
 
     def info(self) -> dict[str, Any]:
         return dict(self._last)

@@ -252,10 +252,10 @@ class BattleLinePolicy(GamePolicy):
         return None
 
     # --- the full heuristic -------------------------------------------------------------
-    def choose(self, view: View, rng: random.Random) -> Action:
-        return self.ranked(view, rng)[0][1]
+    def choose(self, view: View, rng: random.Random, samples: int = 0) -> Action:
+        return self.ranked(view, rng, samples)[0][1]
 
-    def ranked(self, view: View, rng: random.Random) -> list[tuple[float, Action]]:
+    def ranked(self, view: View, rng: random.Random, samples: int = 0) -> list[tuple[float, Action]]:
         legal = view.legal_actions()
         forced = self.forced(view, legal)
         if forced is not None or len(legal) == 1:
@@ -263,12 +263,12 @@ class BattleLinePolicy(GamePolicy):
         viewer = view.viewer
         assert viewer is not None
         state = _state_of(view, rng)
-        scored = self.score_actions(state, viewer, [cast(int, a) for a in legal], rng)
+        scored = self.score_actions(state, viewer, [cast(int, a) for a in legal], rng, samples)
         scored.sort(key=lambda sa: -sa[0])
         return [(s, a) for s, a in scored]
 
     def score_actions(
-        self, state: BattleLineState, me: int, legal: list[int], rng: random.Random
+        self, state: BattleLineState, me: int, legal: list[int], rng: random.Random, samples: int = 0
     ) -> list[tuple[float, Action]]:
         phase = state.phase
         if phase == DRAW:
@@ -276,7 +276,7 @@ class BattleLinePolicy(GamePolicy):
         if phase == SCOUT_DRAW:
             want = SCOUT_TACTICS if not state.hands[me] & TACTICS_MASK else SCOUT_TROOP
             return [(1.0 if a == want else 0.0, a) for a in legal]
-        pos = Position(state, me, rng, self.samples)
+        pos = Position(state, me, rng, samples or self.samples)
         _, weights = pos.value()
         if phase != PLAY:  # Scout return or a Mud excess discard: give up the least useful card
             return [(-self._keep_value(pos, weights, a), a) for a in legal]

@@ -183,7 +183,7 @@ class WarMachinePolicy(GamePolicy):
             return seen2[0]
         return legal[0]
 
-    def ranked(self, view: View, rng: random.Random) -> list[tuple[float, Action]]:
+    def ranked(self, view: View, rng: random.Random, samples: int = 0) -> list[tuple[float, Action]]:
         legal = [cast(int, a) for a in view.legal_actions()]
         b = _board(view)
         me = view.viewer
@@ -196,8 +196,8 @@ class WarMachinePolicy(GamePolicy):
         scored.sort(key=lambda sa: -sa[0])
         return scored
 
-    def choose(self, view: View, rng: random.Random) -> Action:
-        return self.ranked(view, rng)[0][1]
+    def choose(self, view: View, rng: random.Random, samples: int = 0) -> Action:
+        return self.ranked(view, rng)[0][1]  # exact model: nothing to sample
 
     def candidates(self, state: State, legal: list[Action], width: int, rng: random.Random) -> list[Action]:
         b = _board(state)

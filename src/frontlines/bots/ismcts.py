@@ -52,6 +52,7 @@ class SearchParams:
     root_width: int = 8  # root actions searched: the heuristic's best N (0: every legal action)
     width: int = 6  # actions searched at other nodes: the cheap policy's best N (0: all)
     prior_visits: int = 10  # virtual visits giving root moves the heuristic's estimate as a start
+    prior_samples: int = 0  # sampled futures behind that estimate (0: the heuristic's default)
 
     def check(self) -> None:
         if self.time is None and self.iterations is None:
@@ -307,7 +308,7 @@ class ISMCTSBot(Bot):
         root_actions: list[Action] | None = None
         prior: dict[Action, float] | None = None
         if (params.root_width and len(legal) > params.root_width) or (params.prior_visits and policy.prior_scale):
-            shortlist = policy.ranked(view, random.Random(seed))
+            shortlist = policy.ranked(view, random.Random(seed), params.prior_samples)
             if params.root_width:
                 shortlist = shortlist[: params.root_width]
             root_actions = [a for _, a in shortlist]

@@ -102,11 +102,12 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
     if name == "heuristic":
         from frontlines.bots.heuristic import HeuristicBot
 
-        unknown = set(options) - {"noise"}
+        unknown = set(options) - {"noise", "samples"}
         if unknown:
-            raise ValueError(f"unknown heuristic option {sorted(unknown)[0]!r}; known: noise")
+            raise ValueError(f"unknown heuristic option {sorted(unknown)[0]!r}; known: noise, samples")
         noise = _number(name, "noise", options.get("noise", "0"), float)
-        bot = HeuristicBot(seed=seed, noise=noise)
+        samples = _number(name, "samples", options.get("samples", "0"), int)
+        bot = HeuristicBot(seed=seed, noise=noise, samples=samples)
         if options:
             bot.name = text
         return bot
