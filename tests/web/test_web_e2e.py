@@ -103,6 +103,7 @@ def test_whole_game_against_a_bot_by_clicking(browser: Any, server: LiveServer) 
     moves = 0
     # The first move by keyboard alone: Tab to a playable card, Enter, Tab to a flag, Enter.
     assert wait_turn(page) == "me"
+    assert page.locator(".deck.troop").count() == 1 and page.locator(".deck.tactics").count() == 0  # no tactics here
     ply = page.get_attribute("#table", "data-ply")
     for _ in range(80):
         page.keyboard.press("Tab")
@@ -245,6 +246,7 @@ def test_tactics_cards_step_by_step(browser: Any, server: LiveServer, kind: str)
     page = new_page(browser, viewport={"width": 1280, "height": 900})
     page.goto(f"{server.base}/g/{gid}?t={token}")
     assert wait_turn(page) == "me"
+    assert page.locator(".deck.tactics").count() == 1
     card = {"redeploy": "RE", "traitor": "TR", "deserter": "DE", "scout": "SC"}.get(kind)
     if kind == "environment":
         page.locator('.hand [data-tok="hand:FO"]:not([disabled]), .hand [data-tok="hand:MU"]:not([disabled])').first.click()
