@@ -48,6 +48,22 @@ def test_search_respects_max_nodes_and_time() -> None:
     assert timed.seconds < 0.5 and timed.iterations > 0
 
 
+def test_prior_keeps_its_share_as_the_search_runs_longer() -> None:
+    state = ToyState.deal(4)
+    view = state.view(0)
+    legal = view.legal_actions()
+    prior = {a: 0.5 for a in legal}
+    for iterations, rate, expected in ((300, 0.0, 10), (300, 0.1, 30), (50, 0.1, 10)):
+        params = SearchParams(time=None, iterations=iterations, prior_visits=10, prior_rate=rate)
+        with_prior = search(view, params, random.Random(0), GamePolicy(), prior=prior)
+        without = search(view, params, random.Random(0), GamePolicy())
+        # same seed, same samples: the extra visits are exactly the virtual ones
+        virtual = sum(n for n, _ in with_prior.stats.values()) - sum(n for n, _ in without.stats.values())
+        assert virtual == expected * len(legal), (iterations, rate)
+    with pytest.raises(ValueError):
+        ISMCTSBot(prior_rate=-1)
+
+
 def test_bad_params_rejected() -> None:
     with pytest.raises(ValueError):
         ISMCTSBot(time=None, iterations=None)

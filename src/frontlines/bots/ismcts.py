@@ -53,6 +53,7 @@ class SearchParams:
     width: int = 6  # actions searched at other nodes: the cheap policy's best N (0: all)
     prior_visits: int = 10  # virtual visits giving root moves the heuristic's estimate as a start
     prior_samples: int = 0  # sampled futures behind that estimate (0: the heuristic's default)
+    prior_rate: float = 1 / 30  # the prior grows to this many virtual visits per iteration run, if that is more
 
     def check(self) -> None:
         if self.time is None and self.iterations is None:
@@ -63,6 +64,8 @@ class SearchParams:
             raise ValueError(f"ismcts iterations must be at least 1, not {self.iterations}")
         if not 1 <= self.workers <= 64:
             raise ValueError(f"ismcts workers must be 1-64, not {self.workers}")
+        if self.prior_rate < 0:
+            raise ValueError(f"ismcts prior_rate must be >= 0, not {self.prior_rate}")
         if self.exploration < 0 or not 0 <= self.epsilon <= 1 or min(self.rollout_depth, self.horizon) < 0 or self.max_nodes < 1:
             raise ValueError("ismcts: exploration >= 0, 0 <= epsilon <= 1, rollout_depth and horizon >= 0, max_nodes >= 1")
 
@@ -163,7 +166,10 @@ def search(
 
     ``root_actions`` restricts the root to those actions (the heuristic's shortlist);
     ``prior`` gives root actions a first estimate of their value, worth
-    ``params.prior_visits`` visits, so that with little evidence the search keeps the
+    ``params.prior_visits`` visits, and ``params.prior_rate`` visits per iteration as the
+    search goes on (so that its weight does not fade with a longer budget: measured, the
+    search alone judges worse than the heuristic's estimate blended in at that share),
+    so that with little evidence the search keeps the
     heuristic's preference and moves away from it only when the samples say so.
     """
     policy = policy or policy_for(view.ruleset)
@@ -173,12 +179,15 @@ def search(
     horizon = 2 * params.horizon
     root = Node(-1)
     nodes = 1
+    virtual = 0  # virtual visits given to each prior action so far
     if prior and params.prior_visits and view.viewer is not None:
+        virtual = params.prior_visits
         for action, mean in prior.items():
             child = root.children[action] = Node(view.viewer)
             child.visits = child.avail = params.prior_visits
             child.reward = mean * params.prior_visits
             nodes += 1
+    rate = params.prior_rate if virtual else 0.0
     started = time.perf_counter()
     deadline = None if params.time is None else started + params.time
     limit = params.iterations
@@ -251,6 +260,13 @@ def search(
         for visited in path:
             visited.visits += 1
             visited.reward += value if visited.player == 0 else 1.0 - value
+        if rate and rate * iterations >= virtual + 1 and prior:
+            virtual += 1
+            for action, mean in prior.items():
+                child = root.children[action]
+                child.visits += 1
+                child.avail += 1
+                child.reward += mean
     stats = {a: (ch.visits, ch.reward) for a, ch in root.children.items()}
     return SearchResult(stats, iterations, nodes, time.perf_counter() - started)
 
