@@ -34,7 +34,7 @@ def test_levels_are_ordered_specs() -> None:
     easy, medium, hard, expert = (make_bot(level) for level in LEVELS)
     assert isinstance(easy, HeuristicBot) and isinstance(medium, HeuristicBot) and isinstance(hard, HeuristicBot)
     assert easy.noise > medium.noise > hard.noise == 0  # fewer careless moves level by level
-    assert isinstance(expert, ISMCTSBot) and expert.params.time == 1.0
+    assert isinstance(expert, ISMCTSBot) and expert.params.time == 0.25
     assert expert.name == "expert"
     names = [name for name, _ in list_bots()]
     assert {"random", "heuristic", "ismcts", "cmd", "easy", "expert"} <= set(names)
