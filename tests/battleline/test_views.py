@@ -66,6 +66,7 @@ def test_views_never_leak_and_samples_agree(ruleset: str) -> None:
                     d = v.to_dict()
                     assert d["hand_sizes"] == [s.hand_count(0), s.hand_count(1)]
                     assert d["troop_deck"] == len(s.tdeck) and d["tactics_deck"] == len(s.xdeck)
+                    assert d["has_tactics"] == (ruleset in ("battleline", "schotten-totten-tactics", "medieval"))
                     sample = v.sample(random.Random(step))
                     assert sample.view(viewer).to_notation() == v.to_notation()
                     for p in (0, 1):
@@ -124,7 +125,7 @@ def test_view_dict_follows_the_contract() -> None:
     d = s.view(0).to_dict()
     json.dumps(d)
     for key in ("game", "ruleset", "viewer", "to_move", "phase", "outcome", "log", "legal", "flags", "hands",
-                "hand_sizes", "hand_tactics", "troop_deck", "tactics_deck", "discards", "guile", "tactics_played",
+                "hand_sizes", "hand_tactics", "troop_deck", "tactics_deck", "has_tactics", "discards", "guile", "tactics_played",
                 "unseen"):
         assert key in d
     assert d["game"] == "battleline" and d["viewer"] == 0 and d["to_move"] == 0 and d["phase"] == "play"

@@ -68,7 +68,7 @@ def sample_view() -> dict[str, Any]:
         "game": "battleline", "ruleset": "battleline", "viewer": 0, "to_move": 0, "phase": "play",
         "outcome": None, "log": [], "legal": legal, "flags": flags,
         "hands": [["G1", "FO", "SC", "RE", "DE", "TR"], None], "hand_sizes": [6, 7], "hand_tactics": [4, 2],
-        "troop_deck": 30, "tactics_deck": 2, "discards": [[], []], "guile": [[], []], "tactics_played": [1, 2],
+        "troop_deck": 30, "tactics_deck": 2, "has_tactics": True, "discards": [[], []], "guile": [[], []], "tactics_played": [1, 2],
         "unseen": ["R1", "R2", "B1", "B10"],
     }
 

@@ -187,9 +187,7 @@ def tracker_text(view: Mapping[str, Any]) -> Text:
     """The card tracker: unseen troops by colour and tactics not yet seen."""
     out = Text("Unseen troops\n", style="bold underline")
     out.append_text(Text("\n").join(tracker_rows(view.get("unseen") or [])))
-    in_play = (view.get("tactics_deck") or 0) + sum(view.get("tactics_played") or [0]) \
-        + sum(view.get("hand_tactics") or [0])
-    if in_play:  # rulesets without tactics cards have none anywhere
+    if view.get("has_tactics"):
         tactics = unseen_tactics(view)
         out.append("\nTactics: ", style="bold")
         out.append(" ".join(tactics) if tactics else "-")

@@ -560,6 +560,7 @@ def view_dict(v: BattleLineView) -> dict[str, Any]:
         "hand_tactics": tactics_counts,
         "troop_deck": v.tsize,
         "tactics_deck": v.xsize,
+        "has_tactics": bool(v.cfg.variant.tactics),
         "discards": [[card_code(c) for c in v.discards[p]] for p in (0, 1)],
         "guile": [[card_code(c) for c in v.guile[p]] for p in (0, 1)],
         "tactics_played": list(v.tactics_played),

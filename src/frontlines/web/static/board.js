@@ -112,8 +112,7 @@ function renderBattleLine(box, v, opts) {
 function deckButton(v, deck, next) {
   const size = deck === "troop" ? v.troop_deck : v.tactics_deck;
   if (size === undefined) return "";
-  // A ruleset without tactics has none anywhere: no deck, none in hand, none played.
-  if (deck === "tactics" && !size && !(v.hand_tactics || []).some((n) => n) && !(v.tactics_played || []).some((n) => n)) return "";
+  if (deck === "tactics" && !v.has_tactics) return "";
   const tok = `deck:${deck}`;
   const label = deck === "troop" ? t("Troop deck: {n} cards", { n: num(size) }) : t("Tactics deck: {n} cards", { n: num(size) });
   return `<button type="button" class="deck ${deck}${next.has(tok) ? " selectable" : ""}" data-tok="${tok}"${next.has(tok) ? "" : " disabled"}>` +
