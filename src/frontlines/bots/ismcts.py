@@ -166,11 +166,11 @@ def search(
 
     ``root_actions`` restricts the root to those actions (the heuristic's shortlist);
     ``prior`` gives root actions a first estimate of their value, worth
-    ``params.prior_visits`` visits, and ``params.prior_rate`` visits per iteration as the
-    search goes on (so that its weight does not fade with a longer budget: measured, the
-    search alone judges worse than the heuristic's estimate blended in at that share),
-    so that with little evidence the search keeps the
-    heuristic's preference and moves away from it only when the samples say so.
+    ``params.prior_visits`` visits, so that with little evidence the search keeps the
+    heuristic's preference and moves away from it only when the samples say so. The
+    prior grows by ``params.prior_rate`` visits per iteration once that is more, so its
+    weight does not fade with a longer budget (measured: the search alone judges worse
+    than with the heuristic's estimate blended in).
     """
     policy = policy or policy_for(view.ruleset)
     root_only = set(root_actions) if root_actions else None

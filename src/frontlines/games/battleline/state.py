@@ -156,7 +156,6 @@ def _best_subset(cards: tuple[int, ...], cap: int, fog: bool, rules: CardRules) 
     return best
 
 
-
 def _proof_still_holds(result: ProofResult, seen_with: int, unseen: int) -> bool:
     """Whether a proof made when ``seen_with`` was unseen still stands with ``unseen`` now
     (same sides, same finality): a "yes" while no new card became unseen, a "no" while its
@@ -166,6 +165,7 @@ def _proof_still_holds(result: ProofResult, seen_with: int, unseen: int) -> bool
     if result.counterexample is None:
         return False
     return all(unseen >> c & 1 for c in result.counterexample)
+
 
 class BattleLineState(State):
     """A full Battle Line family position, hidden cards included."""
