@@ -17,6 +17,7 @@ from frontlines.tui.cards import formation_label, tracker_rows, unseen_tactics
 from frontlines.tui.render import COLUMN_ROWS, Marks, column_hit, flag_column, plain_table
 from frontlines.tui.session import HUMAN, GameConfig, GameSession
 from frontlines.tui.steps import CARD, CLAIM, DECK, FLAG, HAND, Picker, Token, moves_from_view
+from frontlines.tui.widgets import side_info
 from frontlines.tui.words import claim_explanation, describe_action, flag_details, outcome_text
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
@@ -185,6 +186,18 @@ def test_tracker_lists_unseen_cards_by_colour() -> None:
     rows = [r.plain for r in tracker_rows(["R1", "R10", "B4"])]
     assert rows[0] == " R  1 10" and rows[4] == " B  4" and rows[1] == " O  -"
     assert unseen_tactics(sample_view()) == ["DA", "SB"]  # MU lies at flag 5
+
+
+def test_side_lines_mention_tactics_only_where_the_ruleset_has_them() -> None:
+    view = sample_view()
+    mine, theirs = side_info(view, 0, "you", opponent=False).plain, side_info(view, 1, "bot", opponent=True).plain
+    assert "decks: troop 30 tactics 2" in mine and "tactics played 1" in mine
+    assert "tactics)" in theirs and "tactics played 2" in theirs
+    basic = new_state("battleline-basic", seed=3).view(0).to_dict()
+    assert not basic["has_tactics"]
+    mine, theirs = side_info(basic, 0, "you", opponent=False).plain, side_info(basic, 1, "bot", opponent=True).plain
+    assert "troop deck" in mine
+    assert "tactics" not in mine and "tactics" not in theirs, (mine, theirs)
 
 
 # --- words ----------------------------------------------------------------------------------

@@ -178,7 +178,9 @@ class SetupScreen(Screen[GameConfig | tuple[str, Path] | None]):
         rulesets = [(f"{r.title} ({r.name})", r.name) for r in all_rulesets()]
         names = [value for _label, value in rulesets]
         ruleset = self.config.ruleset if self.config.ruleset in names else (names[0] if names else Select.BLANK)
-        opponents = [(("pass-and-play (two people)" if o == "human" else f"bot: {o}"), o) for o in OPPONENTS]
+        # "heuristic" stays accepted (``--opponent heuristic``) but is not offered: it is "hard"
+        shown = [o for o in OPPONENTS if o != "heuristic" or self.config.opponent == o]
+        opponents = [(("pass-and-play (two people)" if o == "human" else f"bot: {o}"), o) for o in shown]
         with VerticalScroll():
             yield Static("[b]Frontlines[/b] - new game\nTab / Shift+Tab move, Enter opens a list or presses a button, "
                          "Ctrl+S starts, Esc quits.")

@@ -164,14 +164,17 @@ def side_info(view: Mapping[str, Any], seat: int, name: str, *, opponent: bool) 
     tactics = view.get("hand_tactics") or [0, 0]
     played = view.get("tactics_played") or [0, 0]
     out = Text(f"{name}: ", style="bold")
+    has_tactics = bool(view.get("has_tactics"))
     if opponent:
         size, tac = int(sizes[seat]), int(tactics[seat])
-        out.append(f"hand {size} ({size - tac} troops, {tac} tactics) ")
+        out.append(f"hand {size} ({size - tac} troops, {tac} tactics) " if has_tactics else f"hand {size} ")
     else:
         # deck sizes first: they matter every turn and must survive a cut at 80 columns
-        out.append(f"hand {int(sizes[seat])}  decks: troop {view.get('troop_deck', '?')} "
-                   f"tactics {view.get('tactics_deck', '?')}  ")
-    out.append(f"tactics played {played[seat]}")
+        out.append(f"hand {int(sizes[seat])}  ")
+        out.append(f"decks: troop {view.get('troop_deck', '?')} tactics {view.get('tactics_deck', '?')}  "
+                   if has_tactics else f"troop deck {view.get('troop_deck', '?')}  ")
+    if has_tactics:
+        out.append(f"tactics played {played[seat]}")
     guile = (view.get("guile") or [[], []])[seat]
     if guile:
         out.append("  guile ")
