@@ -184,7 +184,9 @@ def test_formation_labels_fit_narrow_columns() -> None:
 
 def test_tracker_lists_unseen_cards_by_colour() -> None:
     rows = [r.plain for r in tracker_rows(["R1", "R10", "B4"])]
-    assert rows[0] == " R  1 10" and rows[4] == " B  4" and rows[1] == " O  -"
+    assert rows[0] == " R 1 10" and rows[4] == " B 4" and rows[1] == " O -"
+    full = tracker_rows([f"G{v}" for v in range(1, 11)])[3]
+    assert full.plain == " G 1 2 3 4 5 6 7 8 9 10" and cell_len(full.plain) <= 23  # tracker: 24 wide less its border
     assert unseen_tactics(sample_view()) == ["DA", "SB"]  # MU lies at flag 5
 
 

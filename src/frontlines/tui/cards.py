@@ -137,7 +137,8 @@ def tracker_rows(unseen: Iterable[str]) -> list[Text]:
     rows = []
     for letter in COLOUR_LETTERS:
         row = Text()
-        row.append(f" {letter} ", style=_CARD_STYLES[letter])
+        # a full row (" R 1 2 ... 10", 23 cells) must fit the tracker beside an 80-column table
+        row.append(f" {letter}", style=_CARD_STYLES[letter])
         values = sorted(by_colour[letter])
         row.append(" " + (" ".join(str(v) for v in values) if values else "-"))
         rows.append(row)
