@@ -54,10 +54,12 @@ def leaked(view: BattleLineView, secret: set[str]) -> set[str]:
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_views_never_leak_and_samples_agree(ruleset: str) -> None:
     rng = random.Random(ruleset)
+    from_checked = 0
     for seed in range(3):
         s = new_state(ruleset, seed=seed)
         assert isinstance(s, BattleLineState)
         step = 0
+        movers: list[int] = []  # who made each action so far
         while not s.is_terminal():
             if step % 4 == 0:
                 for viewer in (0, 1, None):
@@ -67,6 +69,7 @@ def test_views_never_leak_and_samples_agree(ruleset: str) -> None:
                     assert d["hand_sizes"] == [s.hand_count(0), s.hand_count(1)]
                     assert d["troop_deck"] == len(s.tdeck) and d["tactics_deck"] == len(s.xdeck)
                     assert d["has_tactics"] == (ruleset in ("battleline", "schotten-totten-tactics", "medieval"))
+                    assert d["log_seats"] == movers and len(d["log"]) == len(movers)
                     sample = v.sample(random.Random(step))
                     assert sample.view(viewer).to_notation() == v.to_notation()
                     for p in (0, 1):
@@ -75,8 +78,18 @@ def test_views_never_leak_and_samples_agree(ruleset: str) -> None:
                         assert sample.hands[viewer] == s.hands[viewer]
                     if viewer == s.current_player():
                         assert set(v.legal_actions()) == set(s.legal_actions())
+                        for entry in d["legal"]:
+                            if entry["kind"] in ("redeploy", "deserter", "traitor", "discard"):
+                                flag = d["flags"][entry["from"] - 1]
+                                assert entry["card"] in flag["sides"][0] + flag["sides"][1], entry
+                                from_checked += 1
+            mover = s.current_player()
+            assert mover is not None
+            movers.append(mover)
             s.apply(rng.choice(s.legal_actions()))
             step += 1
+    if ruleset in ("battleline", "schotten-totten-tactics", "medieval"):
+        assert from_checked > 0  # the random games reached Redeploy, Deserter or Traitor
 
 
 def test_deck_order_is_not_in_any_view() -> None:
@@ -126,7 +139,7 @@ def test_view_dict_follows_the_contract() -> None:
     json.dumps(d)
     for key in ("game", "ruleset", "viewer", "to_move", "phase", "outcome", "log", "legal", "flags", "hands",
                 "hand_sizes", "hand_tactics", "troop_deck", "tactics_deck", "has_tactics", "discards", "guile", "tactics_played",
-                "unseen"):
+                "unseen", "log_seats"):
         assert key in d
     assert d["game"] == "battleline" and d["viewer"] == 0 and d["to_move"] == 0 and d["phase"] == "play"
     f1, f2, f3, f4 = d["flags"][:4]
@@ -157,7 +170,10 @@ def test_legal_entry_kinds() -> None:
     kinds = {e["kind"] for e in s.view(0).to_dict()["legal"]}
     assert kinds == {"play", "environment", "scout", "redeploy", "deserter", "traitor"}
     re = next(e for e in s.view(0).to_dict()["legal"] if e["text"] == "RE:R1>x")
-    assert re == {"text": "RE:R1>x", "kind": "redeploy", "card": "R1", "target": "x"}
+    assert re == {"text": "RE:R1>x", "kind": "redeploy", "card": "R1", "target": "x", "from": 1}
+    legal = s.view(0).to_dict()["legal"]
+    assert {"text": "DE:B1", "kind": "deserter", "card": "B1", "from": 1} in legal
+    assert {"text": "TR:B1>3", "kind": "traitor", "card": "B1", "target": 3, "from": 1} in legal
     s.apply(s.parse_action("R2@2"))
     entries = s.view(0).to_dict()["legal"]
     assert {"text": "draw:troop", "kind": "draw", "deck": "troop"} in entries

@@ -8,7 +8,7 @@ import random
 from frontlines.games import module_for, new_state, ruleset
 from frontlines.games.warmachine import MODULE
 
-COMMON = {"game", "ruleset", "viewer", "to_move", "phase", "outcome", "log", "legal"}
+COMMON = {"game", "ruleset", "viewer", "to_move", "phase", "outcome", "log", "log_seats", "legal"}
 EXTRA = {"front", "hands", "hand_sizes", "support", "draws_left", "burned", "burned_cards", "burned_by_me",
          "leftover", "shuffler", "chooser", "first", "options", "scores"}
 POSITION = {"index", "country", "letter", "name", "depicted", "value", "pile", "sides", "mine", "theirs",
@@ -53,4 +53,5 @@ def test_dictionary_keys_and_values() -> None:
     assert d["outcome"]["scores"] == [x["total"] for x in d["scores"]]
     assert d["hands"][0] is not None and d["hands"][1] is not None  # revealed for scoring
     assert len(d["log"]) == len(s.history) and all(isinstance(t, str) for t in d["log"])
+    assert len(d["log_seats"]) == len(d["log"]) and set(d["log_seats"]) == {0, 1}
     assert d["front"][0]["mine"] is None  # spectators have no side

@@ -122,6 +122,9 @@ def test_whole_game_against_a_bot_by_clicking(browser: Any, server: LiveServer) 
         assert moves < 300
     status = page.inner_text("#status")
     assert "won" in status or "lost" in status or "Draw" in status
+    # every log entry says who made it: "You" for this player's own actions
+    assert page.locator("#log li").count() == page.locator("#log .who").count() > 0
+    assert "You:" in page.inner_text("#log")
     shot(page, "table-vs-bot-finished")
     # The finished game opens as a replay with its records.
     page.click("#replay-link")
@@ -129,6 +132,7 @@ def test_whole_game_against_a_bot_by_clicking(browser: Any, server: LiveServer) 
     page.click("#last")
     page.wait_for_function("document.querySelector('#step').value === document.querySelector('#step').max")
     assert page.locator("#rec-txt").get_attribute("href").endswith("record.txt")
+    assert page.locator("#log .who").count() > 0 and "You:" not in page.inner_text("#log")  # a replay names both sides
     shot(page, "replay-end")
     assert serious_violations(page) == []
     assert page.errors == []

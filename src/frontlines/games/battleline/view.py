@@ -154,6 +154,11 @@ class BattleLineView(View):
         return self._log
 
     @property
+    def log_seats(self) -> list[int]:
+        """Who made each :attr:`log` entry (0 or 1): public, like the entries themselves."""
+        return list(self._actors)
+
+    @property
     def ruleset(self) -> str:
         return self.cfg.variant.name
 
@@ -437,7 +442,15 @@ def _check_consistent(v: BattleLineView) -> None:
 
 
 # --- the dictionary for user interfaces -------------------------------------------------------
-def _legal_entry(a: int) -> dict[str, Any]:
+def _flag_holding(v: BattleLineView, card: int) -> int | None:
+    """The flag (1-9) where ``card`` lies on the table, on either side."""
+    for i, side in enumerate(v.sides):
+        if card in side:
+            return i // 2 + 1
+    return None
+
+
+def _legal_entry(a: int, v: BattleLineView) -> dict[str, Any]:
     text = action_to_text(a)
     entry: dict[str, Any] = {"text": text}
     if a < CLAIM_BASE:
@@ -459,14 +472,16 @@ def _legal_entry(a: int) -> dict[str, Any]:
         entry.update(kind="scout_return", card=card_code(a - RETURN_BASE))
     elif a < DESERTER_BASE:
         c, t = divmod(a - REDEPLOY_BASE, 10)
-        entry.update(kind="redeploy", card=card_code(c), target="x" if t == 9 else t + 1)
+        entry.update(kind="redeploy", card=card_code(c), target="x" if t == 9 else t + 1, **{"from": _flag_holding(v, c)})
     elif a < TRAITOR_BASE:
-        entry.update(kind="deserter", card=card_code(a - DESERTER_BASE))
+        c = a - DESERTER_BASE
+        entry.update(kind="deserter", card=card_code(c), **{"from": _flag_holding(v, c)})
     elif a < EXCESS_BASE:
         c, g = divmod(a - TRAITOR_BASE, 9)
-        entry.update(kind="traitor", card=card_code(c), target=g + 1)
+        entry.update(kind="traitor", card=card_code(c), target=g + 1, **{"from": _flag_holding(v, c)})
     else:
-        entry.update(kind="discard", card=card_code(a - EXCESS_BASE))
+        c = a - EXCESS_BASE
+        entry.update(kind="discard", card=card_code(c), **{"from": _flag_holding(v, c)})
     return entry
 
 
@@ -544,7 +559,7 @@ def view_dict(v: BattleLineView) -> dict[str, Any]:
             known_cards += [{"card": card_code(c), "where": f"hand {p}"} for c in range(NUM_CARDS) if h[3] >> c & 1]
     for deck, marks in (("troop", v.tmarks), ("tactics", v.xmarks)):
         known_cards += [{"card": card_code(c), "where": f"{deck} deck", "position": pos} for pos, _k, c in marks if c >= 0]
-    legal = [_legal_entry(a) for a in v.legal_actions()]  # type: ignore[arg-type]
+    legal = [_legal_entry(a, v) for a in v.legal_actions()]  # type: ignore[arg-type]
     return {
         "game": GAME,
         "ruleset": v.ruleset,
@@ -553,6 +568,7 @@ def view_dict(v: BattleLineView) -> dict[str, Any]:
         "phase": PHASE_NAMES[v.phase],
         "outcome": v.out.to_dict() if v.out is not None else None,
         "log": list(v.log),
+        "log_seats": v.log_seats,
         "legal": legal,
         "flags": flags,
         "hands": hands,

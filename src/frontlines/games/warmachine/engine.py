@@ -267,6 +267,10 @@ class WarMachineView(View):
             for a, actor in zip(*self._history, strict=True)
         ]
 
+    def log_seats(self) -> list[int]:
+        """Who made each :meth:`log` entry (0 or 1)."""
+        return [] if self._history is None else list(self._history[1])
+
     @property
     def board(self) -> Board:
         return self._b
@@ -344,6 +348,7 @@ class WarMachineView(View):
             "phase": PHASE_NAMES[b.phase],
             "outcome": outcome.to_dict() if outcome is not None else None,
             "log": self.log(),
+            "log_seats": self.log_seats(),
             "legal": [self._legal_dict(a) for a in b.legal()] if self.legal_actions() else [],
             "front": front,
             "hands": hands,

@@ -173,11 +173,15 @@ export function renderTracker(box, v) {
   box.innerHTML = html;
 }
 
-export function renderLog(box, v) {
+/** The public log; each entry says who made it ("You" for ``you``, a seat or null). */
+export function renderLog(box, v, names, you) {
   const log = v.log || [];
+  const seats = Array.isArray(v.log_seats) && v.log_seats.length === log.length ? v.log_seats : null;
   box.innerHTML = log.map((entry, i) => {
     const a = typeof entry === "string" ? entry : (entry && entry.text) || JSON.stringify(entry);
-    return `<li value="${i + 1}">${esc(describeAction(a, v.ruleset))} <code>${esc(a)}</code></li>`;
+    const seat = seats ? seats[i] : null;
+    const who = seat === null ? "" : `<span class="who">${esc(seat === you ? t("You") : playerName(names, seat))}:</span> `;
+    return `<li value="${i + 1}">${who}${esc(describeAction(a, v.ruleset))} <code>${esc(a)}</code></li>`;
   }).join("");
   box.scrollTop = box.scrollHeight;
 }

@@ -26,7 +26,7 @@ async function show(i) {
   const shownSeat = seat === "1" ? 1 : 0;
   if (seat === "all") v.viewer = null;
   renderBoard($("board"), v, { seat: me(v, shownSeat), names: info.names, next: new Set(), selected: [], online: null });
-  renderLog($("log"), v);
+  renderLog($("log"), v, info.names, null);
   $("step-label").textContent = t("Step {n} of {total}", { n: num(step), total: num(info.steps - 1) });
   $("status").textContent = v.outcome ? outcomeText(v.outcome, null, info.names)
     : (step > 0 ? describeAction(info.actions[step - 1] || "", info.ruleset) : t("Start of the game"));

@@ -122,7 +122,7 @@ function draw() {
   const focusTok = active && active.dataset ? active.dataset.tok : null;
   renderBoard($("board"), v, { seat, names: msg.names, next, selected: sel, online: msg.online });
   renderTracker($("tracker"), v);
-  renderLog($("log"), v);
+  renderLog($("log"), v, msg.names, msg.role === "both" ? null : v.viewer);
   renderControls(v, next, mine);
   setStatus();
   if (focusTok) {
