@@ -392,7 +392,7 @@ def test_serve_command_starts_with_an_sqlite_file(tmp_path: Path) -> None:
         assert (tmp_path / "frontlines.db").exists()
     finally:
         proc.terminate()
-        proc.wait(timeout=10)
+        proc.communicate(timeout=10)  # reaps it and closes its output pipe
 
 
 @pytest.mark.parametrize("failure", ["crash", "illegal"])

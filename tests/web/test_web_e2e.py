@@ -226,7 +226,7 @@ def _prefix_until(kind: str, ruleset: str = "battleline") -> tuple[int, list[tup
 
 def _game_at(server: LiveServer, kind: str) -> tuple[str, str]:
     """A friend game, played up to a position where the mover can play ``kind``; (game id, mover token)."""
-    import httpx
+    import httpx2 as httpx
 
     seed, prefix = _prefix_until(kind)
     g = httpx.post(f"{server.base}/api/games", json={"ruleset": "battleline", "opponent": "friend", "seed": seed}).json()
