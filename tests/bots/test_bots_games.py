@@ -113,6 +113,34 @@ def test_heuristic_finds_the_winning_move() -> None:
     assert state.action_to_text(make_bot("heuristic", seed=0).choose(state.view(0))) == "G10@3"
 
 
+# From an arena game (heuristic against random): every slot of the heuristic's is full and the
+# opponent holds seven tactics cards it may not play (tactics limit), so both can only pass
+# or, for the heuristic, play Fog. Passing again would repeat the position forever.
+MUTUAL_PASS = (
+    "battleline ruleset=battleline to=0 phase=play n=113 st=1.1.0.0.0 tp=0.1 lead=2 "
+    "f1=0/Y10.Y3.Y4:31/Y1.O3.O7:29/ f2=-/R9.R10.R1:77// f3=-/B5.B6.B7:81// f4=-/P3.P1.P4:110/DA.B4/ "
+    "f5=0/R5.R6.R7:93/G2.G5/ f6=-/Y7.O5.G10:102// f7=-/P6.G6.O6:106/O10/ f8=0/O8.Y5.G9:48/G3.B9/ "
+    "f9=-/G7.G4.O1:73// h0=B1.B2.B8.P5.P9.P10.FO h1=AL.CC.MU.SC.RE.DE.TR "
+    "td=R2.P8.R8.P2.Y6.Y9.R4.Y2.G1.G8.Y8.O9.O4.P7.B3.B10.R3.O2 xd=SB"
+)
+
+
+def test_heuristic_does_not_answer_a_pass_with_a_pass_when_it_can_play() -> None:
+    state = build_state(MUTUAL_PASS)
+    assert "pass" in [state.action_to_text(a) for a in state.legal_actions()]
+    for seed in range(3):
+        assert state.action_to_text(make_bot("heuristic", seed=seed).choose(state.view(0))).startswith("FO@")
+    # and the game from there ends (it looped until the arena's decision limit before)
+    bots = [make_bot("heuristic", seed=1), make_bot("random", seed=1)]
+    for _ in range(2000):
+        if state.is_terminal():
+            break
+        player = state.current_player()
+        assert player is not None
+        state.apply(bots[player].choose(state.view(player)))
+    assert state.is_terminal()
+
+
 def test_heuristic_samples_option_sets_the_futures_per_decision(monkeypatch: pytest.MonkeyPatch) -> None:
     from frontlines.bots import heuristic_battleline
 
