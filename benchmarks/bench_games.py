@@ -1,9 +1,11 @@
-"""Random full games per second for every Battle Line family ruleset.
+"""Random full games per second for every Battle Line family ruleset, and view samples per second.
 
 Rates are per CPU second (time.process_time), so other load on the machine skews them less.
 Each game plays uniformly random legal actions, except that a provable claim is always
 made (the "claim whatever is provable" player of the performance targets). Prints the
-median of several runs. Usage::
+median of several runs. Then, per ruleset, ``View.sample`` (one determinisation, what
+search does every iteration) per CPU second on a mid-game view, 40 random actions in.
+Usage::
 
     .venv/bin/python benchmarks/bench_games.py [--games N] [--runs R] [--ruleset NAME ...]
 """
@@ -42,6 +44,21 @@ def run(ruleset: str, games: int, seed: int) -> tuple[float, float]:
     return games / elapsed, actions / games
 
 
+def sample_rate(ruleset: str, count: int) -> float:
+    """View.sample calls per CPU second on a mid-game view of the player to move."""
+    state = new_state(ruleset, seed=1)
+    rng = random.Random(1)
+    for _ in range(40):
+        if state.is_terminal():
+            break
+        state.apply(rng.choice(state.legal_actions()))
+    view = state.view(state.current_player())
+    start = time.process_time()
+    for k in range(count):
+        view.sample(random.Random(k))
+    return count / (time.process_time() - start)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--games", type=int, default=300)
@@ -62,6 +79,9 @@ def main() -> None:
         mark = "" if target is None else f"  target >= {target}: {'ok' if median >= target else 'MISSED'}"
         print(f"{name:26} {median:8.0f} games/s  ({statistics.mean(lengths):.0f} actions/game, "
               f"median of {args.runs} runs x {args.games} games){mark}")
+    for name in names:
+        rates = [sample_rate(name, 2000) for _ in range(args.runs)]
+        print(f"{name:26} {statistics.median(rates):8.0f} view samples/s  (median of {args.runs} runs x 2000)")
 
 
 if __name__ == "__main__":
