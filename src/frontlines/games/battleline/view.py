@@ -470,18 +470,20 @@ def _legal_entry(a: int, v: BattleLineView) -> dict[str, Any]:
         entry.update(kind="scout_draw", deck="troop" if a == SCOUT_TROOP else "tactics")
     elif a < REDEPLOY_BASE:
         entry.update(kind="scout_return", card=card_code(a - RETURN_BASE))
-    elif a < DESERTER_BASE:
-        c, t = divmod(a - REDEPLOY_BASE, 10)
-        entry.update(kind="redeploy", card=card_code(c), target="x" if t == 9 else t + 1, **{"from": _flag_holding(v, c)})
-    elif a < TRAITOR_BASE:
-        c = a - DESERTER_BASE
-        entry.update(kind="deserter", card=card_code(c), **{"from": _flag_holding(v, c)})
-    elif a < EXCESS_BASE:
-        c, g = divmod(a - TRAITOR_BASE, 9)
-        entry.update(kind="traitor", card=card_code(c), target=g + 1, **{"from": _flag_holding(v, c)})
-    else:
-        c = a - EXCESS_BASE
-        entry.update(kind="discard", card=card_code(c), **{"from": _flag_holding(v, c)})
+    else:  # the four actions that take a card off the table also say where it lies
+        if a < DESERTER_BASE:
+            c, t = divmod(a - REDEPLOY_BASE, 10)
+            entry.update(kind="redeploy", card=card_code(c), target="x" if t == 9 else t + 1)
+        elif a < TRAITOR_BASE:
+            c = a - DESERTER_BASE
+            entry.update(kind="deserter", card=card_code(c))
+        elif a < EXCESS_BASE:
+            c, g = divmod(a - TRAITOR_BASE, 9)
+            entry.update(kind="traitor", card=card_code(c), target=g + 1)
+        else:
+            c = a - EXCESS_BASE
+            entry.update(kind="discard", card=card_code(c))
+        entry["from"] = _flag_holding(v, c)
     return entry
 
 
