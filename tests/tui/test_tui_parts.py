@@ -272,3 +272,16 @@ def test_play_command_rejects_bad_input(capsys: pytest.CaptureFixture[str], tmp_
     assert play_command.run(_args("--replay", str(tmp_path / "missing.txt"))) == 2
     args = _args("--rules", "warmachine", "--opponent", "hard", "--seat", "1", "--seed", "9")
     assert (args.rules, args.opponent, args.seat, args.seed) == ("warmachine", "hard", 1, 9)
+
+
+def test_log_names_who_moved_from_the_views_log_seats() -> None:
+    from frontlines.tui.app import _log_lines
+
+    view = {"log": ["R7@3", "B2@5", "claim:3"], "log_seats": [0, 1, 0]}
+    text = _log_lines(view, ["Ann", "Bot"], 10).plain
+    assert "Ann: " in text and "Bot: " in text
+    assert text.index("Ann: ") < text.index("Bot: ")
+    # a view that does not say who moved (or says it badly) gets no names, never wrong ones
+    for seats in (None, [0, 1], "01"):
+        bare = _log_lines({"log": view["log"], "log_seats": seats}, ["Ann", "Bot"], 10).plain
+        assert "Ann" not in bare and "Bot" not in bare

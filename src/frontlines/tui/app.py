@@ -47,15 +47,24 @@ _SCREEN_CSS = """
 """
 
 
-def _log_lines(view: Mapping[str, Any], names: Sequence[str], movers: Sequence[int], height: int) -> Text:
-    """The last ``height`` public actions, each with who made it where we know it."""
+def _log_seats(view: Mapping[str, Any]) -> list[int] | None:
+    """Who made each log entry, from the view itself (``None`` when it does not say)."""
+    log = view.get("log") or []
+    seats = view.get("log_seats")
+    if not isinstance(seats, list) or len(seats) != len(log):
+        return None
+    return [int(s) for s in seats]
+
+
+def _log_lines(view: Mapping[str, Any], names: Sequence[str], height: int) -> Text:
+    """The last ``height`` public actions, each with who made it where the view says."""
     log = [str(x) for x in view.get("log") or []]
+    seats = _log_seats(view)
     lines: list[str] = []
-    attributed = len(movers) == len(log)
     for i, text in enumerate(log):
         who = ""
-        if attributed and movers[i] >= 0:
-            who = names[movers[i]] + ": "
+        if seats is not None and 0 <= seats[i] < len(names):
+            who = names[seats[i]] + ": "
         lines.append(f"{who}{describe_action(text)}")
     shown = lines[-max(1, height - 1):]
     out = Text("Log\n", style="bold underline")
@@ -205,8 +214,8 @@ class GameScreen(Screen[None]):
     def _recent_cards(self) -> set[tuple[int, str]]:
         """Cards the other side placed since this player's last action (marked ``R7+``)."""
         log = [str(x) for x in self.view_dict.get("log") or []]
-        movers = self.session.movers
-        if len(movers) != len(log):
+        movers = _log_seats(self.view_dict)
+        if movers is None:
             return set()
         recent: set[tuple[int, str]] = set()
         for text, mover in zip(reversed(log), reversed(movers), strict=True):
@@ -228,7 +237,7 @@ class GameScreen(Screen[None]):
         # a long explanation (claim proofs, counter-examples) borrows the tracker's room
         tracker.set_class(not self.is_battleline or len(self.message.plain) > 90, "hidden")
         log = self.query_one("#log", Pane)
-        log.update(_log_lines(data, _short_names(self.session), self.session.movers, max(3, log.size.height)))
+        log.update(_log_lines(data, _short_names(self.session), max(3, log.size.height)))
         self.query_one("#keys", Pane).show(self._keys_text())
 
     def _status_text(self, data: Mapping[str, Any]) -> Text:

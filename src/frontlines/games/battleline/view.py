@@ -35,6 +35,7 @@ from frontlines.games.battleline.state import (
     DESERTER_BASE,
     DRAW_TACTICS,
     DRAW_TROOP,
+    END,
     EXCESS_BASE,
     NUM_FLAGS,
     OVER,
@@ -462,7 +463,7 @@ def _legal_entry(a: int, v: BattleLineView) -> dict[str, Any]:
         entry["kind"] = "pass"
     elif a in (DRAW_TROOP, DRAW_TACTICS):
         entry.update(kind="draw", deck="troop" if a == DRAW_TROOP else "tactics")
-    elif a == 642:
+    elif a == END:
         entry["kind"] = "end"
     elif a == SCOUT_PLAY:
         entry.update(kind="scout", card="SC")
