@@ -69,6 +69,7 @@ from frontlines.games.battleline.state import (
     SCOUT_TROOP,
     TRAITOR_BASE,
     BattleLineState,
+    flag_holding,
 )
 
 _NO_SCORE = -1  # a side that cannot be completed
@@ -235,14 +236,6 @@ def _remove(cards: tuple[int, ...], card: int) -> tuple[int, ...]:
     return tuple(c for c in cards if c != card)
 
 
-def _find(state: BattleLineState, player: int, card: int) -> int:
-    """The flag where ``player`` has ``card`` on their side, or -1."""
-    for f in range(NUM_FLAGS):
-        if card in state.sides[f * 2 + player]:
-            return f
-    return -1
-
-
 class BattleLinePolicy(GamePolicy):
     game = "battleline"
     prior_scale = 1.0  # move scores are changes of the game value, a win probability
@@ -317,7 +310,7 @@ class BattleLinePolicy(GamePolicy):
         card = (action - RETURN_BASE) if action < DESERTER_BASE else (action - EXCESS_BASE)
         state = pos.state
         if action >= EXCESS_BASE:
-            f = _find(state, pos.me, card)
+            f = flag_holding(state.sides, card, pos.me)
             if f < 0:
                 return 0.0
             side = _remove(state.sides[f * 2 + pos.me], card)
@@ -354,7 +347,7 @@ class BattleLinePolicy(GamePolicy):
             return -3.0 if state.passes else 0.0
         if REDEPLOY_BASE <= a < DESERTER_BASE:
             card, target = divmod(a - REDEPLOY_BASE, 10)
-            f = _find(state, me, card)
+            f = flag_holding(state.sides, card, me)
             if f < 0:
                 return -1.0
             gain = weights[f] * (pos.flag_odds(f, mine=_remove(state.sides[f * 2 + me], card)) - base[f])
@@ -364,13 +357,13 @@ class BattleLinePolicy(GamePolicy):
             return gain - _TACTIC_COST
         if DESERTER_BASE <= a < TRAITOR_BASE:
             card = a - DESERTER_BASE
-            f = _find(state, opp, card)
+            f = flag_holding(state.sides, card, opp)
             if f < 0:
                 return -1.0
             return weights[f] * (pos.flag_odds(f, theirs=_remove(state.sides[f * 2 + opp], card)) - base[f]) - _TACTIC_COST
         if TRAITOR_BASE <= a < EXCESS_BASE:
             card, target = divmod(a - TRAITOR_BASE, 9)
-            f = _find(state, opp, card)
+            f = flag_holding(state.sides, card, opp)
             if f < 0:
                 return -1.0
             theirs = _remove(state.sides[f * 2 + opp], card)

@@ -138,6 +138,15 @@ def _redeploy_row(card: int, targets: int) -> tuple[int, ...]:
 _proof_cache: dict[tuple[int, int, int, bool, bool, bool, bool, int], tuple[int, ProofResult]] = {}
 
 
+def flag_holding(sides: Sequence[tuple[int, ...]], card: int, player: int | None = None) -> int:
+    """The flag (0-8) where ``card`` lies on ``sides`` (a state's or a view's), on ``player``'s
+    side or on either; -1 when it is not on the table."""
+    for i, side in enumerate(sides):
+        if card in side and (player is None or i % 2 == player):
+            return i // 2
+    return -1
+
+
 def _mask(cards: Sequence[int]) -> int:
     m = 0
     for c in cards:

@@ -48,6 +48,7 @@ from frontlines.games.battleline.state import (
     SCOUT_TROOP,
     TRAITOR_BASE,
     BattleLineState,
+    flag_holding,
 )
 
 # deck mark: (position from the top, knowers bitmask, card or -1 when the viewer does not know it)
@@ -443,14 +444,6 @@ def _check_consistent(v: BattleLineView) -> None:
 
 
 # --- the dictionary for user interfaces -------------------------------------------------------
-def _flag_holding(v: BattleLineView, card: int) -> int | None:
-    """The flag (1-9) where ``card`` lies on the table, on either side."""
-    for i, side in enumerate(v.sides):
-        if card in side:
-            return i // 2 + 1
-    return None
-
-
 def _legal_entry(a: int, v: BattleLineView) -> dict[str, Any]:
     text = action_to_text(a)
     entry: dict[str, Any] = {"text": text}
@@ -484,7 +477,8 @@ def _legal_entry(a: int, v: BattleLineView) -> dict[str, Any]:
         else:
             c = a - EXCESS_BASE
             entry.update(kind="discard", card=card_code(c))
-        entry["from"] = _flag_holding(v, c)
+        f = flag_holding(v.sides, c)
+        entry["from"] = f + 1 if f >= 0 else None
     return entry
 
 
