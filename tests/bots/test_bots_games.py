@@ -232,3 +232,52 @@ def test_ismcts_holds_its_own_against_heuristic(ruleset: str, share: float) -> N
         assert outcome is not None
         wins += outcome.winner == specs.index("ismcts:iterations=600")
     assert wins >= games * share
+
+
+def test_search_cutoff_evaluation_is_shrunk_by_the_filled_table() -> None:
+    from frontlines.bots import heuristic_battleline as hb
+
+    fresh = new_state("battleline", seed=3)
+    assert hb.POLICY.evaluate(fresh, 0) == pytest.approx(0.5)  # nothing on the table: no opinion yet
+    late = build_state(MUTUAL_PASS)
+    values = [hb.calibrated(v, late) for v in (0.1, 0.3, 0.5, 0.7, 0.9)]
+    assert values == sorted(values) and values[2] == pytest.approx(0.5)
+    assert 0.1 < values[0] < 0.3 and 0.7 < values[4] < 0.9  # most slots filled: shrunk a little
+
+
+def test_search_cutoff_evaluation_predicts_self_play_outcomes() -> None:
+    # The move ranking's shares saturate (both players' empty flags look won): as a win
+    # probability that scored a Brier score of 0.38, worse than a coin toss (0.25), and gave
+    # the search no signal. The cut-off evaluation must stay clearly better than a coin.
+    from frontlines.bots import heuristic_battleline as hb
+
+    squared, count = 0.0, 0
+    for seed in range(16):
+        state = new_state("battleline", seed=700 + seed)
+        bots = [make_bot("heuristic", seed), make_bot("heuristic", seed + 50)]
+        kept: list[tuple[float, int]] = []
+        while not state.is_terminal():
+            player = state.current_player()
+            assert player is not None
+            if len(state.history) % 4 == 0 and len(state.history) >= 20:
+                kept.append((hb.POLICY.evaluate(state, player), player))
+            state.apply(bots[player].choose(state.view(player)))
+        outcome = state.outcome()
+        assert outcome is not None and outcome.winner is not None
+        squared += sum((value - (outcome.winner == player)) ** 2 for value, player in kept)
+        count += len(kept)
+    assert count > 300
+    assert squared / count < 0.235
+
+
+def test_ismcts_prior_starts_from_the_positions_value() -> None:
+    from frontlines.bots.ismcts import _position_value
+
+    state = build_state(MUTUAL_PASS)  # player 0 holds three flags and leads everywhere else
+    policy = policy_for("battleline")
+    ahead = _position_value(state.view(0), policy, 8, random.Random(0))
+    behind = _position_value(state.view(1), policy, 8, random.Random(0))
+    assert ahead > 0.6 and behind < 0.4
+    assert _position_value(state.view(0), policy, 0, random.Random(0)) == 0.5
+    with pytest.raises(ValueError):
+        make_bot("ismcts:prior_base=-1")

@@ -31,6 +31,7 @@ know (the table, the viewer's hand, card counts); the sampled hidden cards are n
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 from itertools import compress
@@ -81,6 +82,15 @@ _HAND_SHARE = 0.6  # chance that a hand card is still free for a given flag
 # the large share stands for my choice among all the cards I will see, not for cards held.
 _DRAW_SHARE = 0.8
 _OPP_DRAW_SHARE = 0.25
+# The search's cut-off evaluation wants a win probability, not a move ranking: the shares
+# above make both players' empty flags look nearly won (their game values saturate near 1),
+# which ranks moves well but leaves leaf values with no signal. Equal shares, and the logit
+# of the value shrunk by the share of the table's slots filled, predicted the outcomes of
+# heuristic self-play best (Brier score; benchmarks/calibrate_battleline_eval.py).
+_EVAL_DRAW_SHARE = 0.4
+_EVAL_OPP_DRAW_SHARE = 0.4
+_EVAL_HAND_SHARE = 0.8
+_EVAL_SCALE = 1.0
 _TACTIC_COST = 0.012  # game-value cost of spending a tactics card (the opponent may answer with one)
 _SCOUT_VALUE = 0.006  # value of Scout when no card play does better
 _MORALE = (ALEXANDER, DARIUS, COMPANION_CAVALRY, SHIELD_BEARERS)
@@ -128,7 +138,16 @@ def game_value(p: Sequence[float], with_weights: bool = True) -> tuple[float, li
 class Position:
     """What player ``me`` knows of a state, with sampled futures and cached side scores."""
 
-    def __init__(self, state: BattleLineState, me: int, rng: random.Random, samples: int) -> None:
+    def __init__(
+        self,
+        state: BattleLineState,
+        me: int,
+        rng: random.Random,
+        samples: int,
+        shares: tuple[float, float, float] | None = None,
+    ) -> None:
+        """``shares``: (my draw share, the opponent's draw share, hand share); the move
+        ranking's by default."""
         self.state = state
         self.me = me
         self.opp = 1 - me
@@ -140,8 +159,9 @@ class Position:
         unseen = state.unseen_troops() & ~hand
         pool = [c for c in range(NUM_TROOPS) if unseen >> c & 1]
         opp_troops = (state.hands[self.opp] & TROOP_MASK).bit_count()
-        draws = int(_DRAW_SHARE * len(state.tdeck) + 0.5)
-        opp_take = int(_HAND_SHARE * opp_troops + 0.5) + int(_OPP_DRAW_SHARE * len(state.tdeck) + 0.5)
+        draw_share, opp_share, hand_share = shares or (_DRAW_SHARE, _OPP_DRAW_SHARE, _HAND_SHARE)
+        draws = int(draw_share * len(state.tdeck) + 0.5)
+        opp_take = int(hand_share * opp_troops + 0.5) + int(opp_share * len(state.tdeck) + 0.5)
         hand_troops = [c for c in range(NUM_TROOPS) if hand >> c & 1]
         self.mine: list[int] = []
         self.theirs: list[int] = []
@@ -150,7 +170,7 @@ class Position:
             pick = rng.sample(pool, take)
             m = 0
             for c in hand_troops:
-                if rng.random() < _HAND_SHARE:
+                if rng.random() < hand_share:
                     m |= 1 << c
             for c in pick[:draws]:
                 m |= 1 << c
@@ -226,6 +246,16 @@ class Position:
 
     def value(self, with_weights: bool = True) -> tuple[float, list[float]]:
         return game_value(self.base, with_weights)
+
+
+def calibrated(value: float, state: BattleLineState) -> float:
+    """``value`` with its logit shrunk by the share of table slots filled: early on, flag
+    odds from sampled futures are far more confident than the outcomes bear out."""
+    slots = 2 * sum(state.capacity(f) for f in range(NUM_FLAGS))
+    filled = sum(len(side) for side in state.sides)
+    scale = _EVAL_SCALE * min(1.0, filled / slots)
+    value = min(0.999, max(0.001, value))
+    return 1.0 / (1.0 + math.exp(-scale * math.log(value / (1.0 - value))))
 
 
 def _state_of(view: View, rng: random.Random) -> BattleLineState:
@@ -475,8 +505,9 @@ class BattleLinePolicy(GamePolicy):
             return outcome_value(state.outcome(), player)
         s = cast(BattleLineState, state)
         rng = random.Random(len(s.hist))
-        value, _ = Position(s, player, rng, self.eval_samples).value(with_weights=False)
-        return value
+        shares = (_EVAL_DRAW_SHARE, _EVAL_OPP_DRAW_SHARE, _EVAL_HAND_SHARE)
+        value, _ = Position(s, player, rng, self.eval_samples, shares).value(with_weights=False)
+        return calibrated(value, s)
 
 
 POLICY = BattleLinePolicy()

@@ -54,6 +54,7 @@ class SearchParams:
     prior_visits: int = 10  # virtual visits giving root moves the heuristic's estimate as a start
     prior_samples: int = 0  # sampled futures behind that estimate (0: the heuristic's default)
     prior_rate: float = 1 / 30  # the prior grows to this many virtual visits per iteration run, if that is more
+    prior_base: int = 0  # deals whose mean evaluation is the level the prior's move scores add to (0: even, 0.5)
 
     def check(self) -> None:
         if self.time is None and self.iterations is None:
@@ -64,6 +65,8 @@ class SearchParams:
             raise ValueError(f"ismcts iterations must be at least 1, not {self.iterations}")
         if not 1 <= self.workers <= 64:
             raise ValueError(f"ismcts workers must be 1-64, not {self.workers}")
+        if not 0 <= self.prior_base <= 1000:
+            raise ValueError(f"ismcts prior_base must be 0-1000, not {self.prior_base}")
         if self.prior_rate < 0:
             raise ValueError(f"ismcts prior_rate must be >= 0, not {self.prior_rate}")
         if self.exploration < 0 or not 0 <= self.epsilon <= 1 or min(self.rollout_depth, self.horizon) < 0 or self.max_nodes < 1:
@@ -271,6 +274,21 @@ def search(
     return SearchResult(stats, iterations, nodes, time.perf_counter() - started)
 
 
+def _position_value(view: View, policy: GamePolicy, deals: int, rng: random.Random) -> float:
+    """The viewer's mean evaluation over ``deals`` determinisations (0.5 for none).
+
+    Root moves start at this level plus the heuristic's estimate of each move's gain: the
+    leaves the search then averages in are on the same scale, so the prior does not drag
+    every move toward even chances when the game is already leaning one way.
+    """
+    if deals <= 0 or view.viewer is None:
+        return 0.5
+    total = 0.0
+    for _ in range(deals):
+        total += policy.evaluate(policy.determinise(view, rng), view.viewer)
+    return total / deals
+
+
 def _stable_seed(*parts: object) -> int:
     """A seed from text, the same in every process (``hash`` of a str is salted per process)."""
     digest = hashlib.sha256(":".join(str(p) for p in parts).encode()).digest()
@@ -329,7 +347,8 @@ class ISMCTSBot(Bot):
                 shortlist = shortlist[: params.root_width]
             root_actions = [a for _, a in shortlist]
             if params.prior_visits and policy.prior_scale:
-                prior = {a: min(0.95, max(0.05, 0.5 + policy.prior_scale * score)) for score, a in shortlist}
+                base = _position_value(view, policy, params.prior_base, random.Random(seed + 1))
+                prior = {a: min(0.95, max(0.05, base + policy.prior_scale * score)) for score, a in shortlist}
         futures: list[Future[SearchResult]] = []
         if params.workers > 1:
             if self._pool is None:

@@ -1,0 +1,95 @@
+"""How well the Battle Line evaluation predicts who wins: Brier scores over self-play positions.
+
+    .venv/bin/python benchmarks/calibrate_battleline_eval.py --ruleset battleline --games 200
+
+Plays ``--games`` games of the heuristic against itself, keeps every third position where a
+player is about to play a card, and scores the evaluation of each from the mover's side
+against the game's result: the Brier score (mean squared error of the predicted win
+chance; 0.25 is a coin toss, lower is better). It prints
+
+* the move ranking's sampled futures (the heuristic's shares), raw;
+* the search's cut-off evaluation as shipped (``BattleLinePolicy.evaluate``: its own shares
+  and the logit shrunk by the share of table slots filled, ``_EVAL_SCALE``);
+* a sweep of the scale, to check that the shipped one is near the best.
+
+The positions come from the heuristic's own games, so this measures calibration where the
+bots play, not on arbitrary positions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+from multiprocessing import Pool
+from typing import cast
+
+import frontlines.bots.heuristic_battleline as hb
+from frontlines.bots.heuristic import HeuristicBot
+from frontlines.games import new_state
+from frontlines.games.battleline.state import NUM_FLAGS, PLAY, BattleLineState
+
+Sample = tuple[BattleLineState, int, float]  # position, the mover, the mover's result
+
+
+def _positions(job: tuple[str, int]) -> list[Sample]:
+    ruleset, game = job
+    state = cast(BattleLineState, new_state(ruleset, seed=5000 + game))
+    bots = [HeuristicBot(seed=game), HeuristicBot(seed=game + 99)]
+    kept: list[tuple[BattleLineState, int]] = []
+    while not state.is_terminal():
+        player = state.current_player()
+        assert player is not None
+        if state.phase == PLAY and len(state.hist) % 3 == 0:
+            kept.append((state.clone(), player))
+        state.apply(bots[player].choose(state.view(player)))
+    outcome = state.outcome()
+    assert outcome is not None
+    return [(s, p, 0.5 if outcome.winner is None else float(outcome.winner == p)) for s, p in kept]
+
+
+def _raw_and_shrink(job: tuple[list[Sample], bool]) -> list[tuple[float, float, float]]:
+    """(raw value, table share filled, result) per position; ``search``: the search's shares."""
+    samples, search = job
+    shares = (hb._EVAL_DRAW_SHARE, hb._EVAL_OPP_DRAW_SHARE, hb._EVAL_HAND_SHARE) if search else None
+    out = []
+    for state, player, result in samples:
+        rng = random.Random(len(state.hist))
+        value, _ = hb.Position(state, player, rng, hb.POLICY.eval_samples, shares).value(with_weights=False)
+        slots = 2 * sum(state.capacity(f) for f in range(NUM_FLAGS))
+        out.append((value, sum(len(side) for side in state.sides) / slots, result))
+    return out
+
+
+def _brier(rows: list[tuple[float, float, float]], scale: float | None) -> float:
+    total = 0.0
+    for value, filled, result in rows:
+        if scale is not None:
+            v = min(0.999, max(0.001, value))
+            value = 1.0 / (1.0 + math.exp(-scale * min(1.0, filled) * math.log(v / (1.0 - v))))
+        total += (value - result) ** 2
+    return total / len(rows)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--ruleset", default="battleline")
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--workers", type=int, default=2)
+    args = parser.parse_args()
+    with Pool(args.workers) as pool:
+        samples = [s for game in pool.map(_positions, [(args.ruleset, g) for g in range(args.games)]) for s in game]
+        chunks = [samples[i :: args.workers] for i in range(args.workers)]
+        ranking = [r for part in pool.map(_raw_and_shrink, [(c, False) for c in chunks]) for r in part]
+        search = [r for part in pool.map(_raw_and_shrink, [(c, True) for c in chunks]) for r in part]
+    print(f"{args.ruleset}: {len(samples)} positions from {args.games} heuristic self-play games")
+    print(f"  move ranking's shares, raw value        Brier {_brier(ranking, None):.4f}")
+    print(f"  search's shares, raw value              Brier {_brier(search, None):.4f}")
+    print(f"  search's cut-off evaluation as shipped  Brier {_brier(search, hb._EVAL_SCALE):.4f}"
+          f"  (scale {hb._EVAL_SCALE:g})")
+    sweep = "  ".join(f"{s:g}: {_brier(search, s):.4f}" for s in (0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0))
+    print(f"  scale sweep  {sweep}")
+
+
+if __name__ == "__main__":
+    main()
