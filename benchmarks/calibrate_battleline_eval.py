@@ -19,7 +19,6 @@ bots play, not on arbitrary positions.
 from __future__ import annotations
 
 import argparse
-import math
 import random
 from multiprocessing import Pool
 from typing import cast
@@ -27,7 +26,7 @@ from typing import cast
 import frontlines.bots.heuristic_battleline as hb
 from frontlines.bots.heuristic import HeuristicBot
 from frontlines.games import new_state
-from frontlines.games.battleline.state import NUM_FLAGS, PLAY, BattleLineState
+from frontlines.games.battleline.state import PLAY, BattleLineState
 
 Sample = tuple[BattleLineState, int, float]  # position, the mover, the mover's result
 
@@ -51,13 +50,12 @@ def _positions(job: tuple[str, int]) -> list[Sample]:
 def _raw_and_shrink(job: tuple[list[Sample], bool]) -> list[tuple[float, float, float]]:
     """(raw value, table share filled, result) per position; ``search``: the search's shares."""
     samples, search = job
-    shares = (hb._EVAL_DRAW_SHARE, hb._EVAL_OPP_DRAW_SHARE, hb._EVAL_HAND_SHARE) if search else None
+    shares = hb.eval_shares() if search else None
     out = []
     for state, player, result in samples:
         rng = random.Random(len(state.hist))
         value, _ = hb.Position(state, player, rng, hb.POLICY.eval_samples, shares).value(with_weights=False)
-        slots = 2 * sum(state.capacity(f) for f in range(NUM_FLAGS))
-        out.append((value, sum(len(side) for side in state.sides) / slots, result))
+        out.append((value, hb.filled_share(state), result))
     return out
 
 
@@ -65,8 +63,7 @@ def _brier(rows: list[tuple[float, float, float]], scale: float | None) -> float
     total = 0.0
     for value, filled, result in rows:
         if scale is not None:
-            v = min(0.999, max(0.001, value))
-            value = 1.0 / (1.0 + math.exp(-scale * min(1.0, filled) * math.log(v / (1.0 - v))))
+            value = hb.shrink(value, filled, scale)
         total += (value - result) ** 2
     return total / len(rows)
 

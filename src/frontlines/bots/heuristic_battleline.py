@@ -248,14 +248,27 @@ class Position:
         return game_value(self.base, with_weights)
 
 
+def eval_shares() -> tuple[float, float, float]:
+    """The search cut-off's (my draw share, the opponent's draw share, hand share)."""
+    return _EVAL_DRAW_SHARE, _EVAL_OPP_DRAW_SHARE, _EVAL_HAND_SHARE
+
+
+def filled_share(state: BattleLineState) -> float:
+    """The share of the table's card slots (every flag, both sides) that hold a card."""
+    slots = 2 * sum(state.capacity(f) for f in range(NUM_FLAGS))
+    return min(1.0, sum(len(side) for side in state.sides) / slots)
+
+
+def shrink(value: float, filled: float, scale: float) -> float:
+    """``value`` with its logit multiplied by ``scale * filled``."""
+    value = min(0.999, max(0.001, value))
+    return 1.0 / (1.0 + math.exp(-scale * filled * math.log(value / (1.0 - value))))
+
+
 def calibrated(value: float, state: BattleLineState) -> float:
     """``value`` with its logit shrunk by the share of table slots filled: early on, flag
     odds from sampled futures are far more confident than the outcomes bear out."""
-    slots = 2 * sum(state.capacity(f) for f in range(NUM_FLAGS))
-    filled = sum(len(side) for side in state.sides)
-    scale = _EVAL_SCALE * min(1.0, filled / slots)
-    value = min(0.999, max(0.001, value))
-    return 1.0 / (1.0 + math.exp(-scale * math.log(value / (1.0 - value))))
+    return shrink(value, filled_share(state), _EVAL_SCALE)
 
 
 def _state_of(view: View, rng: random.Random) -> BattleLineState:
@@ -505,8 +518,7 @@ class BattleLinePolicy(GamePolicy):
             return outcome_value(state.outcome(), player)
         s = cast(BattleLineState, state)
         rng = random.Random(len(s.hist))
-        shares = (_EVAL_DRAW_SHARE, _EVAL_OPP_DRAW_SHARE, _EVAL_HAND_SHARE)
-        value, _ = Position(s, player, rng, self.eval_samples, shares).value(with_weights=False)
+        value, _ = Position(s, player, rng, self.eval_samples, eval_shares()).value(with_weights=False)
         return calibrated(value, s)
 
 
