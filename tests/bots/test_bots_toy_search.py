@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 from toygame import ToyState
 
 from frontlines.bots.heuristic import GamePolicy
-from frontlines.bots.ismcts import ISMCTSBot, SearchParams, search
+from frontlines.bots.ismcts import ISMCTSBot, SearchParams, ValueSpread, search
 from frontlines.bots.random_bot import RandomBot
 
 
@@ -64,11 +65,43 @@ def test_prior_keeps_its_share_as_the_search_runs_longer() -> None:
         ISMCTSBot(prior_rate=-1)
 
 
+def test_value_spread_scales_exploration_by_how_far_apart_values_are() -> None:
+    spread = ValueSpread()
+    for _ in range(19):
+        spread.add(0.5)
+    assert spread.factor() == 1.0  # too few values to judge: the constant as given
+    spread.add(0.5)
+    assert spread.factor() == 0.0  # all alike: nothing to explore for
+    close = ValueSpread()
+    for i in range(100):
+        close.add(0.48 if i % 2 else 0.52)
+    assert abs(close.factor() - 0.04) < 1e-9  # twice the standard deviation, 0.02
+    wide = ValueSpread()
+    for i in range(100):
+        wide.add(float(i % 2))
+    assert wide.factor() == 1.0  # wins and losses: capped at the plain constant
+
+
+def test_scaled_exploration_focuses_visits_when_values_bunch_together() -> None:
+    state = ToyState.deal(0)  # three legal moves
+    view = state.view(0)
+    params = SearchParams(time=None, iterations=600, scale_exploration=1)
+    scaled = search(view, params, random.Random(0), GamePolicy())
+    fixed = search(view, replace(params, scale_exploration=0), random.Random(0), GamePolicy())
+    # the generic policy's cut-off is 0.5 everywhere, so values bunch; scaled, the best
+    # root move takes a larger share of the visits
+    top = max(n for n, _ in scaled.stats.values()) / sum(n for n, _ in scaled.stats.values())
+    top_fixed = max(n for n, _ in fixed.stats.values()) / sum(n for n, _ in fixed.stats.values())
+    assert top > top_fixed
+
+
 def test_bad_params_rejected() -> None:
     with pytest.raises(ValueError):
         ISMCTSBot(time=None, iterations=None)
     with pytest.raises(ValueError):
         ISMCTSBot(workers=0)
+    with pytest.raises(ValueError):
+        ISMCTSBot(scale_exploration=2)
 
 
 def test_random_bot_plays_toy_games() -> None:

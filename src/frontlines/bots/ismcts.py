@@ -5,7 +5,8 @@ Each iteration samples a full state consistent with the bot's view (a *determini
 is reached by a sequence of actions from the root, the opponent's actions included. Because
 an action may be legal in one determinisation and not in another, every child keeps an
 *availability* count (how often it was legal when its parent was visited) and UCB uses it
-in place of the parent's visit count. Below the tree, a rollout plays the cheap game
+in place of the parent's visit count (optionally with UCB's constant scaled by how far
+apart the values seen so far are, ``ValueSpread``). Below the tree, a rollout plays the cheap game
 heuristic with some randomness (epsilon-greedy) up to a fixed horizon (the searcher to
 move again after ``horizon`` opponent turns), where the game policy's static evaluation
 replaces the rest of the game. Provable claims are forced both in the tree and in
@@ -44,6 +45,7 @@ class SearchParams:
     iterations: int | None = None
     workers: int = 1
     exploration: float = 0.4
+    scale_exploration: int = 0  # 1: the UCB constant times the spread of the values seen (see ``ValueSpread``); 0: fixed
     epsilon: float = 0.1  # share of random moves in rollouts
     rollout_depth: int = 10  # at most this many actions played below the tree before the static evaluation
     horizon: int = 1  # evaluate when the searcher is to move after this many opponent turns (0: off)
@@ -69,6 +71,8 @@ class SearchParams:
             raise ValueError(f"ismcts prior_base must be 0-1000, not {self.prior_base}")
         if self.prior_rate < 0:
             raise ValueError(f"ismcts prior_rate must be >= 0, not {self.prior_rate}")
+        if self.scale_exploration not in (0, 1):
+            raise ValueError(f"ismcts scale_exploration must be 0 or 1, not {self.scale_exploration}")
         if self.exploration < 0 or not 0 <= self.epsilon <= 1 or min(self.rollout_depth, self.horizon) < 0 or self.max_nodes < 1:
             raise ValueError("ismcts: exploration >= 0, 0 <= epsilon <= 1, rollout_depth and horizon >= 0, max_nodes >= 1")
 
@@ -157,6 +161,37 @@ def _rollout(
     return outcome_value(state.outcome(), 0)
 
 
+class ValueSpread:
+    """How far apart the values backed up by one search are, as a factor for the UCB constant.
+
+    The factor is twice the standard deviation of the values so far, at most 1 (which a
+    coin-flip spread of wins and losses reaches), and 1 until there are a few values. Early
+    in a Battle Line game the calibrated cut-off puts every leaf near even chances (a spread
+    of a few points); a fixed constant then outweighs every difference between moves and the
+    search spreads its visits almost evenly. Scaled, the constant keeps the same proportion
+    to the differences it has to tell apart.
+    """
+
+    __slots__ = ("count", "squares", "total")
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.total = 0.0
+        self.squares = 0.0
+
+    def add(self, value: float) -> None:
+        self.count += 1
+        self.total += value
+        self.squares += value * value
+
+    def factor(self) -> float:
+        if self.count < 20:
+            return 1.0
+        mean = self.total / self.count
+        variance = max(0.0, self.squares / self.count - mean * mean)
+        return min(1.0, 2.0 * math.sqrt(variance))
+
+
 def search(
     view: View,
     params: SearchParams,
@@ -198,6 +233,7 @@ def search(
     log = math.log
     sqrt = math.sqrt
     c = params.exploration
+    spread = ValueSpread() if params.scale_exploration else None
     while (limit is None or iterations < limit) and (deadline is None or time.perf_counter() < deadline):
         iterations += 1
         state = policy.determinise(view, rng)
@@ -260,6 +296,9 @@ def search(
             value = _cutoff(state, policy, params, viewer)
         else:
             value = _rollout(state, policy, params, rng, viewer, switches, last)
+        if spread is not None:
+            spread.add(value)
+            c = params.exploration * spread.factor()
         for visited in path:
             visited.visits += 1
             visited.reward += value if visited.player == 0 else 1.0 - value
