@@ -88,8 +88,8 @@ def test_scaled_exploration_focuses_visits_when_values_bunch_together() -> None:
     params = SearchParams(time=None, iterations=600, scale_exploration=1)
     scaled = search(view, params, random.Random(0), GamePolicy())
     fixed = search(view, replace(params, scale_exploration=0), random.Random(0), GamePolicy())
-    # the generic policy's cut-off is 0.5 everywhere, so values bunch; scaled, the best
-    # root move takes a larger share of the visits
+    # the generic policy's cut-off is 0.5 everywhere, so values bunch (the moves tie);
+    # scaled, the search stops spreading its visits and one root move takes most of them
     top = max(n for n, _ in scaled.stats.values()) / sum(n for n, _ in scaled.stats.values())
     top_fixed = max(n for n, _ in fixed.stats.values()) / sum(n for n, _ in fixed.stats.values())
     assert top > top_fixed
