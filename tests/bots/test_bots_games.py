@@ -282,3 +282,26 @@ def test_ismcts_prior_starts_from_the_positions_value() -> None:
     assert _position_value(state.view(0), policy, 0, random.Random(0)) == 0.5
     with pytest.raises(ValueError):
         make_bot("ismcts:prior_base=-1")
+
+
+def test_cached_futures_and_completions_change_no_evaluation() -> None:
+    # The cut-off takes its futures from a cache keyed by seed and counts, and every
+    # Position remembers completions across positions: both must give exactly what fresh
+    # draws from random.Random(seed) and a fresh formation search give.
+    from frontlines.bots import heuristic_battleline as hb
+
+    rng = random.Random(5)
+    for ruleset in ("battleline", "schotten-totten"):
+        state = new_state(ruleset, seed=11)
+        while not state.is_terminal():
+            for player in (0, 1):
+                seed = len(state.history)
+                cached = hb.Position(state, player, random.Random(99), 10, hb.eval_shares(), seed=seed)  # type: ignore[arg-type]
+                hb._COMPLETIONS.clear()
+                fresh = hb.Position(state, player, random.Random(seed), 10, hb.eval_shares())  # type: ignore[arg-type]
+                assert (cached.mine, cached.theirs, cached.base) == (fresh.mine, fresh.theirs, fresh.base)
+            state.apply(rng.choice(state.legal_actions()))
+    hb.Position(new_state("schotten-totten", seed=2), 0, random.Random(0), 10)  # type: ignore[arg-type]
+    assert hb._COMPLETIONS
+    hb._completions(new_state("battleline", seed=1).rules)  # type: ignore[attr-defined]
+    assert not hb._COMPLETIONS  # other card rules: the cache starts afresh

@@ -51,7 +51,7 @@ from frontlines.games.battleline.cards import (
     TACTICS_MASK,
     TROOP_MASK,
 )
-from frontlines.games.battleline.formations import beating_completion, evaluate
+from frontlines.games.battleline.formations import CardRules, beating_completion, evaluate
 from frontlines.games.battleline.state import (
     CLAIM_BASE,
     DESERTER_BASE,
@@ -94,6 +94,7 @@ _EVAL_SCALE = 1.0
 _TACTIC_COST = 0.012  # game-value cost of spending a tactics card (the opponent may answer with one)
 _SCOUT_VALUE = 0.006  # value of Scout when no card play does better
 _MORALE = (ALEXANDER, DARIUS, COMPANION_CAVALRY, SHIELD_BEARERS)
+_NO_RNG = random.Random(0)  # stands in where a Position takes its futures from a seed
 
 
 def _has_win(mask: int) -> bool:
@@ -135,6 +136,49 @@ def game_value(p: Sequence[float], with_weights: bool = True) -> tuple[float, li
     return total, weights
 
 
+Future = tuple[list[int], list[bool]]  # indices into the unseen troops drawn, hand troops kept
+_FUTURES: dict[tuple[int, int, int, int, int, float], list[Future]] = {}
+_FUTURES_MAX = 4096
+
+
+def _draw_futures(rng: random.Random, samples: int, n: int, take: int, kept: int, share: float) -> list[Future]:
+    """``samples`` futures: ``take`` of ``n`` unseen troops (as indices), and for each of
+    ``kept`` hand troops whether it stays free (chance ``share``)."""
+    indices = list(range(n))
+    out: list[Future] = []
+    for _ in range(samples):
+        pick = rng.sample(indices, take)
+        out.append((pick, [rng.random() < share for _ in range(kept)]))
+    return out
+
+
+def _cached_futures(seed: int, samples: int, n: int, take: int, kept: int, share: float) -> list[Future]:
+    """``_draw_futures`` from ``random.Random(seed)``, remembered: the draws depend only on
+    the seed and the counts, which repeat from leaf to leaf of one search."""
+    key = (seed, samples, n, take, kept, share)
+    found = _FUTURES.get(key)
+    if found is None:
+        if len(_FUTURES) >= _FUTURES_MAX:
+            _FUTURES.clear()
+        found = _FUTURES[key] = _draw_futures(random.Random(seed), samples, n, take, kept, share)
+    return found
+
+
+_COMPLETIONS: dict[tuple[int, int, bool, int], int] = {}
+_COMPLETIONS_RULES: list[CardRules] = []
+_COMPLETIONS_MAX = 50_000
+
+
+def _completions(rules: CardRules) -> dict[tuple[int, int, bool, int], int]:
+    """Best completion scores already found, (side, capacity, fog, pool) -> score, for
+    ``rules``. In a search most leaves share the table and the sampled futures, so six in
+    ten completions repeat; bounded, and emptied when the card rules change."""
+    if len(_COMPLETIONS) >= _COMPLETIONS_MAX or not _COMPLETIONS_RULES or _COMPLETIONS_RULES[0] is not rules:
+        _COMPLETIONS.clear()
+        _COMPLETIONS_RULES[:] = [rules]
+    return _COMPLETIONS
+
+
 class Position:
     """What player ``me`` knows of a state, with sampled futures and cached side scores."""
 
@@ -145,9 +189,12 @@ class Position:
         rng: random.Random,
         samples: int,
         shares: tuple[float, float, float] | None = None,
+        seed: int | None = None,
     ) -> None:
         """``shares``: (my draw share, the opponent's draw share, hand share); the move
-        ranking's by default."""
+        ranking's by default. With ``seed`` the futures are those ``random.Random(seed)``
+        would draw (``rng`` is not used), taken from a cache: the search's evaluation
+        draws them afresh for every leaf otherwise."""
         self.state = state
         self.me = me
         self.opp = 1 - me
@@ -166,17 +213,20 @@ class Position:
         self.mine: list[int] = []
         self.theirs: list[int] = []
         take = min(len(pool), draws + opp_take)
-        for _ in range(samples):
-            pick = rng.sample(pool, take)
+        if seed is None:
+            futures = _draw_futures(rng, samples, len(pool), take, len(hand_troops), hand_share)
+        else:
+            futures = _cached_futures(seed, samples, len(pool), take, len(hand_troops), hand_share)
+        for pick, coins in futures:
             m = 0
-            for c in hand_troops:
-                if rng.random() < hand_share:
+            for c, kept in zip(hand_troops, coins, strict=True):
+                if kept:
                     m |= 1 << c
-            for c in pick[:draws]:
-                m |= 1 << c
+            for i in pick[:draws]:
+                m |= 1 << pool[i]
             o = 0
-            for c in pick[draws:]:
-                o |= 1 << c
+            for i in pick[draws:]:
+                o |= 1 << pool[i]
             self.mine.append(m)
             self.theirs.append(o)
         self._scores: dict[tuple[int, tuple[int, ...], int, bool], list[int]] = {}
@@ -197,9 +247,14 @@ class Position:
             side = 0
             for c in cards:
                 side |= 1 << c
+            known = _completions(rules)
             for pool in self.mine if who == self.me else self.theirs:
-                best = beating_completion(side, cap, fog, pool, -1, rules)
-                found.append(_NO_SCORE if best is None else best[0])
+                completion = (side, cap, fog, pool)
+                score = known.get(completion)
+                if score is None:
+                    best = beating_completion(side, cap, fog, pool, -1, rules)
+                    score = known[completion] = _NO_SCORE if best is None else best[0]
+                found.append(score)
         self._scores[key] = found
         return found
 
@@ -517,8 +572,9 @@ class BattleLinePolicy(GamePolicy):
         if state.is_terminal():
             return outcome_value(state.outcome(), player)
         s = cast(BattleLineState, state)
-        rng = random.Random(len(s.hist))
-        value, _ = Position(s, player, rng, self.eval_samples, eval_shares()).value(with_weights=False)
+        # the futures are seeded by the game's length: leaves at one depth share them
+        position = Position(s, player, _NO_RNG, self.eval_samples, eval_shares(), seed=len(s.hist))
+        value, _ = position.value(with_weights=False)
         return calibrated(value, s)
 
 
