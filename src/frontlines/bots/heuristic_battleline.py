@@ -250,11 +250,11 @@ class Position:
             known = _completions(rules)
             for pool in self.mine if who == self.me else self.theirs:
                 completion = (side, cap, fog, pool)
-                score = known.get(completion)
-                if score is None:
+                reached = known.get(completion)
+                if reached is None:
                     best = beating_completion(side, cap, fog, pool, -1, rules)
-                    score = known[completion] = _NO_SCORE if best is None else best[0]
-                found.append(score)
+                    reached = known[completion] = _NO_SCORE if best is None else best[0]
+                found.append(reached)
         self._scores[key] = found
         return found
 
