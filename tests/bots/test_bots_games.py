@@ -305,3 +305,49 @@ def test_cached_futures_and_completions_change_no_evaluation() -> None:
     assert hb._COMPLETIONS
     hb._completions(new_state("battleline", seed=1).rules)  # type: ignore[attr-defined]
     assert not hb._COMPLETIONS  # other card rules: the cache starts afresh
+
+
+@pytest.mark.parametrize(("ruleset", "dealt"), [("battleline", 46), ("schotten-totten", 42), ("warmachine", 0)])
+def test_progress_is_the_share_of_the_troop_deck_drawn(ruleset: str, dealt: int) -> None:
+    state = new_state(ruleset, seed=3)
+    policy = policy_for(ruleset)
+    rng = random.Random(3)
+    seen = []
+    while not state.is_terminal():
+        player = state.current_player()
+        assert player is not None
+        view = state.view(player)
+        share = policy.progress(view)
+        if dealt:
+            assert share == pytest.approx(1 - view.tsize / dealt)  # type: ignore[attr-defined]
+        seen.append(share)
+        state.apply(rng.choice(state.legal_actions()))
+    # not monotonic in general: Scout puts cards back on the decks
+    assert all(0 <= share <= 1 for share in seen)
+    assert (seen[0], seen[-1] > 0.6) == ((0.0, True) if dealt else (0.0, False))
+
+
+def test_ismcts_searches_deeper_late_in_a_battle_line_game() -> None:
+    state = new_state("battleline-basic", seed=8)
+    policy = policy_for("battleline-basic")
+    rng = random.Random(8)
+    horizons: dict[bool, set[int]] = {False: set(), True: set()}
+    never: set[int] = set()
+    while not state.is_terminal():
+        player = state.current_player()
+        assert player is not None
+        view = state.view(player)
+        forced = policy.forced(view, view.legal_actions())
+        if forced is not None:
+            state.apply(forced)
+            continue
+        if len(view.legal_actions()) > 1:
+            bot = make_bot("ismcts:iterations=8,late_horizon=3", seed=1)
+            bot.choose(view)
+            horizons[policy.progress(view) >= 0.6].add(bot.info()["params"]["horizon"])
+            for spec in ("ismcts:iterations=8", "ismcts:iterations=8,late_horizon=3,late_from=2"):
+                off = make_bot(spec, seed=1)
+                off.choose(view)
+                never.add(off.info()["params"]["horizon"])
+        state.apply(policy.rollout_action(state, state.legal_actions(), rng))
+    assert horizons == {False: {1}, True: {3}} and never == {1}

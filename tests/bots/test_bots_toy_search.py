@@ -102,6 +102,10 @@ def test_bad_params_rejected() -> None:
         ISMCTSBot(workers=0)
     with pytest.raises(ValueError):
         ISMCTSBot(scale_exploration=2)
+    with pytest.raises(ValueError):
+        ISMCTSBot(late_horizon=-1)
+    with pytest.raises(ValueError):
+        ISMCTSBot(late_from=-0.5)
 
 
 def test_random_bot_plays_toy_games() -> None:

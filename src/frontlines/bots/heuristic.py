@@ -69,6 +69,11 @@ class GamePolicy:
         forced = self.forced(state, legal)
         return forced if forced is not None else rng.choice(legal)
 
+    def progress(self, view: View) -> float:
+        """How much of the game is played, 0 at the start to 1 at the end, as search reads it
+        to switch to its late-game settings; 0 where the game gives no such measure."""
+        return 0.0
+
     def evaluate(self, state: State, player: int) -> float:
         """Estimated probability that ``player`` wins ``state`` (exact when it is over)."""
         if state.is_terminal():

@@ -72,6 +72,7 @@ from frontlines.games.battleline.state import (
     BattleLineState,
     flag_holding,
 )
+from frontlines.games.battleline.view import BattleLineView
 
 _NO_SCORE = -1  # a side that cannot be completed
 _HAND_SHARE = 0.6  # chance that a hand card is still free for a given flag
@@ -567,6 +568,13 @@ class BattleLinePolicy(GamePolicy):
             return legal[rng.randrange(len(legal))]
         choice = max(plays)[1]
         return choice if choice in legal else legal[rng.randrange(len(legal))]
+
+    def progress(self, view: View) -> float:
+        # the share of the troop deck drawn: the deal leaves 6 suits less both hands
+        v = cast(BattleLineView, view)
+        variant = v.cfg.variant
+        dealt = 6 * variant.max_value - 2 * variant.hand_size
+        return 1.0 - v.tsize / dealt if dealt > 0 else 0.0
 
     def evaluate(self, state: State, player: int) -> float:
         if state.is_terminal():

@@ -12,7 +12,10 @@ move again after ``horizon`` opponent turns), where the game policy's static eva
 replaces the rest of the game. Provable claims are forced both in the tree and in
 rollouts: taking one never hurts. The root considers the heuristic's best moves only,
 each starting from the heuristic's estimate (virtual visits); inner nodes consider the
-cheap policy's best ``width`` moves.
+cheap policy's best ``width`` moves. With ``late_horizon`` set, the horizon changes to it
+late in the game (the policy's ``progress`` at ``late_from`` or more), where the static
+evaluation is sharper and a few turns decide the flags (off by default: docs/bots.md has
+a gain at a fixed number of iterations, none at 1 s a move and a loss at 0.25 s).
 
 Budgets: ``iterations`` (reproducible: same seed and view give the same move) and/or
 ``time`` seconds. ``workers > 1`` runs root-parallel searches in worker processes, each with
@@ -49,6 +52,8 @@ class SearchParams:
     epsilon: float = 0.1  # share of random moves in rollouts
     rollout_depth: int = 10  # at most this many actions played below the tree before the static evaluation
     horizon: int = 1  # evaluate when the searcher is to move after this many opponent turns (0: off)
+    late_horizon: int | None = None  # the horizon once the game is ``late_from`` played (None: ``horizon`` throughout)
+    late_from: float = 0.6  # share of the game played (the policy's ``progress``) from which ``late_horizon`` holds
     max_nodes: int = 200_000
     eval_weight: float = 1.0  # 1: cut-off value is the static evaluation; 0: a coin toss
     root_width: int = 8  # root actions searched: the heuristic's best N (0: every legal action)
@@ -73,8 +78,10 @@ class SearchParams:
             raise ValueError(f"ismcts prior_rate must be >= 0, not {self.prior_rate}")
         if self.scale_exploration not in (0, 1):
             raise ValueError(f"ismcts scale_exploration must be 0 or 1, not {self.scale_exploration}")
-        if self.exploration < 0 or not 0 <= self.epsilon <= 1 or min(self.rollout_depth, self.horizon) < 0 or self.max_nodes < 1:
-            raise ValueError("ismcts: exploration >= 0, 0 <= epsilon <= 1, rollout_depth and horizon >= 0, max_nodes >= 1")
+        if self.exploration < 0 or not 0 <= self.epsilon <= 1 or min(self.rollout_depth, self.horizon, self.late_horizon or 0) < 0 or self.max_nodes < 1:
+            raise ValueError("ismcts: exploration >= 0, 0 <= epsilon <= 1, rollout_depth and horizons >= 0, max_nodes >= 1")
+        if not self.late_from >= 0:
+            raise ValueError(f"ismcts late_from must be >= 0, not {self.late_from}")
 
 
 class Node:
@@ -377,6 +384,8 @@ class ISMCTSBot(Bot):
             self._last = {"iterations": 0, "nodes": 0, "forced": True, "move": view.action_to_text(action)}
             return action
         params = self._budget(clock)
+        if params.late_horizon is not None and policy.progress(view) >= params.late_from:
+            params = replace(params, horizon=params.late_horizon)
         seed = _stable_seed(self._seed, self._game_seed, view.to_notation())
         root_actions: list[Action] | None = None
         prior: dict[Action, float] | None = None
