@@ -570,10 +570,10 @@ class BattleLinePolicy(GamePolicy):
         return choice if choice in legal else legal[rng.randrange(len(legal))]
 
     def progress(self, view: View) -> float:
-        # the share of the troop deck drawn: the deal leaves 6 suits less both hands
+        # the share of the troop deck drawn: the deal's troops (its troop mask) less both hands
         v = cast(BattleLineView, view)
         variant = v.cfg.variant
-        dealt = 6 * variant.max_value - 2 * variant.hand_size
+        dealt = variant.troop_mask.bit_count() - 2 * variant.hand_size
         return 1.0 - v.tsize / dealt if dealt > 0 else 0.0
 
     def evaluate(self, state: State, player: int) -> float:
