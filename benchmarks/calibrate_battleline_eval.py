@@ -10,7 +10,11 @@ chance; 0.25 is a coin toss, lower is better). It prints
 * the move ranking's sampled futures (the heuristic's shares), raw;
 * the search's cut-off evaluation as shipped (``BattleLinePolicy.evaluate``: its own shares
   and the logit shrunk by the share of table slots filled, ``_EVAL_SCALE``);
-* a sweep of the scale, to check that the shipped one is near the best.
+* a sweep of the scale, to check that the shipped one is near the best;
+* with ``--late``, for positions where 60 % or more of the troop deck is drawn (where
+  ISMCTS's ``late_*`` settings apply), the Brier score by the number of sampled futures per
+  evaluation and the scale: more futures make the evaluation less noisy, and it then bears
+  a sharper scale.
 
 The positions come from the heuristic's own games, so this measures calibration where the
 bots play, not on arbitrary positions.
@@ -47,16 +51,23 @@ def _positions(job: tuple[str, int]) -> list[Sample]:
     return [(s, p, 0.5 if outcome.winner is None else float(outcome.winner == p)) for s, p in kept]
 
 
-def _raw_and_shrink(job: tuple[list[Sample], bool]) -> list[tuple[float, float, float]]:
-    """(raw value, table share filled, result) per position; ``search``: the search's shares."""
-    samples, search = job
+def _raw_and_shrink(job: tuple[list[Sample], bool, int]) -> list[tuple[float, float, float]]:
+    """(raw value, table share filled, result) per position; ``search``: the search's
+    shares; ``futures``: sampled futures per evaluation (0: the search's own)."""
+    samples, search, futures = job
     shares = hb.eval_shares() if search else None
     out = []
     for state, player, result in samples:
         rng = random.Random(len(state.hist))
-        value, _ = hb.Position(state, player, rng, hb.POLICY.eval_samples, shares).value(with_weights=False)
+        value, _ = hb.Position(state, player, rng, futures or hb.POLICY.eval_samples, shares).value(with_weights=False)
         out.append((value, hb.filled_share(state), result))
     return out
+
+
+def _late(state: BattleLineState) -> bool:
+    variant = state.cfg.variant
+    dealt = variant.troop_mask.bit_count() - 2 * variant.hand_size
+    return len(state.tdeck) <= 0.4 * dealt
 
 
 def _brier(rows: list[tuple[float, float, float]], scale: float | None) -> float:
@@ -73,12 +84,18 @@ def main() -> None:
     parser.add_argument("--ruleset", default="battleline")
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--late", action="store_true", help="also sweep futures and scale late in the game")
     args = parser.parse_args()
+    late: dict[int, list[tuple[float, float, float]]] = {}
     with Pool(args.workers) as pool:
         samples = [s for game in pool.map(_positions, [(args.ruleset, g) for g in range(args.games)]) for s in game]
         chunks = [samples[i :: args.workers] for i in range(args.workers)]
-        ranking = [r for part in pool.map(_raw_and_shrink, [(c, False) for c in chunks]) for r in part]
-        search = [r for part in pool.map(_raw_and_shrink, [(c, True) for c in chunks]) for r in part]
+        ranking = [r for part in pool.map(_raw_and_shrink, [(c, False, 0) for c in chunks]) for r in part]
+        search = [r for part in pool.map(_raw_and_shrink, [(c, True, 0) for c in chunks]) for r in part]
+        if args.late:
+            late_chunks = [[s for s in c if _late(s[0])] for c in chunks]
+            for futures in (10, 20, 40):
+                late[futures] = [r for part in pool.map(_raw_and_shrink, [(c, True, futures) for c in late_chunks]) for r in part]
     print(f"{args.ruleset}: {len(samples)} positions from {args.games} heuristic self-play games")
     print(f"  move ranking's shares, raw value        Brier {_brier(ranking, None):.4f}")
     print(f"  search's shares, raw value              Brier {_brier(search, None):.4f}")
@@ -86,6 +103,9 @@ def main() -> None:
           f"  (scale {hb._EVAL_SCALE:g})")
     sweep = "  ".join(f"{s:g}: {_brier(search, s):.4f}" for s in (0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0))
     print(f"  scale sweep  {sweep}")
+    for futures, rows in late.items():
+        sweep = "  ".join(f"{s:g}: {_brier(rows, s):.4f}" for s in (1.0, 1.25, 1.5, 2.0))
+        print(f"  late ({len(rows)} positions, 60 %+ of the troop deck drawn), {futures} futures  {sweep}")
 
 
 if __name__ == "__main__":

@@ -342,12 +342,50 @@ def test_ismcts_searches_deeper_late_in_a_battle_line_game() -> None:
             state.apply(forced)
             continue
         if len(view.legal_actions()) > 1:
-            bot = make_bot("ismcts:iterations=8,late_horizon=3", seed=1)
+            bot = make_bot("ismcts:iterations=8,late_horizon=3,late_eval_samples=20,late_eval_scale=1.5", seed=1)
             bot.choose(view)
-            horizons[policy.progress(view) >= 0.6].add(bot.info()["params"]["horizon"])
-            for spec in ("ismcts:iterations=8", "ismcts:iterations=8,late_horizon=3,late_from=2"):
+            used = bot.info()["params"]
+            horizons[policy.progress(view) >= 0.6].add((used["horizon"], used["eval_samples"], used["eval_scale"]))
+            for spec in ("ismcts:iterations=8", "ismcts:iterations=8,late_horizon=3,late_eval_samples=20,late_from=2"):
                 off = make_bot(spec, seed=1)
                 off.choose(view)
-                never.add(off.info()["params"]["horizon"])
+                used = off.info()["params"]
+                never.add((used["horizon"], used["eval_samples"], used["eval_scale"]))
         state.apply(policy.rollout_action(state, state.legal_actions(), rng))
-    assert horizons == {False: {1}, True: {3}} and never == {1}
+    assert horizons == {False: {(1, 0, 0.0)}, True: {(3, 20, 1.5)}} and never == {(1, 0, 0.0)}
+
+
+def test_policy_with_evaluation_takes_more_futures_and_a_sharper_scale() -> None:
+    from frontlines.bots import heuristic_battleline as hb
+
+    policy = policy_for("battleline-basic")
+    assert policy.with_evaluation(0, 0.0) is policy and policy.with_evaluation(10, hb._EVAL_SCALE) is policy
+    sharp = policy.with_evaluation(20, 1.5)
+    assert isinstance(sharp, hb.BattleLinePolicy) and (sharp.eval_samples, sharp.eval_scale) == (20, 1.5)
+    assert policy.with_evaluation(20, 1.5) is sharp  # one copy per setting
+    assert (policy.eval_samples, policy.eval_scale) == (10, hb._EVAL_SCALE)  # the shared policy is untouched
+    assert policy_for("warmachine").with_evaluation(20, 1.5) is policy_for("warmachine")
+    state = build_state(MUTUAL_PASS)
+    for player in (0, 1):
+        raw, _ = hb.Position(state, player, hb._NO_RNG, 20, hb.eval_shares(), seed=len(state.hist)).value(with_weights=False)
+        assert sharp.evaluate(state, player) == pytest.approx(hb.shrink(raw, hb.filled_share(state), 1.5))
+    # player 0 leads: the sharper scale says so more firmly
+    assert sharp.evaluate(state, 0) > policy.evaluate(state, 0) > 0.5
+
+
+def test_ismcts_cutoffs_use_the_evaluation_it_is_given(monkeypatch: pytest.MonkeyPatch) -> None:
+    from frontlines.bots import heuristic_battleline as hb
+
+    seen: set[tuple[int, float]] = set()
+    evaluate = hb.BattleLinePolicy.evaluate
+
+    def spy(self: hb.BattleLinePolicy, state: State, player: int) -> float:
+        seen.add((self.eval_samples, self.eval_scale))
+        return evaluate(self, state, player)
+
+    monkeypatch.setattr(hb.BattleLinePolicy, "evaluate", spy)
+    view = new_state("battleline-basic", seed=4).view(0)
+    for spec, want in (("ismcts:iterations=30", (10, hb._EVAL_SCALE)), ("ismcts:iterations=30,eval_samples=15,eval_scale=1.25", (15, 1.25))):
+        seen.clear()
+        make_bot(spec, seed=2).choose(view)
+        assert seen == {want}

@@ -106,6 +106,9 @@ def test_bad_params_rejected() -> None:
         ISMCTSBot(late_horizon=-1)
     with pytest.raises(ValueError):
         ISMCTSBot(late_from=-0.5)
+    for bad in ({"eval_samples": -1}, {"late_eval_samples": 5000}, {"eval_scale": -0.5}, {"late_eval_scale": 1000.0}):
+        with pytest.raises(ValueError):
+            ISMCTSBot(**bad)  # type: ignore[arg-type]
 
 
 def test_random_bot_plays_toy_games() -> None:

@@ -74,6 +74,12 @@ class GamePolicy:
         to switch to its late-game settings; 0 where the game gives no such measure."""
         return 0.0
 
+    def with_evaluation(self, samples: int, scale: float) -> GamePolicy:
+        """This policy with ``evaluate`` from ``samples`` sampled futures and its confidence
+        ``scale`` (0: keep the default); a game whose evaluation has no such knobs returns
+        itself. Search uses a sharper evaluation late in a game."""
+        return self
+
     def evaluate(self, state: State, player: int) -> float:
         """Estimated probability that ``player`` wins ``state`` (exact when it is over)."""
         if state.is_terminal():

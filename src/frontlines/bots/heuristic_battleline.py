@@ -321,10 +321,10 @@ def shrink(value: float, filled: float, scale: float) -> float:
     return 1.0 / (1.0 + math.exp(-scale * filled * math.log(value / (1.0 - value))))
 
 
-def calibrated(value: float, state: BattleLineState) -> float:
+def calibrated(value: float, state: BattleLineState, scale: float = _EVAL_SCALE) -> float:
     """``value`` with its logit shrunk by the share of table slots filled: early on, flag
     odds from sampled futures are far more confident than the outcomes bear out."""
-    return shrink(value, filled_share(state), _EVAL_SCALE)
+    return shrink(value, filled_share(state), scale)
 
 
 def _state_of(view: View, rng: random.Random) -> BattleLineState:
@@ -341,6 +341,26 @@ class BattleLinePolicy(GamePolicy):
 
     samples = 10  # futures per decision of the heuristic bot
     eval_samples = 10  # futures per static evaluation in search
+    eval_scale = _EVAL_SCALE  # the evaluation's confidence: its logit times this and the share of the table filled
+
+    def __init__(self, eval_samples: int = 0, eval_scale: float = 0.0) -> None:
+        if eval_samples:
+            self.eval_samples = eval_samples
+        if eval_scale:
+            self.eval_scale = eval_scale
+        self._tuned: dict[tuple[int, float], BattleLinePolicy] = {}
+
+    def with_evaluation(self, samples: int, scale: float) -> GamePolicy:
+        # With more futures the evaluation is less noisy and bears a sharper scale: late in
+        # a game (40 % of the troop deck left or less) 20 futures and a scale of 1.5 predict
+        # self-play outcomes best (benchmarks/calibrate_battleline_eval.py --late).
+        samples, scale = samples or self.eval_samples, scale or self.eval_scale
+        if (samples, scale) == (self.eval_samples, self.eval_scale):
+            return self
+        found = self._tuned.get((samples, scale))
+        if found is None:
+            found = self._tuned[samples, scale] = BattleLinePolicy(samples, scale)
+        return found
 
     def forced(self, state: State | View, legal: list[Action]) -> Action | None:
         # hot path in search: a state lists its claims before any other action
@@ -583,7 +603,7 @@ class BattleLinePolicy(GamePolicy):
         # the futures are seeded by the game's length: leaves at one depth share them
         position = Position(s, player, _NO_RNG, self.eval_samples, eval_shares(), seed=len(s.hist))
         value, _ = position.value(with_weights=False)
-        return calibrated(value, s)
+        return calibrated(value, s, self.eval_scale)
 
 
 POLICY = BattleLinePolicy()

@@ -12,10 +12,12 @@ move again after ``horizon`` opponent turns), where the game policy's static eva
 replaces the rest of the game. Provable claims are forced both in the tree and in
 rollouts: taking one never hurts. The root considers the heuristic's best moves only,
 each starting from the heuristic's estimate (virtual visits); inner nodes consider the
-cheap policy's best ``width`` moves. With ``late_horizon`` set, the horizon changes to it
-late in the game (the policy's ``progress`` at ``late_from`` or more), where the static
-evaluation is sharper and a few turns decide the flags (off by default: docs/bots.md has
-a gain at a fixed number of iterations, none at 1 s a move and a loss at 0.25 s).
+cheap policy's best ``width`` moves. ``eval_samples`` and ``eval_scale`` tune the static
+evaluation (``GamePolicy.with_evaluation``). Late in the game (the policy's ``progress`` at
+``late_from`` or more) ``late_horizon``, ``late_eval_samples`` and ``late_eval_scale``,
+where set, replace ``horizon``, ``eval_samples`` and ``eval_scale``: there the evaluation is
+sharper, a few turns decide the flags, and the search has iterations to spare (all off by
+default; docs/bots.md has the measurements).
 
 Budgets: ``iterations`` (reproducible: same seed and view give the same move) and/or
 ``time`` seconds. ``workers > 1`` runs root-parallel searches in worker processes, each with
@@ -53,7 +55,11 @@ class SearchParams:
     rollout_depth: int = 10  # at most this many actions played below the tree before the static evaluation
     horizon: int = 1  # evaluate when the searcher is to move after this many opponent turns (0: off)
     late_horizon: int | None = None  # the horizon once the game is ``late_from`` played (None: ``horizon`` throughout)
-    late_from: float = 0.6  # share of the game played (the policy's ``progress``) from which ``late_horizon`` holds
+    late_from: float = 0.6  # share of the game played (the policy's ``progress``) from which the late settings hold
+    eval_samples: int = 0  # sampled futures per cut-off evaluation (0: the game policy's own)
+    eval_scale: float = 0.0  # the cut-off evaluation's confidence scale (0: the game policy's own)
+    late_eval_samples: int = 0  # ``eval_samples`` once the game is ``late_from`` played (0: unchanged)
+    late_eval_scale: float = 0.0  # ``eval_scale`` once the game is ``late_from`` played (0: unchanged)
     max_nodes: int = 200_000
     eval_weight: float = 1.0  # 1: cut-off value is the static evaluation; 0: a coin toss
     root_width: int = 8  # root actions searched: the heuristic's best N (0: every legal action)
@@ -82,6 +88,23 @@ class SearchParams:
             raise ValueError("ismcts: exploration >= 0, 0 <= epsilon <= 1, rollout_depth and horizons >= 0, max_nodes >= 1")
         if not self.late_from >= 0:
             raise ValueError(f"ismcts late_from must be >= 0, not {self.late_from}")
+        if not 0 <= self.eval_samples <= 1000 or not 0 <= self.late_eval_samples <= 1000:
+            raise ValueError("ismcts eval_samples and late_eval_samples must be 0-1000")
+        if not 0 <= self.eval_scale <= 100 or not 0 <= self.late_eval_scale <= 100:
+            raise ValueError("ismcts eval_scale and late_eval_scale must be 0-100")
+
+    def late(self) -> bool:
+        """Whether any late-game setting differs from the rest of the game."""
+        return self.late_horizon is not None or bool(self.late_eval_samples) or bool(self.late_eval_scale)
+
+    def for_late_game(self) -> SearchParams:
+        """These params with the late-game settings in force."""
+        return replace(
+            self,
+            horizon=self.horizon if self.late_horizon is None else self.late_horizon,
+            eval_samples=self.late_eval_samples or self.eval_samples,
+            eval_scale=self.late_eval_scale or self.eval_scale,
+        )
 
 
 class Node:
@@ -218,6 +241,8 @@ def search(
     than with the heuristic's estimate blended in).
     """
     policy = policy or policy_for(view.ruleset)
+    if params.eval_samples or params.eval_scale:
+        policy = policy.with_evaluation(params.eval_samples, params.eval_scale)
     root_only = set(root_actions) if root_actions else None
     viewer = view.viewer if view.viewer is not None else 0
     width = params.width
@@ -384,8 +409,8 @@ class ISMCTSBot(Bot):
             self._last = {"iterations": 0, "nodes": 0, "forced": True, "move": view.action_to_text(action)}
             return action
         params = self._budget(clock)
-        if params.late_horizon is not None and policy.progress(view) >= params.late_from:
-            params = replace(params, horizon=params.late_horizon)
+        if params.late() and policy.progress(view) >= params.late_from:
+            params = params.for_late_game()
         seed = _stable_seed(self._seed, self._game_seed, view.to_notation())
         root_actions: list[Action] | None = None
         prior: dict[Action, float] | None = None
