@@ -355,6 +355,28 @@ def test_ismcts_searches_deeper_late_in_a_battle_line_game() -> None:
     assert horizons == {False: {(1, 0, 0.0)}, True: {(3, 20, 1.5)}} and never == {(1, 0, 0.0)}
 
 
+@pytest.mark.parametrize("ruleset", ["battleline", "battleline-basic", "schotten-totten", "warmachine"])
+def test_rollout_policy_alone_takes_provable_claims(ruleset: str) -> None:
+    # Games played by the rollout policy alone (no search around it to force claims) end,
+    # and every time a claim is legal the policy takes one.
+    policy = policy_for(ruleset)
+    claims = 0
+    for seed in range(3):
+        state = new_state(ruleset, seed=seed)
+        rng = random.Random(seed)
+        steps = 0
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            action = policy.rollout_action(state, legal, rng)
+            if policy.forced(state, legal) is not None:
+                assert state.action_to_text(action).startswith("claim")
+                claims += 1
+            state.apply(action)
+            steps += 1
+            assert steps < 2000
+    assert claims > 0 or ruleset == "warmachine"
+
+
 def test_policy_with_evaluation_takes_more_futures_and_a_sharper_scale() -> None:
     from frontlines.bots import heuristic_battleline as hb
 

@@ -575,6 +575,9 @@ class BattleLinePolicy(GamePolicy):
         return out or legal
 
     def rollout_action(self, state: State, legal: list[Action], rng: random.Random) -> Action:
+        forced = self.forced(state, legal)
+        if forced is not None:
+            return forced  # search checks first; this is for callers that play rollouts alone
         s = cast(BattleLineState, state)
         phase = s.phase
         if phase == DRAW:
