@@ -29,6 +29,7 @@ from typing import cast
 
 import frontlines.bots.heuristic_battleline as hb
 from frontlines.bots.heuristic import HeuristicBot
+from frontlines.bots.ismcts import SearchParams
 from frontlines.games import new_state
 from frontlines.games.battleline.state import PLAY, BattleLineState
 
@@ -64,10 +65,10 @@ def _raw_and_shrink(job: tuple[list[Sample], bool, int]) -> list[tuple[float, fl
     return out
 
 
-def _late(state: BattleLineState) -> bool:
-    variant = state.cfg.variant
-    dealt = variant.troop_mask.bit_count() - 2 * variant.hand_size
-    return len(state.tdeck) <= 0.4 * dealt
+def _late(sample: Sample) -> bool:
+    """Whether ISMCTS's late settings would hold here (its ``progress`` at ``late_from``)."""
+    state, player, _ = sample
+    return hb.POLICY.progress(state.view(player)) >= SearchParams().late_from
 
 
 def _brier(rows: list[tuple[float, float, float]], scale: float | None) -> float:
@@ -93,8 +94,11 @@ def main() -> None:
         ranking = [r for part in pool.map(_raw_and_shrink, [(c, False, 0) for c in chunks]) for r in part]
         search = [r for part in pool.map(_raw_and_shrink, [(c, True, 0) for c in chunks]) for r in part]
         if args.late:
-            late_chunks = [[s for s in c if _late(s[0])] for c in chunks]
-            for futures in (10, 20, 40):
+            # the search's rows already hold the shipped number of futures; only more are computed
+            ordered = [s for c in chunks for s in c]  # the order of the rows in ``search``
+            late[hb.POLICY.eval_samples] = [r for s, r in zip(ordered, search, strict=True) if _late(s)]
+            late_chunks = [[s for s in c if _late(s)] for c in chunks]
+            for futures in (20, 40):
                 late[futures] = [r for part in pool.map(_raw_and_shrink, [(c, True, futures) for c in late_chunks]) for r in part]
     print(f"{args.ruleset}: {len(samples)} positions from {args.games} heuristic self-play games")
     print(f"  move ranking's shares, raw value        Brier {_brier(ranking, None):.4f}")
