@@ -14,7 +14,10 @@ chance; 0.25 is a coin toss, lower is better). It prints
 * with ``--late``, for positions where 60 % or more of the troop deck is drawn (where
   ISMCTS's ``late_*`` settings apply), the Brier score by the number of sampled futures per
   evaluation and the scale: more futures make the evaluation less noisy, and it then bears
-  a sharper scale.
+  a sharper scale;
+* with ``--hand``, the cut-off as the search meets it: averaged over 8 deals sampled from
+  the mover's view, with the opponent's hand unseen (as shipped) and read from each deal
+  (ISMCTS's ``eval_hand``), early and late.
 
 The positions come from the heuristic's own games, so this measures calibration where the
 bots play, not on arbitrary positions.
@@ -65,6 +68,27 @@ def _raw_and_shrink(job: tuple[list[Sample], bool, int]) -> list[tuple[float, fl
     return out
 
 
+_DEALS = 8  # sampled deals per position behind --hand
+
+
+def _over_deals(job: tuple[list[Sample], bool]) -> list[tuple[float, float, float]]:
+    """(value averaged over ``_DEALS`` deals sampled from the mover's view, table share
+    filled, result) per position; ``hand``: the evaluation reads each deal's opponent hand."""
+    samples, hand = job
+    shares = hb.eval_shares()
+    out = []
+    for state, player, result in samples:
+        rng = random.Random(len(state.hist))
+        view = state.view(player)
+        total = 0.0
+        for k in range(_DEALS):
+            deal = view.sample(rng)
+            position = hb.Position(deal, player, rng, hb.POLICY.eval_samples, shares, seed=len(state.hist) + k, opponent_hand=hand)
+            total += position.value(with_weights=False)[0]
+        out.append((total / _DEALS, hb.filled_share(state), result))
+    return out
+
+
 def _late(sample: Sample) -> bool:
     """Whether ISMCTS's late settings would hold here (its ``progress`` at ``late_from``)."""
     state, player, _ = sample
@@ -86,8 +110,10 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--late", action="store_true", help="also sweep futures and scale late in the game")
+    parser.add_argument("--hand", action="store_true", help="also the evaluation over sampled deals, reading the opponent's hand or not")
     args = parser.parse_args()
     late: dict[int, list[tuple[float, float, float]]] = {}
+    dealt: dict[bool, tuple[list[bool], list[tuple[float, float, float]]]] = {}
     with Pool(args.workers) as pool:
         samples = [s for game in pool.map(_positions, [(args.ruleset, g) for g in range(args.games)]) for s in game]
         chunks = [samples[i :: args.workers] for i in range(args.workers)]
@@ -100,6 +126,10 @@ def main() -> None:
             late_chunks = [[s for s in c if _late(s)] for c in chunks]
             for futures in (20, 40):
                 late[futures] = [r for part in pool.map(_raw_and_shrink, [(c, True, futures) for c in late_chunks]) for r in part]
+        if args.hand:
+            is_late = [_late(s) for c in chunks for s in c]
+            for hand in (False, True):
+                dealt[hand] = (is_late, [r for part in pool.map(_over_deals, [(c, hand) for c in chunks]) for r in part])
     print(f"{args.ruleset}: {len(samples)} positions from {args.games} heuristic self-play games")
     print(f"  move ranking's shares, raw value        Brier {_brier(ranking, None):.4f}")
     print(f"  search's shares, raw value              Brier {_brier(search, None):.4f}")
@@ -110,6 +140,12 @@ def main() -> None:
     for futures, rows in late.items():
         sweep = "  ".join(f"{s:g}: {_brier(rows, s):.4f}" for s in (1.0, 1.25, 1.5, 2.0))
         print(f"  late ({len(rows)} positions, 60 %+ of the troop deck drawn), {futures} futures  {sweep}")
+    for hand, (is_late, rows) in dealt.items():
+        for part in (False, True):
+            chosen = [r for r, flag in zip(rows, is_late, strict=True) if flag == part]
+            sweep = "  ".join(f"{s:g}: {_brier(chosen, s):.4f}" for s in (1.0, 1.25, 1.5))
+            print(f"  over {_DEALS} sampled deals, opponent hand {'read' if hand else 'unseen'}, "
+                  f"{'late' if part else 'early'} ({len(chosen)} positions)  {sweep}")
 
 
 if __name__ == "__main__":

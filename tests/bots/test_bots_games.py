@@ -411,3 +411,53 @@ def test_ismcts_cutoffs_use_the_evaluation_it_is_given(monkeypatch: pytest.Monke
         seen.clear()
         make_bot(spec, seed=2).choose(view)
         assert seen == {want}
+
+
+def test_evaluation_can_read_the_opponent_hand_of_the_sampled_deal() -> None:
+    # With opponent_hand a Position takes the deal as dealt: the opponent's troops are its
+    # own (all of them at a hand share of 1), my futures come from the troop deck alone, and
+    # the opponent's hand changes the value; without it, two deals of one view agree.
+    from frontlines.bots import heuristic_battleline as hb
+    from frontlines.games.battleline.cards import TROOP_MASK
+
+    state = new_state("battleline-basic", seed=6)
+    rng = random.Random(6)
+    for _ in range(24):
+        state.apply(policy_for("battleline-basic").rollout_action(state, state.legal_actions(), rng))
+    view = state.view(0)
+    deals = [view.sample(random.Random(k)) for k in range(6)]
+    hands = {d.hands[1] for d in deals}  # type: ignore[attr-defined]
+    assert len(hands) > 1
+    for deal in deals:
+        opp = deal.hands[1] & TROOP_MASK  # type: ignore[attr-defined]
+        deck = 0
+        for card in deal.tdeck:  # type: ignore[attr-defined]
+            deck |= 1 << card
+        known = hb.Position(deal, 0, hb._NO_RNG, 10, (0.4, 0.4, 1.0), seed=3, opponent_hand=True)  # type: ignore[arg-type]
+        assert all(theirs & opp == opp for theirs in known.theirs)
+        assert all(mine & opp == 0 and mine & ~deal.hands[0] & ~deck == 0 for mine in known.mine)  # type: ignore[attr-defined]
+    plain = {policy_for("battleline-basic").evaluate(d, 0) for d in deals}
+    reading = policy_for("battleline-basic").with_evaluation(0, 0.0, hand=True)
+    assert isinstance(reading, hb.BattleLinePolicy) and reading.eval_hand
+    assert len(plain) == 1 and len({reading.evaluate(d, 0) for d in deals}) > 1
+    assert not policy_for("battleline-basic").eval_hand  # type: ignore[attr-defined]  # the shared policy is untouched
+
+
+def test_ismcts_cutoffs_read_the_opponent_hand_with_eval_hand(monkeypatch: pytest.MonkeyPatch) -> None:
+    from frontlines.bots import heuristic_battleline as hb
+
+    seen: set[bool] = set()
+    evaluate = hb.BattleLinePolicy.evaluate
+
+    def spy(self: hb.BattleLinePolicy, state: State, player: int) -> float:
+        seen.add(self.eval_hand)
+        return evaluate(self, state, player)
+
+    monkeypatch.setattr(hb.BattleLinePolicy, "evaluate", spy)
+    view = new_state("battleline-basic", seed=4).view(0)
+    for spec, want in (("ismcts:iterations=30", False), ("ismcts:iterations=30,eval_hand=1", True)):
+        seen.clear()
+        make_bot(spec, seed=2).choose(view)
+        assert seen == {want}
+    with pytest.raises(ValueError):
+        make_bot("ismcts:eval_hand=2")

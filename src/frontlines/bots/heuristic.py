@@ -74,10 +74,12 @@ class GamePolicy:
         to switch to its late-game settings; 0 where the game gives no such measure."""
         return 0.0
 
-    def with_evaluation(self, samples: int, scale: float) -> GamePolicy:
+    def with_evaluation(self, samples: int, scale: float, hand: bool = False) -> GamePolicy:
         """This policy with ``evaluate`` from ``samples`` sampled futures and its confidence
-        ``scale`` (0: keep the default); a game whose evaluation has no such knobs returns
-        itself. Search uses a sharper evaluation late in a game."""
+        ``scale`` (0: keep the default), and with ``hand`` reading the opponent's hand in
+        the sampled state it is given (the search's deal) instead of treating it as unseen;
+        a game whose evaluation has no such knobs returns itself. Search uses a sharper
+        evaluation late in a game."""
         return self
 
     def evaluate(self, state: State, player: int) -> float:

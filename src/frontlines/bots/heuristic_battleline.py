@@ -191,11 +191,16 @@ class Position:
         samples: int,
         shares: tuple[float, float, float] | None = None,
         seed: int | None = None,
+        opponent_hand: bool = False,
     ) -> None:
         """``shares``: (my draw share, the opponent's draw share, hand share); the move
         ranking's by default. With ``seed`` the futures are those ``random.Random(seed)``
         would draw (``rng`` is not used), taken from a cache: the search's evaluation
-        draws them afresh for every leaf otherwise."""
+        draws them afresh for every leaf otherwise. With ``opponent_hand`` the state is a
+        sampled deal whose opponent hand counts as known: its troops are the opponent's
+        (each kept with the hand share, as mine are) and both sides' draws come from the
+        troop deck alone; otherwise that hand is unseen and both draw from every unseen
+        troop."""
         self.state = state
         self.me = me
         self.opp = 1 - me
@@ -204,28 +209,39 @@ class Position:
         self.fogs = [state.is_fog(f) for f in range(NUM_FLAGS)]
         hand = state.hands[me]
         self.hand = hand
-        unseen = state.unseen_troops() & ~hand
-        pool = [c for c in range(NUM_TROOPS) if unseen >> c & 1]
-        opp_troops = (state.hands[self.opp] & TROOP_MASK).bit_count()
         draw_share, opp_share, hand_share = shares or (_DRAW_SHARE, _OPP_DRAW_SHARE, _HAND_SHARE)
         draws = int(draw_share * len(state.tdeck) + 0.5)
-        opp_take = int(hand_share * opp_troops + 0.5) + int(opp_share * len(state.tdeck) + 0.5)
+        opp_draws = int(opp_share * len(state.tdeck) + 0.5)
         hand_troops = [c for c in range(NUM_TROOPS) if hand >> c & 1]
+        opp_troops = state.hands[self.opp] & TROOP_MASK
+        if opponent_hand:
+            pool = [c for c in state.tdeck if c < NUM_TROOPS]
+            their_troops = [c for c in range(NUM_TROOPS) if opp_troops >> c & 1]
+            take = min(len(pool), draws + opp_draws)
+        else:
+            unseen = state.unseen_troops() & ~hand
+            pool = [c for c in range(NUM_TROOPS) if unseen >> c & 1]
+            their_troops = []
+            take = min(len(pool), draws + int(hand_share * opp_troops.bit_count() + 0.5) + opp_draws)
+        kept = len(hand_troops) + len(their_troops)
+        if seed is None:
+            futures = _draw_futures(rng, samples, len(pool), take, kept, hand_share)
+        else:
+            futures = _cached_futures(seed, samples, len(pool), take, kept, hand_share)
         self.mine: list[int] = []
         self.theirs: list[int] = []
-        take = min(len(pool), draws + opp_take)
-        if seed is None:
-            futures = _draw_futures(rng, samples, len(pool), take, len(hand_troops), hand_share)
-        else:
-            futures = _cached_futures(seed, samples, len(pool), take, len(hand_troops), hand_share)
+        split = len(hand_troops)
         for pick, coins in futures:
             m = 0
-            for c, kept in zip(hand_troops, coins, strict=True):
-                if kept:
+            for c, free in zip(hand_troops, coins, strict=False):
+                if free:
                     m |= 1 << c
             for i in pick[:draws]:
                 m |= 1 << pool[i]
             o = 0
+            for c, free in zip(their_troops, coins[split:], strict=True):
+                if free:
+                    o |= 1 << c
             for i in pick[draws:]:
                 o |= 1 << pool[i]
             self.mine.append(m)
@@ -342,24 +358,27 @@ class BattleLinePolicy(GamePolicy):
     samples = 10  # futures per decision of the heuristic bot
     eval_samples = 10  # futures per static evaluation in search
     eval_scale = _EVAL_SCALE  # the evaluation's confidence: its logit times this and the share of the table filled
+    eval_hand = False  # whether the evaluation reads the opponent's hand of the sampled deal
 
-    def __init__(self, eval_samples: int = 0, eval_scale: float = 0.0) -> None:
+    def __init__(self, eval_samples: int = 0, eval_scale: float = 0.0, eval_hand: bool = False) -> None:
         if eval_samples:
             self.eval_samples = eval_samples
         if eval_scale:
             self.eval_scale = eval_scale
-        self._tuned: dict[tuple[int, float], BattleLinePolicy] = {}
+        if eval_hand:
+            self.eval_hand = True
+        self._tuned: dict[tuple[int, float, bool], BattleLinePolicy] = {}
 
-    def with_evaluation(self, samples: int, scale: float) -> GamePolicy:
+    def with_evaluation(self, samples: int, scale: float, hand: bool = False) -> GamePolicy:
         # With more futures the evaluation is less noisy and bears a sharper scale: late in
         # a game (40 % of the troop deck left or less) 20 futures and a scale of 1.5 predict
         # self-play outcomes best (benchmarks/calibrate_battleline_eval.py --late).
-        samples, scale = samples or self.eval_samples, scale or self.eval_scale
-        if (samples, scale) == (self.eval_samples, self.eval_scale):
+        samples, scale, hand = samples or self.eval_samples, scale or self.eval_scale, hand or self.eval_hand
+        if (samples, scale, hand) == (self.eval_samples, self.eval_scale, self.eval_hand):
             return self
-        found = self._tuned.get((samples, scale))
+        found = self._tuned.get((samples, scale, hand))
         if found is None:
-            found = self._tuned[samples, scale] = BattleLinePolicy(samples, scale)
+            found = self._tuned[samples, scale, hand] = BattleLinePolicy(samples, scale, hand)
         return found
 
     def forced(self, state: State | View, legal: list[Action]) -> Action | None:
@@ -604,7 +623,7 @@ class BattleLinePolicy(GamePolicy):
             return outcome_value(state.outcome(), player)
         s = cast(BattleLineState, state)
         # the futures are seeded by the game's length: leaves at one depth share them
-        position = Position(s, player, _NO_RNG, self.eval_samples, eval_shares(), seed=len(s.hist))
+        position = Position(s, player, _NO_RNG, self.eval_samples, eval_shares(), seed=len(s.hist), opponent_hand=self.eval_hand)
         value, _ = position.value(with_weights=False)
         return calibrated(value, s, self.eval_scale)
 

@@ -13,7 +13,9 @@ replaces the rest of the game. Provable claims are forced both in the tree and i
 rollouts: taking one never hurts. The root considers the heuristic's best moves only,
 each starting from the heuristic's estimate (virtual visits); inner nodes consider the
 cheap policy's best ``width`` moves. ``eval_samples`` and ``eval_scale`` tune the static
-evaluation (``GamePolicy.with_evaluation``). Late in the game (the policy's ``progress`` at
+evaluation (``GamePolicy.with_evaluation``); with ``eval_hand`` it judges each sampled deal
+with the opponent's hand as dealt there, so that the search's mean over deals weighs the
+hands the opponent may hold, as its tree does for the opponent's replies. Late in the game (the policy's ``progress`` at
 ``late_from`` or more) ``late_horizon``, ``late_eval_samples`` and ``late_eval_scale``,
 where set, replace ``horizon``, ``eval_samples`` and ``eval_scale``: there the evaluation is
 sharper, a few turns decide the flags, and the search has iterations to spare (all off by
@@ -60,6 +62,7 @@ class SearchParams:
     eval_scale: float = 0.0  # the cut-off evaluation's confidence scale (0: the game policy's own)
     late_eval_samples: int = 0  # ``eval_samples`` once the game is ``late_from`` played (0: unchanged)
     late_eval_scale: float = 0.0  # ``eval_scale`` once the game is ``late_from`` played (0: unchanged)
+    eval_hand: int = 0  # 1: the cut-off evaluation reads the opponent's hand of each sampled deal; 0: treats it as unseen
     max_nodes: int = 200_000
     eval_weight: float = 1.0  # 1: cut-off value is the static evaluation; 0: a coin toss
     root_width: int = 8  # root actions searched: the heuristic's best N (0: every legal action)
@@ -92,6 +95,8 @@ class SearchParams:
             raise ValueError("ismcts eval_samples and late_eval_samples must be 0-1000")
         if not 0 <= self.eval_scale <= 100 or not 0 <= self.late_eval_scale <= 100:
             raise ValueError("ismcts eval_scale and late_eval_scale must be 0-100")
+        if self.eval_hand not in (0, 1):
+            raise ValueError(f"ismcts eval_hand must be 0 or 1, not {self.eval_hand}")
 
     def late(self) -> bool:
         """Whether any late-game setting differs from the rest of the game."""
@@ -241,8 +246,8 @@ def search(
     than with the heuristic's estimate blended in).
     """
     policy = policy or policy_for(view.ruleset)
-    if params.eval_samples or params.eval_scale:
-        policy = policy.with_evaluation(params.eval_samples, params.eval_scale)
+    if params.eval_samples or params.eval_scale or params.eval_hand:
+        policy = policy.with_evaluation(params.eval_samples, params.eval_scale, bool(params.eval_hand))
     root_only = set(root_actions) if root_actions else None
     viewer = view.viewer if view.viewer is not None else 0
     width = params.width

@@ -21,7 +21,7 @@ _DESCRIPTIONS: dict[str, str] = {
     "heuristic": "fast rule-of-thumb play (formation odds, flag weights, tactics); option noise=0..1",
     "ismcts": "Information Set MCTS; options time=SECONDS, iterations=N, workers=N, exploration=C, "
     "epsilon=E, rollout_depth=D, horizon=H, late_horizon=H, late_from=F, eval_samples=N, eval_scale=S, "
-    "late_eval_samples=N, late_eval_scale=S, max_nodes=N, eval_weight=W",
+    "late_eval_samples=N, late_eval_scale=S, eval_hand=0|1, max_nodes=N, eval_weight=W",
     "cmd": "external engine: cmd:<command line> (or cmd:proto=NAME:<command line>)",
 }
 
