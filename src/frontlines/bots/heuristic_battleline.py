@@ -233,7 +233,7 @@ class Position:
         split = len(hand_troops)
         for pick, coins in futures:
             m = 0
-            for c, free in zip(hand_troops, coins, strict=False):
+            for c, free in zip(hand_troops, coins[:split], strict=True):
                 if free:
                     m |= 1 << c
             for i in pick[:draws]:
