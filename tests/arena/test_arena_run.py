@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 import pytest
 
 from frontlines.arena.match import MatchConfig, run_match
+from frontlines.arena.results import PairedDeals, paired_deals, tally
+from frontlines.arena.runner import GameResult
 from frontlines.arena.schedule import pairings, schedule
 from frontlines.cli import main
 from frontlines.commands.arena import parse_bots
@@ -39,11 +42,49 @@ def test_cli_json_schema_and_records(tmp_path: Path, capsys: pytest.CaptureFixtu
         assert {"a", "b", "games", "a_wins", "b_wins", "draws", "errors"} <= set(pair)
         assert pair["games"] == 4 == pair["a_wins"] + pair["b_wins"] + pair["draws"]
         assert pair["errors"] == 0
+        paired = pair["paired"]
+        assert paired["deals"] == 2 and sum(paired["pentanomial"]) == 2
+        points = sum(k / 2 * c for k, c in enumerate(paired["pentanomial"]))
+        assert points == pair["a_wins"] + pair["draws"] / 2
+        assert paired["a_score"] == pair["a_score"]
+    assert "a both" in captured.out  # the table over deals
+    rows = data["games"]
+    assert [g["game"] for g in rows] == list(range(1, 13))
+    for first, second in zip(rows[::2], rows[1::2], strict=True):
+        assert first["deal"] == second["deal"] and first["seed"] == second["seed"]
+        assert first["players"] == second["players"][::-1]
+    for pair in data["pairs"]:
+        both = [g for g in rows if set(g["players"]) == {pair["a"], pair["b"]}]
+        assert sum(g["winner"] is not None and g["players"][g["winner"]] == pair["a"] for g in both) == pair["a_wins"]
     files = sorted(records.iterdir())
     assert len(files) == 12
     record = GameRecord.parse(files[0].read_text())
     final = record.replay()
     assert final.is_terminal() and record.tags["Event"] == "frontlines arena"
+
+
+def _result(index: int, deal: int, players: tuple[str, str], winner: int | None) -> GameResult:
+    return GameResult(index, deal, 1, players, winner, "breakthrough" if winner is not None else "stall")
+
+
+def test_paired_deal_counts_and_interval() -> None:
+    results = [
+        _result(0, 0, ("a", "b"), 0), _result(1, 0, ("b", "a"), 1),  # a wins both
+        _result(2, 1, ("a", "b"), 0), _result(3, 1, ("b", "a"), 0),  # one each
+        _result(4, 2, ("a", "b"), None), _result(5, 2, ("b", "a"), 0),  # a draw and a loss: 1/2
+        _result(6, 3, ("a", "b"), 1), _result(7, 3, ("b", "a"), 0),  # b wins both
+        _result(8, 4, ("a", "b"), 0),  # the other game of this deal never finished: left out
+    ]
+    tallies = tally(["a", "b"], results)
+    (paired,) = paired_deals(tallies, results)
+    assert paired.pentanomial == [1, 1, 1, 0, 1] and paired.deals == 4
+    scores = [1.0, 0.5, 0.25, 0.0]  # a's score per game, deal by deal
+    mean = sum(scores) / 4
+    half = 1.959963984540054 * math.sqrt(sum((x - mean) ** 2 for x in scores) / 3 / 4)
+    got = paired.score_ci95()
+    assert got == pytest.approx((mean, max(0.0, mean - half), mean + half))
+    assert PairedDeals([0, 0, 3, 0, 0]).score_ci95() == (0.5, 0.5, 0.5)  # every deal split: no spread
+    assert PairedDeals().score_ci95() == (0.5, 0.0, 1.0)  # nothing known
 
 
 def test_paired_deals_share_seeds_and_swap_seats() -> None:

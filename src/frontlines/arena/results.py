@@ -4,8 +4,9 @@ The JSON file is a contract other programs read::
 
     {"players": [{"name", "rating", "ci95"}], "pairs": [{"a", "b", "games", "a_wins", "b_wins", "draws", "errors"}]}
 
-plus extra keys (``score``/``score_ci95`` on pairs, ``games`` on players, ``sprt``,
-``errors``, ``config``) that readers may ignore. ``ci95`` is the half-width of the 95%
+plus extra keys (``a_score``/``a_score_ci95`` and ``paired`` on pairs, ``games`` on players,
+``sprt``, ``failures``, ``games`` (one row per game: deal, seats, winner seat, reason),
+``config``) that readers may ignore. ``ci95`` is the half-width of the 95%
 interval in Elo, ``null`` when a rating is not identifiable (a bot that played nobody
 connected to the others). ``errors`` counts games of the pair that ended because a bot
 failed (timeout, crash, garbage, illegal action); those games are also counted as a win
@@ -18,9 +19,10 @@ import json
 import math
 import os
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
-from frontlines.arena.ratings import PairTally, Rating, fit_bradley_terry, wilson
+from frontlines.arena.ratings import Z95, PairTally, Rating, fit_bradley_terry, wilson
 from frontlines.arena.runner import GameResult
 from frontlines.core.record import GameRecord
 
@@ -47,6 +49,50 @@ def tally(names: Sequence[str], results: Iterable[GameResult], pairs: Sequence[t
         if r.error_seat is not None:
             t.errors += 1
     return list(table.values())
+
+
+@dataclass
+class PairedDeals:
+    """The deals of one pairing whose two games (seats swapped) both finished, from ``a``'s side.
+
+    ``pentanomial[k]`` counts the deals where ``a`` scored ``k / 2`` over the two games. Both
+    games of a deal share its cards, so the deal's luck cancels in their sum: the interval of
+    ``a``'s score over deals is usually tighter than the Wilson interval over single games,
+    and it is the one to quote for a difference in strength.
+    """
+
+    pentanomial: list[int] = field(default_factory=lambda: [0] * 5)
+
+    @property
+    def deals(self) -> int:
+        return sum(self.pentanomial)
+
+    def score_ci95(self) -> tuple[float, float, float]:
+        """(``a``'s mean score per game over the deals, the 95 % interval's low and high end)."""
+        n = self.deals
+        if n == 0:
+            return 0.5, 0.0, 1.0
+        mean = sum(k / 4 * c for k, c in enumerate(self.pentanomial)) / n
+        if n < 2:
+            return mean, 0.0, 1.0
+        var = sum(c * (k / 4 - mean) ** 2 for k, c in enumerate(self.pentanomial)) / (n - 1)
+        half = Z95 * math.sqrt(var / n)
+        return mean, max(0.0, mean - half), min(1.0, mean + half)
+
+
+def paired_deals(tallies: Sequence[PairTally], results: Iterable[GameResult]) -> list[PairedDeals]:
+    """Per tally (same order), the deals of that pairing played from both seats."""
+    order = {frozenset((t.a, t.b)): i for i, t in enumerate(tallies)}
+    halves: dict[tuple[int, int], list[float]] = {}
+    for r in results:
+        i = order.get(frozenset(r.players))
+        if i is not None:
+            halves.setdefault((i, r.pair), []).append(r.score_of(tallies[i].a))
+    out = [PairedDeals() for _ in tallies]
+    for (i, _), scores in halves.items():
+        if len(scores) == 2:
+            out[i].pentanomial[round(2 * sum(scores))] += 1
+    return out
 
 
 def ratings(names: Sequence[str], tallies: Sequence[PairTally], anchor: str | None = None) -> list[Rating]:
@@ -84,8 +130,9 @@ def to_json(
         for r in rated
     ]
     pairs = []
-    for t in tallies:
+    for t, paired in zip(tallies, paired_deals(tallies, results), strict=True):
         lo, hi = wilson(t.a_wins + 0.5 * t.draws, t.games)
+        mean, plo, phi = paired.score_ci95()
         pairs.append({
             "a": t.a,
             "b": t.b,
@@ -96,13 +143,25 @@ def to_json(
             "errors": t.errors,
             "a_score": round(t.a_score, 4),
             "a_score_ci95": [round(lo, 4), round(hi, 4)],
+            "paired": {
+                "deals": paired.deals,
+                "pentanomial": paired.pentanomial,
+                "a_score": round(mean, 4),
+                "a_score_ci95": [round(plo, 4), round(phi, 4)],
+            },
         })
     failures = [
         {"game": r.index + 1, "bot": r.players[r.error_seat], "reason": r.error, "detail": r.detail}
         for r in sorted(results, key=lambda r: r.index)
         if r.error_seat is not None
     ]
-    out: dict[str, Any] = {"players": players, "pairs": pairs, "failures": failures}
+    # one row per game, so that two runs on the same deals (same --seed) can be compared
+    # deal by deal
+    games = [
+        {"game": r.index + 1, "deal": r.pair, "seed": r.seed, "players": list(r.players), "winner": r.winner, "reason": r.reason}
+        for r in sorted(results, key=lambda r: r.index)
+    ]
+    out: dict[str, Any] = {"players": players, "pairs": pairs, "failures": failures, "games": games}
     out.update(extra or {})
     return out
 
@@ -131,6 +190,19 @@ def format_table(tallies: Sequence[PairTally], rated: Sequence[Rating], results:
             f"{t.a:<{pw}}  {t.b:<{pw}}  {t.games:>5}  {t.a_wins:>5}  {t.b_wins:>5}  {t.draws:>5}  {t.errors:>6}  "
             f"{100 * t.a_score:5.1f}% [{100 * lo:5.1f}%, {100 * hi:5.1f}%]"
         )
+    paired = paired_deals(tallies, results)
+    if any(p.deals for p in paired):
+        lines.append("")
+        lines.append(f"{'a':<{pw}}  {'b':<{pw}}  {'deals':>5}  {'a both':>6}  {'mixed':>5}  {'b both':>6}  a score over deals [95%]")
+        for t, p in zip(tallies, paired, strict=True):
+            if not p.deals:
+                continue
+            mean, plo, phi = p.score_ci95()
+            c = p.pentanomial
+            lines.append(
+                f"{t.a:<{pw}}  {t.b:<{pw}}  {p.deals:>5}  {c[4]:>6}  {c[1] + c[2] + c[3]:>5}  {c[0]:>6}  "
+                f"{100 * mean:5.1f}% [{100 * plo:5.1f}%, {100 * phi:5.1f}%]"
+            )
     failures = [r for r in sorted(results, key=lambda r: r.index) if r.error_seat is not None]
     if failures:
         lines.append("")
@@ -169,4 +241,4 @@ class RecordSink:
                 fh.write(record.to_text())
 
 
-__all__ = ["RecordSink", "format_table", "ratings", "tally", "to_json"]
+__all__ = ["PairedDeals", "RecordSink", "format_table", "paired_deals", "ratings", "tally", "to_json"]
