@@ -1,6 +1,7 @@
 """ISMCTS iterations per second per ruleset, and heuristic moves per second.
 
     .venv/bin/python benchmarks/bench_ismcts.py [--iterations N] [--runs R] [--positions P] [--ruleset NAME ...]
+        [--option KEY=VALUE ...]
 
 For each ruleset, ``--positions`` mid-game positions are reached by letting the heuristic
 play from fixed seeds (20 actions into the game); from each, ISMCTS runs ``--iterations``
@@ -8,6 +9,8 @@ iterations with its default parameters, in one process. The figure per run is to
 iterations over total CPU seconds (time.process_time, so other load on the machine skews
 it less); the median of ``--runs`` runs is printed with the wall-clock rate beside it.
 Heuristic moves/s is measured on the same positions (full heuristic decision per move).
+``--option`` sets a search parameter (any ``SearchParams`` field, as in ``ismcts:KEY=VALUE``),
+e.g. ``--option eval_hand=1`` to time that option against a run without it.
 """
 
 from __future__ import annotations
@@ -16,6 +19,8 @@ import argparse
 import random
 import statistics
 import time
+from dataclasses import fields, replace
+from typing import Any
 
 from frontlines.bots.heuristic import HeuristicBot, policy_for
 from frontlines.bots.ismcts import SearchParams, search
@@ -45,9 +50,28 @@ def positions(ruleset: str, count: int) -> list[View]:
     return out
 
 
-def bench_search(views: list[View], iterations: int, seed: int) -> tuple[float, float]:
+def search_params(iterations: int, options: list[str]) -> SearchParams:
+    """Default params with an iteration budget and ``KEY=VALUE`` overrides (checked)."""
+    kinds = {f.name: f.type for f in fields(SearchParams)}
+    values: dict[str, Any] = {}
+    for option in options:
+        key, sep, text = option.partition("=")
+        if not sep or key not in kinds or key in ("time", "iterations"):
+            raise SystemExit(f"--option {option!r}: want KEY=VALUE with KEY one of the search params but time and iterations")
+        try:
+            values[key] = int(text) if "int" in str(kinds[key]) else float(text)
+        except ValueError:
+            raise SystemExit(f"--option {option!r}: {text!r} is not a number") from None
+    params = replace(SearchParams(time=None, iterations=iterations), **values)
+    try:
+        params.check()
+    except ValueError as error:
+        raise SystemExit(f"--option: {error}") from None
+    return params
+
+
+def bench_search(views: list[View], params: SearchParams, seed: int) -> tuple[float, float]:
     """(iterations per CPU second, per wall second) over all ``views``."""
-    params = SearchParams(time=None, iterations=iterations)
     cpu, wall = time.process_time(), time.perf_counter()
     done = 0
     for i, view in enumerate(views):
@@ -71,13 +95,15 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3, help="runs per ruleset; the median is shown")
     parser.add_argument("--positions", type=int, default=4, help="positions per ruleset")
     parser.add_argument("--ruleset", action="append", help="only these rulesets (repeatable)")
+    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a search parameter (repeatable)")
     args = parser.parse_args()
+    params = search_params(args.iterations, args.option)
     names = args.ruleset or [r.name for r in all_rulesets()]
     print(f"{'ruleset':26} {'ISMCTS it/s (cpu)':>18} {'(wall)':>8} {'heuristic moves/s':>18}")
     for name in names:
         policy_for(name)  # import and warm the policy outside the timing
         views = positions(name, args.positions)
-        search_runs = [bench_search(views, args.iterations, run) for run in range(args.runs)]
+        search_runs = [bench_search(views, params, run) for run in range(args.runs)]
         cpu = statistics.median(r[0] for r in search_runs)
         wall = statistics.median(r[1] for r in search_runs)
         moves = statistics.median(bench_heuristic(views, 5) for _ in range(args.runs))
