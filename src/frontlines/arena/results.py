@@ -57,8 +57,8 @@ class PairedDeals:
 
     ``pentanomial[k]`` counts the deals where ``a`` scored ``k / 2`` over the two games. Both
     games of a deal share its cards, so the deal's luck cancels in their sum: the interval of
-    ``a``'s score over deals is usually tighter than the Wilson interval over single games,
-    and it is the one to quote for a difference in strength.
+    ``a``'s score over deals is tighter than the Wilson interval over single games by as much
+    as the deal decides games.
     """
 
     pentanomial: list[int] = field(default_factory=lambda: [0] * 5)
