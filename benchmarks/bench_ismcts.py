@@ -19,9 +19,8 @@ import argparse
 import random
 import statistics
 import time
-from dataclasses import fields, replace
-from typing import Any
 
+from frontlines.bots import registry
 from frontlines.bots.heuristic import HeuristicBot, policy_for
 from frontlines.bots.ismcts import SearchParams, search
 from frontlines.core.game import View
@@ -51,23 +50,18 @@ def positions(ruleset: str, count: int) -> list[View]:
 
 
 def search_params(iterations: int, options: list[str]) -> SearchParams:
-    """Default params with an iteration budget and ``KEY=VALUE`` overrides (checked)."""
-    kinds = {f.name: f.type for f in fields(SearchParams)}
-    values: dict[str, Any] = {}
+    """Default params with an iteration budget and ``KEY=VALUE`` overrides, read as the
+    ``ismcts:`` bot spec reads its options."""
+    given: dict[str, str] = {}
     for option in options:
         key, sep, text = option.partition("=")
-        if not sep or key not in kinds or key in ("time", "iterations"):
-            raise SystemExit(f"--option {option!r}: want KEY=VALUE with KEY one of the search params but time and iterations")
-        try:
-            values[key] = int(text) if "int" in str(kinds[key]) else float(text)
-        except ValueError:
-            raise SystemExit(f"--option {option!r}: {text!r} is not a number") from None
-    params = replace(SearchParams(time=None, iterations=iterations), **values)
+        if not sep or key in ("time", "iterations"):
+            raise SystemExit(f"--option {option!r}: want KEY=VALUE with KEY a search parameter other than time and iterations")
+        given[key] = text
     try:
-        params.check()
+        return registry.search_params({**given, "iterations": str(iterations)})
     except ValueError as error:
         raise SystemExit(f"--option: {error}") from None
-    return params
 
 
 def bench_search(views: list[View], params: SearchParams, seed: int) -> tuple[float, float]:

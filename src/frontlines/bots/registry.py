@@ -11,10 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import fields
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from frontlines.bots.base import Bot
 from frontlines.bots.levels import LEVELS
+
+if TYPE_CHECKING:
+    from frontlines.bots.ismcts import SearchParams
 
 _DESCRIPTIONS: dict[str, str] = {
     "random": "uniformly random legal action, but always takes a provable claim",
@@ -55,8 +58,9 @@ def _number(name: str, key: str, value: str, kind: Callable[[str], Any]) -> Any:
         raise ValueError(f"option {key}={value!r} of bot {name!r} must be {kind.__name__}") from None
 
 
-def _make_ismcts(options: dict[str, str], seed: int | None) -> Bot:
-    from frontlines.bots.ismcts import ISMCTSBot, SearchParams
+def search_params(options: dict[str, str]) -> SearchParams:
+    """ISMCTS parameters from ``ismcts:`` spec options (text values); ``ValueError`` names a bad one."""
+    from frontlines.bots.ismcts import SearchParams
 
     kinds: dict[str, Callable[[str], Any]] = {f.name: (int if f.type in ("int", "int | None") else float) for f in fields(SearchParams)}
     values: dict[str, Any] = {}
@@ -67,7 +71,15 @@ def _make_ismcts(options: dict[str, str], seed: int | None) -> Bot:
         values[key] = _number("ismcts", key, value, kind)
     if "iterations" in values and "time" not in values:
         values["time"] = None  # an iteration budget alone is what makes a search reproducible
-    return ISMCTSBot(seed=seed, **values)
+    params = SearchParams(**values)
+    params.check()
+    return params
+
+
+def _make_ismcts(options: dict[str, str], seed: int | None) -> Bot:
+    from frontlines.bots.ismcts import ISMCTSBot
+
+    return ISMCTSBot(seed=seed, params=search_params(options))
 
 
 def make_bot(spec: str, seed: int | None = None) -> Bot:
