@@ -1,8 +1,8 @@
-"""Rules audit: adversarial golden tests of the Battle Line engine against rules.md.
+"""Rules audit: adversarial golden tests of the Battle Line engine against docs/rules.md.
 
 Every test builds a position, acts only through the public ``State`` API
 (``legal_actions``, ``apply``, ``parse_action``, ``view``) and asserts what
-``/work/shared/rules.md`` says (section numbers in the comments).
+``docs/rules.md`` says (section numbers in the comments).
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ FULL_2_TO_9 = " ".join(
 ) + " f8=-/R5.R6.R7:8// f9=-/O5.O6.O7:9//"
 
 
-# --- §1.4 claim windows ---------------------------------------------------------------------------
+# --- §2.13 claim windows ---------------------------------------------------------------------------
 def test_before_draw_claims_before_and_after_the_play_in_the_same_turn() -> None:
     s = build_state(f"{WIN1} f2=-/O8.O9/B2/ h0=O10.G1 h1=P1")
     assert claims(s) == {"claim:1"}
@@ -124,7 +124,7 @@ def test_after_play_draw_ends_the_claim_window() -> None:
     illegal(s, "claim:1")
 
 
-# --- §1.3 several claims, victory after each ------------------------------------------------------------
+# --- §2.3 several claims, victory after each ------------------------------------------------------------
 def test_victory_is_checked_after_each_claim_breakthrough() -> None:
     s = build_state("f1=0/R1.R2.R3:1// f2=-/O8.O9.O10:2/B1/ f3=-/Y8.Y9.Y10:3/B2/ "
                     "f6=-/G8.G9.G10:4/B3/ h0=P1 h1=P2")
@@ -163,7 +163,7 @@ def test_opponent_flags_do_not_count_for_the_claimant() -> None:
     assert not s.is_terminal() and s.claimed[:3] == [1, 1, 0]
 
 
-# --- §1.8.2 / §1.8.4 / §1.9 completion order ----------------------------------------------------------
+# --- §2.9 / §2.12 completion order ----------------------------------------------------------
 def test_tie_complete_vs_complete_second_completer_cannot_claim_opponent_can_next_turn() -> None:
     # both Skirmish 4-5-6 sum 15; player 0 completes second this very turn
     s = build_state("n=3 f1=-/R4.O5/B4.Y5.G6:2/ h0=P6.G1 h1=P1.P2 td=Y1.Y2.Y3")
@@ -270,7 +270,7 @@ def test_tie_at_best_in_a_proof_goes_to_the_claimant() -> None:
     assert "claim:1" not in legal(s)  # 10 + 8 + 10 = 28 > 27
 
 
-# --- §1.9 proofs ------------------------------------------------------------------------------------------
+# --- §2.12 proofs ------------------------------------------------------------------------------------------
 def test_proof_claimants_own_hand_is_unseen_even_when_it_holds_every_threat() -> None:
     # claimant Skirmish 7-8-9 (24). opponent G5.G6: G4 or G7 (Wedge) beat it. G7 is on the
     # table (flag 3), G4 is in the claimant's hand: still not provable.
@@ -306,7 +306,7 @@ def test_proof_unplayed_tactics_in_either_hand_never_block() -> None:
 
 def test_proof_opponents_played_leader_may_copy_a_card_seen_elsewhere() -> None:
     # R8 lies at flag 3; a wild may still take the identity of a card that exists elsewhere
-    # (rules.md §1.8.5)
+    # (docs/rules.md §2.10)
     s = build_state("f1=-/Y7.Y8.Y9:1/AL.R10/ f3=-/R8// h0=B1 h1=P1 tp=0.1 lead=2")
     # AL as R8 (a copy of the seen R8) + R9 unseen -> Wedge 27 > 24
     assert "claim:1" not in legal(s)
@@ -354,7 +354,7 @@ def test_fog_and_mud_four_card_sum_with_morale_at_maximum() -> None:
     assert "claim:1" in legal(s)
 
 
-# --- §1.10 tactics limit, §1.11.1 leaders -----------------------------------------------------------------
+# --- §2.15 tactics limit, §2.16 leaders -----------------------------------------------------------------
 def test_tactics_limit_counts_guile_and_allows_one_ahead() -> None:
     s = build_state("h0=SC.RE.R1.R2.R3.R4.R5 h1=B1 td=Y1.Y2.Y3.Y4")
     assert "SC" in legal(s)
@@ -387,7 +387,7 @@ def test_leaders_are_per_player() -> None:
     assert "DA@1" in legal(s)
 
 
-# --- §1.11.5-6 environment ------------------------------------------------------------------------------
+# --- §2.17–§2.18 environment ------------------------------------------------------------------------------
 def test_fog_and_mud_on_unclaimed_flags_only_including_both_sides_complete() -> None:
     s = build_state("f1=-/R1.R2.R3:1/B4.B5.B6:2/ f2=0/O1.O2.O3:3// h0=FO.MU.G1 h1=P1")
     opts = legal(s)
@@ -417,7 +417,7 @@ def test_environment_cannot_be_redeployed_or_deserted_by_default() -> None:
     assert not any(t.startswith(("RE:FO", "RE:MU", "DE:FO", "DE:MU", "TR:FO", "TR:MU")) for t in legal(s))
 
 
-# --- §1.11.7 Scout --------------------------------------------------------------------------------------
+# --- §2.19 Scout --------------------------------------------------------------------------------------
 def test_scout_draws_one_at_a_time_following_what_is_left() -> None:
     s = build_state("h0=SC.R1.R2.R3.R4.R5.R6 h1=B1 td=G1 xd=AL.DA rest=d1")
     act(s, "SC")
@@ -490,7 +490,7 @@ def test_schotten_totten_headhunter_returns_to_the_bottom() -> None:
     assert s.to_move == 1
 
 
-# --- §1.6 pass, §1.7 draw, hand size --------------------------------------------------------------------
+# --- §2.6 pass, §2.7 draw, hand size --------------------------------------------------------------------
 def test_pass_when_every_own_slot_is_full_and_tactics_remain_playable() -> None:
     full = " ".join(f"f{i}=-/{col}1.{col}2.{col}4:{i}//" for i, col in zip(range(1, 7), "ROYGBP", strict=True))
     s = build_state(f"{full} f7=-/R5.R6.R7:7// f8=-/O5.O6.O7:8// f9=-/Y5.Y6.Y7:9/B9/ h0=G8.FO.DE h1=P9 n=9")
@@ -555,7 +555,7 @@ def test_hand_size_is_refilled_and_never_exceeded(ruleset: str, size: int) -> No
             assert s.hand_count(0) <= size and s.hand_count(1) <= size
 
 
-# --- §1.6 stall rule (b) -----------------------------------------------------------------------------
+# --- §2.14 stall rule (b) -----------------------------------------------------------------------------
 def test_stall_rule_b_requires_empty_hand_and_both_decks_empty() -> None:
     # opponent hand empty but a deck still holds a card: not final, B3 threat blocks
     s = build_state("f1=-/R5.O5.Y5:1/B1.B2/ h0=G1 h1= td=B3 rest=d0")
@@ -566,7 +566,7 @@ def test_stall_rule_b_requires_empty_hand_and_both_decks_empty() -> None:
     assert "claim:1" in legal(s)
 
 
-# --- §1.8 formations through claims ------------------------------------------------------------------------
+# --- §2.8 formations through claims ------------------------------------------------------------------------
 def test_formation_ranking_through_complete_claims() -> None:
     ladder = [
         "R4.R5.R6",   # Wedge 15
@@ -650,7 +650,7 @@ def test_samples_after_scout_are_consistent_with_every_view() -> None:
         assert sample.tdeck[-1] == c("R1")
 
 
-# --- an independent proof oracle (§1.8, §1.9) on random positions ---------------------------------------
+# --- an independent proof oracle (§2.8–§2.12) on random positions ---------------------------------------
 _RANKS = ("wedge", "phalanx", "battalion", "skirmish", "host")
 
 
@@ -888,7 +888,7 @@ def test_undo_and_clones_never_reuse_a_stale_proof() -> None:
 
 @pytest.mark.parametrize("mask", ["0", "511"])
 def test_medieval_with_plain_battlefields_plays_exactly_like_battle_line(mask: str) -> None:
-    # rules.md Decisions: same rules as Battle Line; the plain side has no effect
+    # docs/rules.md §5: same rules as Battle Line; the plain side has no effect
     from frontlines.games import new_state
     from frontlines.games.battleline.notation import parse_state
 

@@ -1,4 +1,4 @@
-"""Rules audit, Schotten Totten (rules.md §2): values 1-9, Spy 7, Joker 1-9, 7-8-9 unbeatable,
+"""Rules audit, Schotten Totten (docs/rules.md §4): values 1-9, Spy 7, Joker 1-9, 7-8-9 unbeatable,
 claims after the play by default, hands of 6 (7 with tactics), Headhunter under the decks."""
 
 from __future__ import annotations

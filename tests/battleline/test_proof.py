@@ -1,4 +1,4 @@
-"""Claim proofs (rules §1.9): hand-made cases and a brute-force reference."""
+"""Claim proofs (docs/rules.md §2.12): hand-made cases and a brute-force reference."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Battle Line family rules: deal, turn structure, claims and victory (rules.md §1, §2)."""
+"""Battle Line family rules: deal, turn structure, claims and victory (docs/rules.md §2, §4)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Tactics cards: every card and the edge cases of rules.md §1.10-§1.12 and §2.3."""
+"""Tactics cards: every card and the edge cases of docs/rules.md §2.15–§2.25 and §4.2."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Golden scenarios for the War Machine rules (rules §4.4–4.8 and §4.10)."""
+"""Golden scenarios for the War Machine rules (docs/rules.md §6.2–§6.7 and §6.10)."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ def deploys_at(state: object, pos: int) -> set[str]:
     return {t for t in texts(state) if t[-1] == str(pos) and t[2] in "^v"}  # type: ignore[arg-type]
 
 
-# --- set-up (§4.4) -------------------------------------------------------------------------
+# --- set-up (§6.2) -------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("seed", range(60))
@@ -83,7 +83,7 @@ def test_seen_choice_of_the_leftover_cards() -> None:
         assert v.sample(random.Random(k)).board.hands[0] == s.board.hands[0]
 
 
-# --- deploying: colour rules b and c (§4.5) ------------------------------------------------
+# --- deploying: colour rules b and c (§6.3) ------------------------------------------------
 
 
 def test_colour_rule_b_own_country_and_opponent_colour() -> None:
@@ -143,7 +143,7 @@ def test_skip_with_an_empty_hand_and_nothing_to_deploy() -> None:
     assert s.current_player() == 1 and s.board.support == 1
 
 
-# --- battles and ties (§4.6) ---------------------------------------------------------------
+# --- battles and ties (§6.4–§6.5) ---------------------------------------------------------------
 
 
 def test_battle_winner_burns_everything() -> None:
@@ -225,7 +225,7 @@ def test_all_tie_cycle_has_no_winner() -> None:
     assert s.view(0).to_dict()["front"][0]["status"] == "no_winner"
 
 
-# --- end and scoring (§4.7–4.8) -------------------------------------------------------------
+# --- end and scoring (§6.6–§6.7) -------------------------------------------------------------
 
 
 def test_the_last_draw_is_lost_when_one_card_remains() -> None:
@@ -269,7 +269,7 @@ def test_equal_scores_go_to_the_winner_nearest_the_box() -> None:
 
 
 def test_the_worked_example_of_the_rules() -> None:
-    """Rules §4.9, with player A = 0 and player B = 1."""
+    """docs/rules.md §6.9, with player A = 0 and player B = 1."""
     front = "GvU^I^JvRvB^"  # P1 GER inf, P2 USA wm, P3 ITA wm, P4 JPN inf, P5 URS inf, P6 GBR wm
     s = position(front=front, piles=("GJ", "BUJR", "GRBJIU", "UR", "RI", "JB"), hands=("JIRG", "RUUI"))
     play(s, "JI^1 draw:2")  # JPN war machine against Germany: strength 2, one draw

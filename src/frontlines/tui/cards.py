@@ -53,7 +53,7 @@ TACTICS_HELP: dict[str, str] = {
     "DE": "discard one of the opponent's cards",
     "TR": "take an opponent troop to your side",
 }
-# Schotten Totten's tactics differ in values (rules §2.3) and Headhunter returns under the decks.
+# Schotten Totten's tactics differ in values (docs/rules.md §4.2) and Headhunter returns under the decks.
 _SCHOTTEN_HELP = {
     "AL": "Joker: any colour, any value 1-9",
     "DA": "Joker: any colour, any value 1-9",

@@ -7,7 +7,7 @@ rank and sum can be read back with :func:`rank_of` and :func:`sum_of`.
 
 Wild (morale) cards take their best assignment: a Leader (AL, DA) any colour and value
 1..max_value, Companion Cavalry (CC) any colour at ``cavalry_value``, Shield Bearers (SB)
-any colour at 1..3. A wild may duplicate a card that exists elsewhere (rules §1.8.5).
+any colour at 1..3. A wild may duplicate a card that exists elsewhere (docs/rules.md §2.10).
 
 How it is fast: everything works on bitmasks. Per colour, the unseen troop values are a
 10-bit mask; run-shaped formations (wedge, skirmish) are answered by two table lookups

@@ -1,6 +1,6 @@
 """Battle Line: Medieval battlefield cards, loaded from data (schema in docs/battleline.md).
 
-The face-up texts of the real cards are not public (rules.md §3.2), so effects come from
+The face-up texts of the real cards are not public (docs/rules.md §5.2), so effects come from
 JSON files in ``battlefields/``: ``plain.json`` (no effects, the default) and
 ``house.json`` (our own house set, never the publisher's text). A face-down battlefield
 is always plain.

@@ -1,4 +1,4 @@
-"""Claim proofs for the Battle Line family (rules §1.9).
+"""Claim proofs for the Battle Line family (docs/rules.md §2.12).
 
 A claim on a flag succeeds when the claimant's complete side beats the opponent's side
 now and forever: against a complete side by comparison (ties to whoever completed first),

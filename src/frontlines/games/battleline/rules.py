@@ -1,4 +1,4 @@
-"""Rulesets of the Battle Line family and their options (rules.md, "Decisions").
+"""Rulesets of the Battle Line family and their options (docs/rules.md §1; §2-§5 explain each option).
 
 A :class:`Variant` is the fixed part of a ruleset (deck, hand size, card names); the
 options a player may change are :class:`OptionSpec` values resolved into a
@@ -24,8 +24,8 @@ STALL_RULE = OptionSpec(
     "stall_rule", "final_side_loses", ("final_side_loses", "draw_after_passes"),
     "an incomplete side that can never grow loses (b), or two passes without a possible claim draw (a)",
 )
-# Not in the rules: a game where neither player can ever act again (our proposal, §1.6 covers
-# only the pass loop). Default: whoever holds more flags wins; ``draw`` keeps to "no winner".
+# Not in the rules: a game where neither player can ever act again (our proposal, docs/rules.md §2.14; the
+# printed rules cover only the pass loop). Default: whoever holds more flags wins; ``draw`` keeps to "no winner".
 STUCK_RESULT = OptionSpec(
     "stuck_result", "more_flags", ("more_flags", "draw"),
     "when both players are stuck for good: more claimed flags wins, or the game is drawn (house rule)",
@@ -119,7 +119,7 @@ RULESETS: tuple[Ruleset, ...] = (
 RULESET_BY_NAME: dict[str, Ruleset] = {r.name: r for r in RULESETS}
 
 # Card names per naming table. Medieval names are ours (the rulebook's English names are
-# unverified, rules.md §3.1); the Czech review gives the formation names translated here.
+# unverified, docs/rules.md §5.1); the Czech review gives the formation names translated here.
 CARD_NAMES: dict[str, tuple[str, ...]] = {
     "battleline": TACTICS_NAMES["battleline"],
     "schotten-totten": TACTICS_NAMES["schotten-totten"],

@@ -1,4 +1,4 @@
-"""The Battle Line family game state (rules.md §1-§3).
+"""The Battle Line family game state (docs/rules.md §2-§5).
 
 Representation, chosen for speed of random play and cheap copies:
 

@@ -1,4 +1,4 @@
-"""War Machine (rules §4): a 30-card WWII game for two, behind the common game interface.
+"""War Machine (docs/rules.md §6): a 30-card WWII game for two, behind the common game interface.
 
 ``MODULE`` is what :mod:`frontlines.games` loads. See docs/warmachine.md for the card
 codes, action text, notation and the view dictionary.

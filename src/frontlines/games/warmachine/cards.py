@@ -1,7 +1,7 @@
 """Countries and the 30 double-ended cards of War Machine, as small integers.
 
 A card is ``wm * 6 + inf``: the war-machine end shows country ``wm`` (strength 2), the
-other end the infantry of country ``inf`` (strength 1), ``wm != inf`` (rules §4.3, A1:
+other end the infantry of country ``inf`` (strength 1), ``wm != inf`` (docs/rules.md §6.1 and §6.10, A1:
 every ordered pair once). Its text code is the two country letters, war machine first:
 ``GI`` = war machine of Germany / infantry of Italy. ``UNKNOWN`` (-1) stands for a card a
 viewer cannot see; its code is ``??``.

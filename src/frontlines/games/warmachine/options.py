@@ -1,6 +1,6 @@
-"""The ``warmachine`` ruleset and its options: one per choice rules §4.10 leaves open.
+"""The ``warmachine`` ruleset and its options: one per choice docs/rules.md §6.10 lists.
 
-Defaults are the proposed resolutions of §4.10 (the project's "Decisions" adopt them all).
+Defaults are the answers given there (A1-A18 are that section's labels).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from frontlines.core.game import OptionSpec, Ruleset
 
 OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec("shuffler", "random", ("random", "0", "1"),
-               "who shuffles (§4.4 step 1); the other player chooses 1 or 2 leftover cards. random: drawn from the seed"),
+               "who shuffles (rules §6.2); the other player chooses 1 or 2 leftover cards. random: drawn from the seed"),
     OptionSpec("leftover_choice_blind", "true", ("true", "false"),
                "A5: the chooser takes the leftover cards unseen (false: looks at all three and picks)"),
     OptionSpec("burn_anytime", "true", ("true", "false"),
@@ -38,7 +38,7 @@ RULESET = Ruleset(
     game="warmachine",
     title="War Machine",
     options=OPTIONS,
-    description="30 double-ended cards, six countries, a war front of three cards and six support piles (rules §4).",
+    description="30 double-ended cards, six countries, a war front of three cards and six support piles (docs/rules.md §6).",
 )
 
 

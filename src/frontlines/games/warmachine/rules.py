@@ -1,4 +1,4 @@
-"""The rules of War Machine (rules §4.4–4.8) on a plain, copyable board.
+"""The rules of War Machine (docs/rules.md §6.2–§6.7) on a plain, copyable board.
 
 Everything here works on :class:`Board`, which is both the full state (inside
 ``WarMachineState``) and, with hidden cards replaced by ``UNKNOWN``, a view. Legal moves
@@ -116,7 +116,7 @@ class Board:
             out.append(self.front_country[wm] * 6 + self.front_country[inf])
         return out
 
-    # --- set-up (§4.4) ----------------------------------------------------------------
+    # --- set-up (§6.2) ----------------------------------------------------------------
     def deal(self, rng: random.Random, shuffler: int) -> None:
         """A fresh game on this board: front, piles, leftover; match fields are kept."""
         deck = list(ALL_CARDS)
@@ -162,7 +162,7 @@ class Board:
         self.game_no += 1
         self.deal(random.Random(self.match_seed * 7 + self.game_no), 1 - self.shuffler)
 
-    # --- legal actions (§4.5) ---------------------------------------------------------
+    # --- legal actions (§6.3) ---------------------------------------------------------
     def deploys(self, me: int) -> list[int]:
         out: list[int] = []
         hand = self.hands[me]
@@ -250,7 +250,7 @@ class Board:
         elif a < TAKE1:
             self.hands[me].append(self.piles[a - DRAW_A].pop())
             self.support -= 1
-            # the last card is gone: any further draw of this step is lost (§4.7)
+            # the last card is gone: any further draw of this step is lost (§6.3)
             self.draws_left = self.draws_left - 1 if self.support else 0
             if self.opts.each_draw:
                 self._battles()
@@ -299,7 +299,7 @@ class Board:
             self.to_move = 1 - self.to_move
             self.phase = PLAY
 
-    # --- battles (§4.6) ---------------------------------------------------------------
+    # --- battles (§6.4–§6.5) ---------------------------------------------------------------
     def ref(self, p: int) -> int:
         """The battle a tie at ``p`` follows: the neighbour nearer the box (-1: none)."""
         return p - 1 if p else self.opts.tie_p1
@@ -362,7 +362,7 @@ class Board:
         for p in doomed:
             self.status[p] = NOWIN
 
-    # --- end and scoring (§4.7–4.8) ---------------------------------------------------
+    # --- end and scoring (§6.6–§6.7) ---------------------------------------------------
     def _finish(self) -> None:
         for p in range(6):  # whatever is still pending can no longer be settled
             if self.status[p] == PENDING:
