@@ -11,6 +11,7 @@ import random
 
 import pytest
 
+from frontlines.core.actions import ActionKind, ActionRecord
 from frontlines.core.errors import IllegalAction, NotationError
 from frontlines.core.game import State
 from frontlines.core.record import GameRecord, dump_jsonl, load_jsonl
@@ -158,3 +159,38 @@ def test_unknown_ruleset_and_bad_notation() -> None:
             parse_state(f"{name} garbage that is not a position")
         with pytest.raises(NotationError):
             parse_view(f"{name} garbage")
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_actions_are_described_as_records(ruleset: str) -> None:
+    """Each legal action has a typed record whose text is the notation; the view dictionary's
+    ``legal`` entries and ``log_records`` are those records, and the log gives every entry a seat."""
+    rng = random.Random(9)
+    state = new_state(ruleset, seed=4)
+    kinds: set[ActionKind] = set()
+    while not state.is_terminal():
+        player = state.current_player()
+        assert player is not None
+        view = state.view(player)
+        legal = state.legal_actions()
+        records = [state.describe_action(a) for a in legal]
+        assert [r.text for r in records] == [state.action_to_text(a) for a in legal]
+        assert [view.describe_action(a) for a in legal] == records
+        data = view.to_dict()
+        assert data["legal"] == [r.to_dict() for r in records]
+        assert all(ActionRecord.from_dict(e) == r for e, r in zip(data["legal"], records, strict=True))
+        assert data["features"]["family"] and isinstance(data["features"]["claims"], bool)
+        kinds.update(r.kind for r in records)
+        claims = {a for a, r in zip(legal, records, strict=True) if r.kind is ActionKind.CLAIM}
+        assert not claims or data["features"]["claims"]
+        state.apply(rng.choice(legal))
+    assert ActionKind.CLAIM in kinds or not new_state(ruleset).view(0).to_dict()["features"]["claims"]
+    for viewer in (0, 1, None):
+        data = state.view(viewer).to_dict()
+        entries = data["log_records"]
+        assert [e["text"] for e in entries] == data["log"]
+        assert [e["seat"] for e in entries] == data["log_seats"] == [int(s) for s in data["log_seats"]]
+        assert all(ActionKind(e["kind"]) for e in entries)
+        json.dumps(data)
+    with pytest.raises(NotationError):
+        state.describe_action(("not", "an", "action"))

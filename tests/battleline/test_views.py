@@ -138,9 +138,11 @@ def test_view_dict_follows_the_contract() -> None:
     json.dumps(d)
     for key in ("game", "ruleset", "viewer", "to_move", "phase", "outcome", "log", "legal", "flags", "hands",
                 "hand_sizes", "hand_tactics", "troop_deck", "tactics_deck", "has_tactics", "discards", "guile", "tactics_played",
-                "unseen", "log_seats"):
+                "unseen", "log_seats", "log_records", "features"):
         assert key in d
     assert d["game"] == "battleline" and d["viewer"] == 0 and d["to_move"] == 0 and d["phase"] == "play"
+    assert d["features"] == {"family": "battleline", "claims": True, "tactics": True, "max_value": 10,
+                             "battlefields": False, "scout_to_bottom": False}
     f1, f2, f3, f4 = d["flags"][:4]
     for key in ("index", "claimed_by", "capacity", "fog", "mud", "environment", "battlefield", "sides",
                 "formation", "completed_first", "claim"):

@@ -13,6 +13,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from frontlines.core.actions import ActionKind, ActionRecord
 from frontlines.core.errors import IllegalAction, NotationError
 from frontlines.core.game import Action, Outcome, State, View
 
@@ -116,6 +117,11 @@ class ToyState(State):
             return int(text)
         raise NotationError(text)
 
+    def describe_action(self, action: Action) -> ActionRecord:
+        if action == PASS:
+            return ActionRecord(ActionKind.PASS, "pass")
+        return ActionRecord(ActionKind.PLAY, str(action), card=str(action))
+
     @property
     def history(self) -> Sequence[Action]:
         return tuple(self._history)
@@ -169,3 +175,6 @@ class ToyView(View):
 
     def parse_action(self, text: str) -> Action:
         return self._state.parse_action(text)
+
+    def describe_action(self, action: Action) -> ActionRecord:
+        return self._state.describe_action(action)

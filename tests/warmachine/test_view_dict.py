@@ -8,7 +8,7 @@ import random
 from frontlines.games import module_for, new_state, ruleset
 from frontlines.games.warmachine import MODULE
 
-COMMON = {"game", "ruleset", "viewer", "to_move", "phase", "outcome", "log", "log_seats", "legal"}
+COMMON = {"game", "ruleset", "viewer", "to_move", "phase", "outcome", "log", "log_seats", "log_records", "legal", "features"}
 EXTRA = {"front", "hands", "hand_sizes", "support", "draws_left", "burned", "burned_cards", "burned_by_me",
          "leftover", "shuffler", "chooser", "first", "options", "scores"}
 POSITION = {"index", "country", "letter", "name", "depicted", "value", "pile", "sides", "mine", "theirs",

@@ -24,6 +24,7 @@ from typing import IO, Any
 
 from frontlines.bots.base import Bot, BotError, Clock
 from frontlines.bots.external import LineProcess
+from frontlines.core.actions import ActionKind
 from frontlines.core.errors import FrontlinesError, NotationError
 from frontlines.core.game import Action, State, View
 
@@ -96,10 +97,10 @@ def automatic_action(view: View) -> Action | None:
     the draw is always from the troop deck, and a turn with nothing to draw just ends.
     """
     legal = view.legal_actions()
-    texts = {view.action_to_text(a): a for a in legal}
-    for text, action in texts.items():
-        if text.startswith("claim:"):
+    for action in legal:
+        if view.describe_action(action).kind is ActionKind.CLAIM:
             return action
+    texts = {view.action_to_text(a): a for a in legal}
     for text in ("draw:troop", "end"):
         if text in texts:
             return texts[text]

@@ -19,6 +19,7 @@ import random
 from typing import Any
 
 from frontlines.bots.base import Bot, Clock
+from frontlines.core.actions import ActionKind
 from frontlines.core.game import Action, Outcome, State, View
 
 
@@ -40,7 +41,7 @@ class GamePolicy:
     def forced(self, state: State | View, legal: list[Action]) -> Action | None:
         """An action to take without thinking (a provable claim), or ``None``."""
         for action in legal:
-            if state.action_to_text(action).startswith("claim:"):
+            if state.describe_action(action).kind is ActionKind.CLAIM:
                 return action
         return None
 

@@ -1,6 +1,6 @@
 """The ``random`` bot: a uniformly random legal action, except that a provable claim is always taken.
 
-Claims are recognised by their action text (``claim:N`` in the Battle Line family), so the
+Claims are recognised by the game's description of each action (kind ``claim``), so the
 bot needs nothing game-specific; in War Machine there are no claims and it is purely random.
 """
 
@@ -10,12 +10,13 @@ import random
 from typing import Any
 
 from frontlines.bots.base import Bot, Clock
+from frontlines.core.actions import ActionKind
 from frontlines.core.game import Action, View
 
 
 def claim_actions(view: View, actions: list[Action]) -> list[Action]:
     """The claims among ``actions`` (the game offers a claim only when it is provable)."""
-    return [a for a in actions if view.action_to_text(a).startswith("claim:")]
+    return [a for a in actions if view.describe_action(a).kind is ActionKind.CLAIM]
 
 
 class RandomBot(Bot):

@@ -38,6 +38,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def random_game(ruleset: str, seed: int) -> int:
     """One random game with provable claims taken; returns its number of actions."""
+    from frontlines.core.actions import ActionKind
     from frontlines.games import new_state
 
     state = new_state(ruleset, seed=seed)
@@ -48,10 +49,10 @@ def random_game(ruleset: str, seed: int) -> int:
         legal = state.legal_actions()
         claim = None
         for a in legal:
-            # Action text is the game's business; memoise "is it a claim" per action value.
+            # Memoise "is it a claim" per action value (a claim's record is the same everywhere).
             flag = is_claim.get(a)
             if flag is None:
-                flag = is_claim[a] = state.action_to_text(a).startswith("claim:")
+                flag = is_claim[a] = state.describe_action(a).kind is ActionKind.CLAIM
             if flag:
                 claim = a
                 break

@@ -25,6 +25,7 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from frontlines.core.actions import ActionRecord
 from frontlines.core.errors import IllegalAction
 
 Action = Hashable
@@ -99,6 +100,12 @@ class View(ABC):
     def parse_action(self, text: str) -> Action:
         """Parse action text; raises :class:`frontlines.core.errors.NotationError`."""
 
+    @abstractmethod
+    def describe_action(self, action: Action) -> ActionRecord:
+        """``action`` as a typed record (kind, card, flag, …) in this position: how bots
+        and user interfaces learn what a move does without reading its text. Raises
+        :class:`frontlines.core.errors.NotationError` for a value that is no action of the game."""
+
     def __eq__(self, other: object) -> bool:
         return isinstance(other, View) and self.to_notation() == other.to_notation()
 
@@ -161,6 +168,10 @@ class State(ABC):
 
     @abstractmethod
     def parse_action(self, text: str) -> Action: ...
+
+    @abstractmethod
+    def describe_action(self, action: Action) -> ActionRecord:
+        """Like :meth:`View.describe_action`."""
 
     @property
     @abstractmethod

@@ -53,6 +53,7 @@ from frontlines.games.battleline.proof import ProofResult, prove
 from frontlines.games.battleline.rules import GAME, Config, make_config
 
 if TYPE_CHECKING:
+    from frontlines.core.actions import ActionRecord
     from frontlines.games.battleline.view import BattleLineView
 
 # --- action codes ------------------------------------------------------------------------
@@ -320,6 +321,11 @@ class BattleLineState(State):
         from frontlines.games.battleline.notation import parse_action
 
         return parse_action(text)
+
+    def describe_action(self, action: Action) -> ActionRecord:
+        from frontlines.games.battleline.actions import describe
+
+        return describe(action, self.sides)
 
     # --- small helpers ---------------------------------------------------------------
     def capacity(self, flag: int) -> int:

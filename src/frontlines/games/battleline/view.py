@@ -13,8 +13,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from frontlines.core.actions import ActionRecord
 from frontlines.core.errors import NotationError
 from frontlines.core.game import Action, Outcome, View
+from frontlines.games.battleline.actions import describe, features, log_records
 from frontlines.games.battleline.cards import NUM_CARDS, NUM_TROOPS, TACTICS_MASK, card_code, parse_card
 from frontlines.games.battleline.formations import BATTLELINE_CARDS, SCHOTTEN_CARDS, rank_of, sum_of
 from frontlines.games.battleline.medieval import load_set
@@ -31,24 +33,12 @@ from frontlines.games.battleline.notation import (
 )
 from frontlines.games.battleline.rules import CARD_NAMES, FORMATION_NAMES, GAME, Config
 from frontlines.games.battleline.state import (
-    CLAIM_BASE,
-    DESERTER_BASE,
-    DRAW_TACTICS,
-    DRAW_TROOP,
-    END,
-    EXCESS_BASE,
     NUM_FLAGS,
     OVER,
-    PASS,
     PHASE_NAMES,
     REDEPLOY_BASE,
     RETURN_BASE,
-    SCOUT_PLAY,
-    SCOUT_TACTICS,
-    SCOUT_TROOP,
-    TRAITOR_BASE,
     BattleLineState,
-    flag_holding,
 )
 
 # deck mark: (position from the top, knowers bitmask, card or -1 when the viewer does not know it)
@@ -197,6 +187,9 @@ class BattleLineView(View):
 
     def parse_action(self, text: str) -> Action:
         return parse_action(text)
+
+    def describe_action(self, action: Action) -> ActionRecord:
+        return describe(action, self.sides)
 
     # --- sampling ----------------------------------------------------------------------
     def _unknown_pools(self) -> tuple[list[int], list[int]]:
@@ -444,44 +437,6 @@ def _check_consistent(v: BattleLineView) -> None:
 
 
 # --- the dictionary for user interfaces -------------------------------------------------------
-def _legal_entry(a: int, v: BattleLineView) -> dict[str, Any]:
-    text = action_to_text(a)
-    entry: dict[str, Any] = {"text": text}
-    if a < CLAIM_BASE:
-        c, f = divmod(a, 9)
-        entry.update(kind="environment" if text[:2] in ("FO", "MU") else "play", card=card_code(c), flag=f + 1)
-    elif a < PASS:
-        entry.update(kind="claim", flag=a - CLAIM_BASE + 1)
-    elif a == PASS:
-        entry["kind"] = "pass"
-    elif a in (DRAW_TROOP, DRAW_TACTICS):
-        entry.update(kind="draw", deck="troop" if a == DRAW_TROOP else "tactics")
-    elif a == END:
-        entry["kind"] = "end"
-    elif a == SCOUT_PLAY:
-        entry.update(kind="scout", card="SC")
-    elif a in (SCOUT_TROOP, SCOUT_TACTICS):
-        entry.update(kind="scout_draw", deck="troop" if a == SCOUT_TROOP else "tactics")
-    elif a < REDEPLOY_BASE:
-        entry.update(kind="scout_return", card=card_code(a - RETURN_BASE))
-    else:  # the four actions that take a card off the table also say where it lies
-        if a < DESERTER_BASE:
-            c, t = divmod(a - REDEPLOY_BASE, 10)
-            entry.update(kind="redeploy", card=card_code(c), target="x" if t == 9 else t + 1)
-        elif a < TRAITOR_BASE:
-            c = a - DESERTER_BASE
-            entry.update(kind="deserter", card=card_code(c))
-        elif a < EXCESS_BASE:
-            c, g = divmod(a - TRAITOR_BASE, 9)
-            entry.update(kind="traitor", card=card_code(c), target=g + 1)
-        else:
-            c = a - EXCESS_BASE
-            entry.update(kind="discard", card=card_code(c))
-        f = flag_holding(v.sides, c)
-        entry["from"] = f + 1 if f >= 0 else None
-    return entry
-
-
 def view_dict(v: BattleLineView) -> dict[str, Any]:
     from frontlines.games.battleline.formations import evaluate
 
@@ -556,7 +511,7 @@ def view_dict(v: BattleLineView) -> dict[str, Any]:
             known_cards += [{"card": card_code(c), "where": f"hand {p}"} for c in range(NUM_CARDS) if h[3] >> c & 1]
     for deck, marks in (("troop", v.tmarks), ("tactics", v.xmarks)):
         known_cards += [{"card": card_code(c), "where": f"{deck} deck", "position": pos} for pos, _k, c in marks if c >= 0]
-    legal = [_legal_entry(a, v) for a in v.legal_actions()]  # type: ignore[arg-type]
+    legal = [describe(a, v.sides).to_dict() for a in v.legal_actions()]
     return {
         "game": GAME,
         "ruleset": v.ruleset,
@@ -566,7 +521,9 @@ def view_dict(v: BattleLineView) -> dict[str, Any]:
         "outcome": v.out.to_dict() if v.out is not None else None,
         "log": list(v.log),
         "log_seats": v.log_seats,
+        "log_records": log_records(v.log, v.log_seats),
         "legal": legal,
+        "features": features(v.cfg),
         "flags": flags,
         "hands": hands,
         "hand_sizes": sizes,

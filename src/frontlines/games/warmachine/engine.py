@@ -6,8 +6,10 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from frontlines.core.actions import ActionRecord, LogEntryDict, log_entry
 from frontlines.core.errors import IllegalAction, NotationError, UnknownRuleset
 from frontlines.core.game import Action, GameModule, Outcome, Ruleset, State, View
+from frontlines.games.warmachine.actions import describe, describe_public, features
 from frontlines.games.warmachine.cards import (
     ALL_CARDS,
     COUNTRIES,
@@ -29,17 +31,10 @@ from frontlines.games.warmachine.notation import (
 )
 from frontlines.games.warmachine.options import RULESET, Opts
 from frontlines.games.warmachine.rules import (
-    BURN,
     DRAW,
-    DRAW_A,
     OVER,
     PHASE_NAMES,
-    SKIP,
     STATUS_NAMES,
-    TAKE1,
-    TAKE1_CARD,
-    TAKE2,
-    TAKE2_CARDS,
     WON0,
     WON1,
     Board,
@@ -239,6 +234,9 @@ class WarMachineState(State):
     def parse_action(self, text: str) -> Action:
         return parse_action(text)
 
+    def describe_action(self, action: Action) -> ActionRecord:
+        return describe(action)
+
     @property
     def history(self) -> Sequence[Action]:
         return self._history
@@ -270,6 +268,16 @@ class WarMachineView(View):
     def log_seats(self) -> list[int]:
         """Who made each :meth:`log` entry (0 or 1)."""
         return [] if self._history is None else list(self._history[1])
+
+    def log_records(self) -> list[LogEntryDict]:
+        """The :meth:`log` as records, each with the seat that made it."""
+        if self._history is None:
+            return []
+        face_up = self._b.opts.burn_face_up
+        return [
+            log_entry(describe(a) if actor == self.viewer else describe_public(a, face_up), actor)
+            for a, actor in zip(*self._history, strict=True)
+        ]
 
     @property
     def board(self) -> Board:
@@ -305,6 +313,9 @@ class WarMachineView(View):
 
     def parse_action(self, text: str) -> Action:
         return parse_action(text)
+
+    def describe_action(self, action: Action) -> ActionRecord:
+        return describe(action)
 
     def __repr__(self) -> str:
         return f"WarMachineView({self.to_notation()!r})"
@@ -349,7 +360,9 @@ class WarMachineView(View):
             "outcome": outcome.to_dict() if outcome is not None else None,
             "log": self.log(),
             "log_seats": self.log_seats(),
-            "legal": [self._legal_dict(a) for a in b.legal()] if self.legal_actions() else [],
+            "log_records": self.log_records(),
+            "legal": [describe(a).to_dict() for a in b.legal()] if self.legal_actions() else [],
+            "features": features(),
             "front": front,
             "hands": hands,
             "hand_sizes": [len(h) for h in b.hands],
@@ -376,28 +389,6 @@ class WarMachineView(View):
                 "results": [{"scores": [s0, s1], "winner": None if w < 0 else w} for s0, s1, w in b.results],
             }
         return d
-
-    def _legal_dict(self, a: int) -> dict[str, Any]:
-        entry: dict[str, Any] = {"text": action_text(a)}
-        if a < 432:
-            c, orient, p = a // 12, (a // 6) & 1, a % 6
-            col = c // 6 if orient == WM else c % 6
-            entry.update(kind="deploy", card=card_code(c), end=TYPE_NAMES[orient], colour=COUNTRIES[col],
-                         position=p + 1, strength=STRENGTH[orient], draws=2 if orient else 1)
-        elif a < DRAW_A:
-            entry.update(kind="burn", card=card_code(a - BURN))
-        elif a < TAKE1:
-            entry.update(kind="draw", pile=a - DRAW_A + 1)
-        elif a == SKIP:
-            entry.update(kind="skip")
-        elif a in (TAKE1, TAKE2):
-            entry.update(kind="take", count=1 if a == TAKE1 else 2, cards=None)
-        elif a < TAKE2_CARDS:
-            entry.update(kind="take", count=1, cards=[card_code(a - TAKE1_CARD)])
-        else:
-            x, y = divmod(a - TAKE2_CARDS, 36)
-            entry.update(kind="take", count=2, cards=[card_code(x), card_code(y)])
-        return entry
 
 
 def _card_dict(c: int, orient: int) -> dict[str, Any]:
