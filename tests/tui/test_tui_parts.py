@@ -205,13 +205,21 @@ def test_side_lines_mention_tactics_only_where_the_ruleset_has_them() -> None:
 # --- words ----------------------------------------------------------------------------------
 
 
+def _words(ruleset: str, text: str) -> str:
+    """The terminal's words for an action, from the game's record of it (never its text)."""
+    state = new_state(ruleset, seed=1)
+    return describe_action(state.describe_action(state.parse_action(text)))
+
+
 def test_words() -> None:
-    assert describe_action("R7@3") == "R7 to 3"
-    assert describe_action("RE:R7>x") == "Redeploy R7 out"
-    assert describe_action("TR:B3>4") == "Traitor B3>4"
-    assert describe_action("claim:5") == "claims flag 5"
-    assert describe_action("GJ^4") == "GJ WM to 4" and describe_action("IJv2") == "IJ inf to 2"
-    assert describe_action("burn:?") == "burns a card" and describe_action("draw:6") == "draws pile 6"
+    assert _words("battleline", "R7@3") == "R7 to 3"
+    assert _words("battleline", "RE:R7>x") == "Redeploy R7 out"
+    assert _words("battleline", "TR:B3>4") == "Traitor B3>4"
+    assert _words("battleline", "claim:5") == "claims flag 5"
+    assert _words("battleline", "FO@2") == "Fog at 2" and _words("battleline", "draw:tactics") == "draws tactics"
+    assert _words("warmachine", "GJ^4") == "GJ WM to 4" and _words("warmachine", "IJv2") == "IJ inf to 2"
+    assert describe_action({"text": "burn:?", "kind": "burn", "card": "?"}) == "burns a card"
+    assert _words("warmachine", "draw:6") == "draws pile 6" and _words("warmachine", "take1") == "takes 1"
     flags = sample_view()["flags"]
     assert claim_explanation(flags[0]) == "Flag 1 can be claimed: no unseen card can beat your wedge (27)"
     text = claim_explanation(flags[1])
@@ -274,14 +282,19 @@ def test_play_command_rejects_bad_input(capsys: pytest.CaptureFixture[str], tmp_
     assert (args.rules, args.opponent, args.seat, args.seed) == ("warmachine", "hard", 1, 9)
 
 
-def test_log_names_who_moved_from_the_views_log_seats() -> None:
+def test_log_names_who_moved_from_the_views_log_records() -> None:
     from frontlines.tui.app import _log_lines
 
-    view = {"log": ["R7@3", "B2@5", "claim:3"], "log_seats": [0, 1, 0]}
-    text = _log_lines(view, ["Ann", "Bot"], 10).plain
-    assert "Ann: " in text and "Bot: " in text
-    assert text.index("Ann: ") < text.index("Bot: ")
-    # a view that does not say who moved (or says it badly) gets no names, never wrong ones
-    for seats in (None, [0, 1], "01"):
-        bare = _log_lines({"log": view["log"], "log_seats": seats}, ["Ann", "Bot"], 10).plain
-        assert "Ann" not in bare and "Bot" not in bare
+    state = new_state("battleline-basic", seed=3)
+    rng = random.Random(1)
+    for _ in range(4):  # play, draw; play, draw
+        state.apply(rng.choice(state.legal_actions()))
+    view = state.view(0).to_dict()
+    names = ["Ann", "Bot"]
+    first = view["log_records"][0]["seat"]
+    text = _log_lines(view, names, 10).plain
+    assert text.index(f"{names[first]}: ") < text.index(f"{names[1 - first]}: ")
+    # a log entry that does not say who made it gets no name, never a wrong one
+    unsigned = [{k: v for k, v in e.items() if k != "seat"} for e in view["log_records"]]
+    bare = _log_lines({"log_records": unsigned}, names, 10).plain
+    assert "Ann" not in bare and "Bot" not in bare

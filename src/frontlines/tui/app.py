@@ -20,21 +20,19 @@ from textual.containers import Horizontal
 from textual.screen import Screen
 
 from frontlines.bots.base import Bot
+from frontlines.core.actions import ActionRecord
 from frontlines.core.errors import FrontlinesError
 from frontlines.core.game import Action, View
 from frontlines.core.record import GameRecord
-from frontlines.tui.cards import card_name, tactics_help
+from frontlines.tui.adapters import GameUI, ui_for
+from frontlines.tui.cards import card_name
 from frontlines.tui.render import Marks
 from frontlines.tui.screens import ConfirmScreen, HelpScreen, PassScreen, SaveScreen, SetupScreen
 from frontlines.tui.session import GameConfig, GameSession, load_record, make_bot, replay_states
 from frontlines.tui.steps import ACTION, BUTTON, CARD, CLAIM, DECK, FLAG, HAND, Move, Picker, Token, moves_from_view
-from frontlines.tui.warmachine import END, END_KEYS, END_WORDS
-from frontlines.tui.widgets import BattleLineBoard, FlagColumn, HandBar, Pane, WarMachineBoard, tracker_text
-from frontlines.tui.words import claim_explanation, describe_action, flag_details, outcome_text, placed_cards
-
-_DECK_KEYS = {"t": "troop", "a": "tactics"}
-_BUTTON_KEYS = {"p": "pass", "e": "end"}
-_GUILE_OWNER = {"RE": "me", "DE": "them", "TR": "them"}
+from frontlines.tui.warmachine import END
+from frontlines.tui.widgets import BattleLineBoard, FlagColumn, HandBar, Pane, WarMachineBoard
+from frontlines.tui.words import claim_explanation, describe_action, flag_details, outcome_text
 
 _SCREEN_CSS = """
 #status { height: 1; background: $boost; }
@@ -47,25 +45,21 @@ _SCREEN_CSS = """
 """
 
 
-def _log_seats(view: Mapping[str, Any]) -> list[int] | None:
-    """Who made each log entry, from the view itself (``None`` when it does not say)."""
-    log = view.get("log") or []
-    seats = view.get("log_seats")
-    if not isinstance(seats, list) or len(seats) != len(log):
-        return None
-    return [int(s) for s in seats]
+def _log_entries(view: Mapping[str, Any]) -> list[tuple[int | None, ActionRecord]]:
+    """The view's public log as (seat, record) pairs; the seat is ``None`` where it is unknown."""
+    out: list[tuple[int | None, ActionRecord]] = []
+    for entry in view.get("log_records") or []:
+        seat = entry.get("seat")
+        out.append((int(seat) if seat is not None else None, ActionRecord.from_dict(entry)))
+    return out
 
 
 def _log_lines(view: Mapping[str, Any], names: Sequence[str], height: int) -> Text:
     """The last ``height`` public actions, each with who made it where the view says."""
-    log = [str(x) for x in view.get("log") or []]
-    seats = _log_seats(view)
     lines: list[str] = []
-    for i, text in enumerate(log):
-        who = ""
-        if seats is not None and 0 <= seats[i] < len(names):
-            who = names[seats[i]] + ": "
-        lines.append(f"{who}{describe_action(text)}")
+    for seat, record in _log_entries(view):
+        who = names[seat] + ": " if seat is not None and 0 <= seat < len(names) else ""
+        lines.append(f"{who}{describe_action(record)}")
     shown = lines[-max(1, height - 1):]
     out = Text("Log\n", style="bold underline")
     out.append("\n".join(shown))
@@ -85,13 +79,13 @@ def _short_names(session: GameSession) -> list[str]:
     return ["you" if kind == "human" else "bot" for kind in session.kinds]
 
 
-def table_layout(is_battleline: bool) -> ComposeResult:
+def table_layout(ui: GameUI) -> ComposeResult:
     """The table both the game and the replay screens show: status, board, prompt/tracker/log, keys."""
     yield Pane(id="status")
-    yield BattleLineBoard(id="board") if is_battleline else WarMachineBoard(id="board")
+    yield ui.board()
     with Horizontal(id="bottom"):
         yield Pane(id="prompt")
-        yield Pane(id="tracker", classes="" if is_battleline else "hidden")
+        yield Pane(id="tracker", classes="" if ui.has_tracker else "hidden")
         yield Pane(id="log")
     yield Pane(id="keys")
 
@@ -125,11 +119,11 @@ class GameScreen(Screen[None]):
         self.hint_bot: Bot | None = None
         self.hinting = False
         self._position: tuple[int, int | None] | None = None
-        self.is_battleline = session.state.game == "battleline"
+        self.ui = ui_for(session.state.game)
 
     # --- layout ---------------------------------------------------------------------
     def compose(self) -> ComposeResult:
-        yield from table_layout(self.is_battleline)
+        yield from table_layout(self.ui)
 
     def on_mount(self) -> None:
         if self.session.pass_and_play and not self.session.state.is_terminal():
@@ -180,10 +174,9 @@ class GameScreen(Screen[None]):
             if move.kind == "claim" and move.entry.get("flag") is not None:
                 marks.claimable.add(int(move.entry["flag"]))
         options = self._options()
-        me, them = self.viewer, 1 - self.viewer
+        me = self.viewer
         marks.recent = self._recent_cards()
-        head = self.picker.head()
-        owner = them if head is not None and _GUILE_OWNER.get(head.value) == "them" else me
+        owner = self.ui.card_owner(self.picker.head(), me)
         hand_offered: set[str] = set()
         for token in options:
             if token.kind == HAND:
@@ -213,17 +206,12 @@ class GameScreen(Screen[None]):
 
     def _recent_cards(self) -> set[tuple[int, str]]:
         """Cards the other side placed since this player's last action (marked ``R7+``)."""
-        log = [str(x) for x in self.view_dict.get("log") or []]
-        movers = _log_seats(self.view_dict)
-        if movers is None:
-            return set()
         recent: set[tuple[int, str]] = set()
-        for text, mover in zip(reversed(log), reversed(movers), strict=True):
-            if mover == self.viewer:
+        for mover, record in reversed(_log_entries(self.view_dict)):
+            if mover is None or mover == self.viewer:
                 break
-            card = placed_cards(text)
-            if card is not None and mover >= 0:
-                recent.add((mover, card))
+            if record.placed is not None:
+                recent.add((mover, record.placed))
         return recent
 
     def _draw(self, view: View, data: Mapping[str, Any]) -> None:
@@ -233,9 +221,9 @@ class GameScreen(Screen[None]):
         self.query_one("#status", Pane).show(self._status_text(data))
         self.query_one("#prompt", Pane).show(self._prompt_text(data))
         tracker = self.query_one("#tracker", Pane)
-        tracker.show(tracker_text(data) if self.is_battleline else Text())
+        tracker.show(self.ui.tracker(data))
         # a long explanation (claim proofs, counter-examples) borrows the tracker's room
-        tracker.set_class(not self.is_battleline or len(self.message.plain) > 90, "hidden")
+        tracker.set_class(not self.ui.has_tracker or len(self.message.plain) > 90, "hidden")
         log = self.query_one("#log", Pane)
         log.update(_log_lines(data, _short_names(self.session), max(3, log.size.height)))
         self.query_one("#keys", Pane).show(self._keys_text())
@@ -264,77 +252,8 @@ class GameScreen(Screen[None]):
         """What the current step asks, in words."""
         if self.claim_mode:
             return "Claim which flag? Press 1-9 (Esc: cancel)."
-        if not self.is_battleline:
-            return self._wm_question()
-        prefix = self.picker.prefix
-        options = self.picker.options()
-        kinds = {t.kind for t in options}
-        candidates = self.picker.candidates()
-        move_kinds = {m.kind for m in candidates}
-        if not prefix:
-            parts = []
-            if "scout_return" in move_kinds:
-                return "Scout: put a card back on top of its deck: pick it from your hand (1-9)."
-            if "scout_draw" in move_kinds:
-                return "Scout: draw a card: t troop deck, a tactics deck."
-            if HAND in kinds:
-                parts.append("Pick a card from your hand (1-9 or click).")
-            if DECK in kinds:
-                decks = " or ".join(f"{k} {v}" for k, v in _DECK_KEYS.items() if Token(DECK, v) in options)
-                parts.append(f"Draw: {decks}.")
-            if Token(BUTTON, "pass") in options:
-                parts.append("p: pass (no troop can be played).")
-            if Token(BUTTON, "end") in options:
-                parts.append("e: end the turn.")
-            if CLAIM in kinds:
-                flags = " ".join(t.value for t in options if t.kind == CLAIM)
-                parts.append(f"c: claim (provable now: {flags}).")
-            if ACTION in kinds:
-                parts.append("Choose an action (1-9 or arrows + Enter).")
-            return " ".join(parts)
-        head = prefix[0]
-        last = prefix[-1]
-        if head.kind == HAND and head.value in ("RE", "DE", "TR"):
-            name = {"RE": "Redeploy", "DE": "Deserter", "TR": "Traitor"}[head.value]
-            picked = [t.value for t in prefix if t.kind == CARD]
-            if FLAG in kinds and not picked:
-                whose = "your" if head.value == "RE" else "the opponent's"
-                what = "troop" if head.value == "TR" else "card"
-                return f"{name}: at which flag is {whose} {what}? (1-9, Esc back)"
-            if CARD in kinds:
-                return f"{name}: which card? (1-{len(options)} in the order shown, Esc back)"
-            if picked and FLAG in kinds:
-                extra = ", x to discard it" if Token(FLAG, "x") in options else ""
-                side = "your side of which flag" if head.value == "TR" else "which flag"
-                return f"{name} {picked[0]}: move it to {side}? (1-9{extra}, Esc back)"
-        if last.kind == HAND and FLAG in kinds:
-            code = last.value
-            what = tactics_help(code, self.session.state.ruleset)
-            extra = f" - {what}" if what else ""
-            return f"Play {card_name(code, self.view_dict.get('card_names'))}{extra}: to which flag? (1-9, Esc back)"
-        return "Choose (arrows + Enter, Esc back)."
-
-    def _wm_question(self) -> str:
-        prefix = self.picker.prefix
-        options = self.picker.options()
-        kinds = {t.kind for t in options}
-        if not prefix:
-            if ACTION in kinds:
-                return "Set-up: take the leftover cards (1 = take 1 and move first, 2 = take 2, move second)."
-            parts = []
-            if HAND in kinds:
-                parts.append("Pick a card to send or burn (1-9 or click).")
-            if FLAG in kinds:
-                left = self.view_dict.get("draws_left") or 1
-                parts.append(f"Draw from which support pile? (1-6; {left} to draw)")
-            if Token(BUTTON, "skip") in options:
-                parts.append("p: skip (nothing can be done).")
-            return " ".join(parts)
-        if prefix[-1].kind == HAND:
-            return f"Card {prefix[-1].value}: which end up?"
-        if prefix[-1].kind == END:
-            return f"Send {prefix[0].value} ({END_WORDS[prefix[-1].value].split(' (')[0]}) to which position? (1-6)"
-        return "Choose (arrows + Enter, Esc back)."
+        picker = self.picker
+        return self.ui.question(picker.prefix, picker.options(), picker.candidates(), self.view_dict)
 
     def _prompt_text(self, data: Mapping[str, Any]) -> Text:
         out = Text()
@@ -349,12 +268,10 @@ class GameScreen(Screen[None]):
             self.listed = []
             if not self.claim_mode and options and options[0].kind in (ACTION, END):
                 # listed first, one per line, so that a click on line y picks option y
-                keys = {v: k for k, v in END_KEYS.items()}
                 self.listed = options[:9]
                 for i, token in enumerate(self.listed, 1):
                     mark = ">" if i - 1 == self.cursor % len(options) else " "
-                    label = END_WORDS.get(token.value, token.value) if token.kind == END else token.value
-                    key = keys.get(token.value, str(i)) if token.kind == END else str(i)
+                    key, label = self.ui.option_line(token, i)
                     out.append(f"{mark}{key} {label}\n")
             out.append(self._step_question() + "\n", style="bold")
             cursor = self._cursor_token()
@@ -375,7 +292,7 @@ class GameScreen(Screen[None]):
         if self.my_turn():
             parts.insert(0, "h hint")
             parts.insert(0, "arrows+Enter")
-            if self.is_battleline:
+            if self.ui.claims:
                 parts.insert(0, "c claim")
         if self.session.can_undo():
             parts.append("u undo")
@@ -543,19 +460,19 @@ class GameScreen(Screen[None]):
 
     def _think_hint(self, bot: Bot, view: View, position: object) -> None:
         try:
-            text: str | None = view.action_to_text(bot.choose(view))
+            record: ActionRecord | None = view.describe_action(bot.choose(view))
         except Exception:  # a hint is a nicety; never let it break the game
-            text = None
-        self._post(self._hint_done, position, text)
+            record = None
+        self._post(self._hint_done, position, record)
 
-    def _hint_done(self, position: object, text: str | None) -> None:
+    def _hint_done(self, position: object, record: ActionRecord | None) -> None:
         self.hinting = False
         if position != self._position:
             return  # the game moved on meanwhile
-        if text is None:
+        if record is None:
             self.say("No hint available.", "yellow")
         else:
-            self.say(f"Hint (heuristic bot): {describe_action(text)} ({text})", "cyan")
+            self.say(f"Hint (heuristic bot): {describe_action(record)} ({record.text})", "cyan")
         self.refresh_table()
 
     # --- input ----------------------------------------------------------------------
@@ -609,7 +526,7 @@ class GameScreen(Screen[None]):
             self.cursor = 0
             self.refresh_table()
             return True
-        if key == "i" and self.is_battleline:
+        if key == "i" and self.ui.claims:
             self.info_mode = not self.info_mode
             self.claim_mode = False
             self.say("Which flag? Press 1-9." if self.info_mode else "")
@@ -619,7 +536,7 @@ class GameScreen(Screen[None]):
             self.info_mode = False
             self.show_flag(int(character))
             return True
-        if key == "c" and self.is_battleline and not self.picker.started:
+        if key == "c" and self.ui.claims and not self.picker.started:
             self.claim_mode = not self.claim_mode
             self.message = self._claim_list() if self.claim_mode else Text()
             self.refresh_table()
@@ -634,20 +551,9 @@ class GameScreen(Screen[None]):
             if token is not None:
                 self.choose(token)
             return True
-        if key in _DECK_KEYS and Token(DECK, _DECK_KEYS[key]) in options:
-            self.choose(Token(DECK, _DECK_KEYS[key]))
-            return True
-        if key in _BUTTON_KEYS and Token(BUTTON, _BUTTON_KEYS[key]) in options:
-            self.choose(Token(BUTTON, _BUTTON_KEYS[key]))
-            return True
-        if key == "p" and Token(BUTTON, "skip") in options:
-            self.choose(Token(BUTTON, "skip"))
-            return True
-        if key in END_KEYS and Token(END, END_KEYS[key]) in options:
-            self.choose(Token(END, END_KEYS[key]))
-            return True
-        if key == "x" and Token(FLAG, "x") in options:
-            self.choose(Token(FLAG, "x"))
+        lettered = self.ui.key_token(key, options)
+        if lettered is not None:
+            self.choose(lettered)
             return True
         if character is not None and character.isdigit() and character != "0":
             self._digit(int(character), options, kinds)
@@ -662,8 +568,7 @@ class GameScreen(Screen[None]):
             if token in options:
                 self.choose(token)
             else:
-                where = "Flag" if self.is_battleline else "Position/pile"
-                self.say(f"{where} {n} is not possible here.", "yellow")
+                self.say(f"{self.ui.place_word} {n} is not possible here.", "yellow")
                 self.refresh_table()
         elif CARD in kinds or ACTION in kinds or DECK in kinds or END in kinds:
             listed = [t for t in options if t.kind in (CARD, ACTION, DECK, END)]
@@ -725,7 +630,7 @@ class GameScreen(Screen[None]):
         if flag_token in options:
             self.choose(flag_token)
             return
-        if not self.picker.started and self.is_battleline:
+        if not self.picker.started and self.ui.claims:
             if Token(CLAIM, str(event.flag)) in options:
                 self.try_claim(event.flag)
             else:
@@ -808,11 +713,11 @@ class ReplayScreen(Screen[None]):
         self.index = 0
         self.viewer = viewer
         self.standalone = standalone
-        self.is_battleline = self.states[0].game == "battleline"
+        self.ui = ui_for(self.states[0].game)
         self.players = (record.tags.get("Player0") or "P1", record.tags.get("Player1") or "P2")
 
     def compose(self) -> ComposeResult:
-        yield from table_layout(self.is_battleline)
+        yield from table_layout(self.ui)
 
     def on_mount(self) -> None:
         self.show()
@@ -824,11 +729,11 @@ class ReplayScreen(Screen[None]):
         me = 0 if self.viewer is None else self.viewer
         names = [f"P1 {self.players[0]}", f"P2 {self.players[1]}"]
         marks = Marks()
-        if self.index:
+        last = self.record_of(self.index)
+        if last is not None:
             mover = self.states[self.index - 1].current_player()
-            card = placed_cards(self.texts[self.index])
-            if mover is not None and card is not None:
-                marks.recent.add((mover, card))  # the card the last action placed: R7+
+            if mover is not None and last.placed is not None:
+                marks.recent.add((mover, last.placed))  # the card the last action placed: R7+
         _board(self).show(data, me, marks, names, set(), None, None)
         total = len(self.states) - 1
         status = Text(" REPLAY ", style="bold reverse")
@@ -836,22 +741,30 @@ class ReplayScreen(Screen[None]):
         status.append(f" {state.ruleset}  move {self.index}/{total}  showing {seat}")
         self.query_one("#status", Pane).show(status)
         prompt = Text()
-        if self.index:
+        if last is not None:
             mover = self.states[self.index - 1].current_player()
             who = f"P{mover + 1} " if mover is not None else ""
-            prompt.append(f"Last: {who}{describe_action(self.texts[self.index])} ({self.texts[self.index]})\n", style="bold")
-        if self.index < total:
-            prompt.append(f"Next: {describe_action(self.texts[self.index + 1])}\n")
+            prompt.append(f"Last: {who}{describe_action(last)} ({self.texts[self.index]})\n", style="bold")
+        following = self.record_of(self.index + 1)
+        if following is not None:
+            prompt.append(f"Next: {describe_action(following)}\n")
         if state.is_terminal():
             prompt.append(outcome_text(data.get("outcome"), names) + "\n", style="bold")
         self.query_one("#prompt", Pane).show(prompt)
-        self.query_one("#tracker", Pane).show(tracker_text(data) if self.is_battleline else Text())
+        self.query_one("#tracker", Pane).show(self.ui.tracker(data))
         log = Text("Moves\n", style="bold underline")
         height = max(3, self.query_one("#log", Pane).size.height) - 1
         start = max(1, self.index - height + 1)
         log.append("\n".join(f"{i} {self.texts[i]}" for i in range(start, self.index + 1)))
         self.query_one("#log", Pane).show(log)
         self.query_one("#keys", Pane).show(Text(" left/right step  Home/End  v seat  q back  ? help", style="dim"))
+
+    def record_of(self, index: int) -> ActionRecord | None:
+        """The action that led to position ``index``, described by the position before it."""
+        if not 0 < index < len(self.states):
+            return None
+        before = self.states[index - 1]
+        return before.describe_action(before.parse_action(self.texts[index]))
 
     def on_key(self, event: events.Key) -> None:
         key = event.key

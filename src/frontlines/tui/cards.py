@@ -62,9 +62,9 @@ _SCHOTTEN_HELP = {
 }
 
 
-def tactics_help(code: str, ruleset: str) -> str:
-    """One line on what a tactics card does in ``ruleset``."""
-    if ruleset.startswith("schotten") and code in _SCHOTTEN_HELP:
+def tactics_help(code: str, family: str) -> str:
+    """One line on what a tactics card does in a game ``family`` (the view's ``features``)."""
+    if family == "schotten-totten" and code in _SCHOTTEN_HELP:
         return _SCHOTTEN_HELP[code]
     return TACTICS_HELP.get(code, "")
 

@@ -69,7 +69,7 @@ def battleline_path(entry: Mapping[str, Any], view: Mapping[str, Any], where: Ma
     if kind == "claim" and flag is not None:
         return (Token(CLAIM, str(flag)),)
     if kind in ("draw", "scout_draw"):
-        return (Token(DECK, str(entry.get("deck", text.split(":")[-1]))),)
+        return (Token(DECK, str(entry.get("deck", ""))),)
     if kind == "scout_return":
         return (Token(HAND, card),)
     if kind in ("pass", "end"):

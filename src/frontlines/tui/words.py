@@ -2,58 +2,50 @@
 
 from __future__ import annotations
 
-import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from frontlines.core.actions import HIDDEN, ActionRecord
+from frontlines.core.actions import ActionKind as K
 from frontlines.tui.cards import TACTICS_NAMES
 
-_WM_DEPLOY = re.compile(r"^([A-Z]{2})([\^v])([1-6])$")
+
+def _card(r: ActionRecord, hidden: str) -> str:
+    """The record's card, or ``hidden`` words where the viewer cannot see it."""
+    return hidden if r.card in (HIDDEN, None, "") else str(r.card)
 
 
-def describe_action(text: str) -> str:
-    """``R7@3`` -> ``R7 to 3``, ``GJ^4`` -> ``GJ WM to 4``; unknown forms come back unchanged."""
-    deploy = _WM_DEPLOY.match(text)
-    if deploy:
-        end = "WM" if deploy.group(2) == "^" else "inf"
-        return f"{deploy.group(1)} {end} to {deploy.group(3)}"
-    if text.startswith("burn:"):
-        card = text[5:]
-        return "burns a card" if card == "?" else f"burns {card}"
-    if text.startswith("draw:") and text[5:].isdigit():
-        return f"draws pile {text[5:]}"
-    if text in ("take1", "take2"):
-        return f"takes {text[-1]}"
-    if text == "skip":
-        return "skips"
-    if text.startswith("claim:"):
-        return f"claims flag {text[6:]}"
-    if text.startswith("draw:"):
-        return f"draws {text[5:]}"
-    if text.startswith("scout:"):
-        return f"scouts {text[6:]}"
-    if text.startswith("return:"):
-        card = text[7:]
-        return "returns a card" if card in ("?", "") else f"returns {card}"
-    if text == "SC":
-        return "plays Scout"
-    if text in ("pass", "end"):
-        return {"pass": "passes", "end": "ends turn"}[text]
-    head, _, rest = text.partition(":")
-    if head in ("RE", "DE", "TR") and rest:
-        card, _, target = rest.partition(">")
-        name = TACTICS_NAMES[head]
-        if head == "RE":
-            return f"{name} {card} out" if target == "x" else f"{name} {card}>{target}"
-        if head == "DE":
-            return f"{name} {card}"
-        return f"{name} {card}>{target}"
-    card, at, flag = text.partition("@")
-    if at:
-        if card in ("FO", "MU"):
-            return f"{TACTICS_NAMES[card]} at {flag}"
-        return f"{card} to {flag}"
-    return text
+def _redeploy(r: ActionRecord) -> str:
+    return f"{TACTICS_NAMES['RE']} {r.card} out" if r.target == "x" else f"{TACTICS_NAMES['RE']} {r.card}>{r.target}"
+
+
+_WORDS: dict[K, Callable[[ActionRecord], str]] = {
+    K.PLAY: lambda r: f"{r.card} to {r.flag}",
+    K.ENVIRONMENT: lambda r: f"{TACTICS_NAMES.get(r.card or '', r.card)} at {r.flag}",
+    K.CLAIM: lambda r: f"claims flag {r.flag}",
+    K.PASS: lambda r: "passes",
+    K.DRAW: lambda r: f"draws pile {r.pile}" if r.pile is not None else f"draws {r.deck}",
+    K.END: lambda r: "ends turn",
+    K.SCOUT: lambda r: "plays Scout",
+    K.SCOUT_DRAW: lambda r: f"scouts {r.deck}",
+    K.SCOUT_RETURN: lambda r: "returns " + _card(r, "a card"),
+    K.REDEPLOY: _redeploy,
+    K.DESERTER: lambda r: f"{TACTICS_NAMES['DE']} {r.card}",
+    K.TRAITOR: lambda r: f"{TACTICS_NAMES['TR']} {r.card}>{r.target}",
+    K.DISCARD: lambda r: f"discards {r.card}",
+    K.DEPLOY: lambda r: f"{r.card} {'WM' if r.end == 'war_machine' else 'inf'} to {r.position}",
+    K.BURN: lambda r: "burns " + _card(r, "a card"),
+    K.SKIP: lambda r: "skips",
+    K.TAKE: lambda r: f"takes {r.count}" if r.cards is None else r.text,
+}
+
+
+def describe_action(entry: ActionRecord | Mapping[str, Any]) -> str:
+    """An action record (or its JSON form from the view) in a few words: ``R7@3`` -> ``R7 to 3``,
+    ``GJ^4`` -> ``GJ WM to 4``; a kind this terminal has no words for comes back as its text."""
+    record = entry if isinstance(entry, ActionRecord) else ActionRecord.from_dict(entry)
+    words = _WORDS.get(record.kind)
+    return words(record) if words is not None else record.text
 
 
 def format_cards(value: Any) -> str:
@@ -103,18 +95,6 @@ def claim_explanation(flag: Mapping[str, Any]) -> str:
     if counter:
         text += f". Counter-example: {counter}"
     return text + "."
-
-
-def placed_cards(text: str) -> str | None:
-    """The card an action puts on (or moves across) the table, if any: ``R7@3`` -> ``R7``."""
-    head, sep, rest = text.partition(":")
-    if sep and head in ("RE", "TR"):
-        card, _, target = rest.partition(">")
-        return card if target and target != "x" else None
-    card, at, _flag = text.partition("@")
-    if at and card not in ("FO", "MU"):
-        return card
-    return None
 
 
 def flag_details(flag: Mapping[str, Any], me: int, names: Sequence[str]) -> str:

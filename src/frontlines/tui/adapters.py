@@ -1,0 +1,178 @@
+"""What differs per game on the terminal table, chosen once per screen with :func:`ui_for`.
+
+The game and replay screens are written for every game; each game's adapter gives them its
+board widget, its tracker, the words of each step of a move, its keys and what its flags (or
+positions) answer when clicked. Rules differences come from the view's ``features``, never
+from the ruleset's name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from rich.text import Text
+
+from frontlines.tui.cards import card_name, tactics_help
+from frontlines.tui.steps import ACTION, BUTTON, CARD, CLAIM, DECK, FLAG, HAND, Move, Token
+from frontlines.tui.warmachine import END, END_KEYS, END_WORDS
+from frontlines.tui.widgets import BattleLineBoard, WarMachineBoard, tracker_text
+
+_DECK_KEYS = {"t": "troop", "a": "tactics"}
+_BUTTON_KEYS = {"p": "pass", "e": "end"}
+_GUILE_NAMES = {"RE": "Redeploy", "DE": "Deserter", "TR": "Traitor"}
+
+
+class GameUI:
+    """The generic table: no tracker, no claims, every choice listed by number."""
+
+    game: ClassVar[str] = ""
+    claims: ClassVar[bool] = False  # "c" claims, "i" explains a flag, flag clicks explain
+    place_word: ClassVar[str] = "Position/pile"  # what the digit keys pick
+
+    def board(self) -> BattleLineBoard | WarMachineBoard:
+        return WarMachineBoard(id="board")
+
+    @property
+    def has_tracker(self) -> bool:
+        return False
+
+    def tracker(self, view: Mapping[str, Any]) -> Text:
+        return Text()
+
+    def key_token(self, key: str, options: Sequence[Token]) -> Token | None:
+        """The choice a letter key makes now, if any."""
+        return None
+
+    def card_owner(self, head: Token | None, me: int) -> int:
+        """Whose table card a ``card`` step picks, once the move began with ``head``."""
+        return me
+
+    def option_line(self, token: Token, index: int) -> tuple[str, str]:
+        """Key and label of a choice listed one per line (set-up takes, War Machine ends)."""
+        return str(index), token.value
+
+    def question(self, prefix: Sequence[Token], options: Sequence[Token], candidates: Sequence[Move],
+                 view: Mapping[str, Any]) -> str:
+        """What the current step asks, in words."""
+        return "Choose (arrows + Enter, Esc back)."
+
+
+class BattleLineUI(GameUI):
+    game = "battleline"
+    claims = True
+    place_word = "Flag"
+
+    def board(self) -> BattleLineBoard | WarMachineBoard:
+        return BattleLineBoard(id="board")
+
+    @property
+    def has_tracker(self) -> bool:
+        return True
+
+    def tracker(self, view: Mapping[str, Any]) -> Text:
+        return tracker_text(view)
+
+    def key_token(self, key: str, options: Sequence[Token]) -> Token | None:
+        wanted = [Token(DECK, _DECK_KEYS[key])] if key in _DECK_KEYS else []
+        if key in _BUTTON_KEYS:
+            wanted.append(Token(BUTTON, _BUTTON_KEYS[key]))
+        if key == "x":  # Redeploy: discard the card
+            wanted.append(Token(FLAG, "x"))
+        return next((t for t in wanted if t in options), None)
+
+    def card_owner(self, head: Token | None, me: int) -> int:
+        # Deserter and Traitor pick one of the opponent's cards; Redeploy one of your own
+        return 1 - me if head is not None and head.value in ("DE", "TR") else me
+
+    def question(self, prefix: Sequence[Token], options: Sequence[Token], candidates: Sequence[Move],
+                 view: Mapping[str, Any]) -> str:
+        kinds = {t.kind for t in options}
+        if not prefix:
+            move_kinds = {m.kind for m in candidates}
+            if "scout_return" in move_kinds:
+                return "Scout: put a card back on top of its deck: pick it from your hand (1-9)."
+            if "scout_draw" in move_kinds:
+                return "Scout: draw a card: t troop deck, a tactics deck."
+            parts = []
+            if HAND in kinds:
+                parts.append("Pick a card from your hand (1-9 or click).")
+            if DECK in kinds:
+                decks = " or ".join(f"{k} {v}" for k, v in _DECK_KEYS.items() if Token(DECK, v) in options)
+                parts.append(f"Draw: {decks}.")
+            if Token(BUTTON, "pass") in options:
+                parts.append("p: pass (no troop can be played).")
+            if Token(BUTTON, "end") in options:
+                parts.append("e: end the turn.")
+            if CLAIM in kinds:
+                flags = " ".join(t.value for t in options if t.kind == CLAIM)
+                parts.append(f"c: claim (provable now: {flags}).")
+            if ACTION in kinds:
+                parts.append("Choose an action (1-9 or arrows + Enter).")
+            return " ".join(parts)
+        head, last = prefix[0], prefix[-1]
+        if head.kind == HAND and head.value in _GUILE_NAMES:
+            name = _GUILE_NAMES[head.value]
+            picked = [t.value for t in prefix if t.kind == CARD]
+            if FLAG in kinds and not picked:
+                whose = "your" if head.value == "RE" else "the opponent's"
+                what = "troop" if head.value == "TR" else "card"
+                return f"{name}: at which flag is {whose} {what}? (1-9, Esc back)"
+            if CARD in kinds:
+                return f"{name}: which card? (1-{len(options)} in the order shown, Esc back)"
+            if picked and FLAG in kinds:
+                extra = ", x to discard it" if Token(FLAG, "x") in options else ""
+                side = "your side of which flag" if head.value == "TR" else "which flag"
+                return f"{name} {picked[0]}: move it to {side}? (1-9{extra}, Esc back)"
+        if last.kind == HAND and FLAG in kinds:
+            code = last.value
+            features = view.get("features") or {}
+            what = tactics_help(code, str(features.get("family", "")))
+            extra = f" - {what}" if what else ""
+            return f"Play {card_name(code, view.get('card_names'))}{extra}: to which flag? (1-9, Esc back)"
+        return super().question(prefix, options, candidates, view)
+
+
+class WarMachineUI(GameUI):
+    game = "warmachine"
+
+    def key_token(self, key: str, options: Sequence[Token]) -> Token | None:
+        wanted = [Token(BUTTON, "skip")] if key == "p" else []
+        if key in END_KEYS:
+            wanted.append(Token(END, END_KEYS[key]))
+        return next((t for t in wanted if t in options), None)
+
+    def option_line(self, token: Token, index: int) -> tuple[str, str]:
+        if token.kind == END:
+            keys = {v: k for k, v in END_KEYS.items()}
+            return keys.get(token.value, str(index)), END_WORDS.get(token.value, token.value)
+        return super().option_line(token, index)
+
+    def question(self, prefix: Sequence[Token], options: Sequence[Token], candidates: Sequence[Move],
+                 view: Mapping[str, Any]) -> str:
+        kinds = {t.kind for t in options}
+        if not prefix:
+            if ACTION in kinds:
+                return "Set-up: take the leftover cards (1 = take 1 and move first, 2 = take 2, move second)."
+            parts = []
+            if HAND in kinds:
+                parts.append("Pick a card to send or burn (1-9 or click).")
+            if FLAG in kinds:
+                left = view.get("draws_left") or 1
+                parts.append(f"Draw from which support pile? (1-6; {left} to draw)")
+            if Token(BUTTON, "skip") in options:
+                parts.append("p: skip (nothing can be done).")
+            return " ".join(parts)
+        if prefix[-1].kind == HAND:
+            return f"Card {prefix[-1].value}: which end up?"
+        if prefix[-1].kind == END:
+            return f"Send {prefix[0].value} ({END_WORDS[prefix[-1].value].split(' (')[0]}) to which position? (1-6)"
+        return super().question(prefix, options, candidates, view)
+
+
+_ADAPTERS: dict[str, type[GameUI]] = {ui.game: ui for ui in (BattleLineUI, WarMachineUI)}
+
+
+def ui_for(game: str) -> GameUI:
+    """The adapter of ``game`` (the generic one for a game without its own)."""
+    return _ADAPTERS.get(game, GameUI)()
