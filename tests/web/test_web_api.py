@@ -366,7 +366,8 @@ def test_pages_in_four_languages(sqlite_url: str, lang: str, direction: str, wor
 
 
 def test_static_files_are_served(client: TestClient) -> None:
-    for name in ("common.js", "table.js", "board.js", "home.js", "replay.js", "reasons.js", "warmachine.js", "style.css"):
+    for name in ("common.js", "adapters.js", "table.js", "board.js", "home.js", "replay.js", "reasons.js", "warmachine.js",
+                 "style.css"):
         r = client.get(f"/static/{name}")
         assert r.status_code == 200 and len(r.text) > 100, name
     assert "cdn" not in client.get("/").text.lower()

@@ -1,6 +1,6 @@
-// Drawing a view dict. Used by the live table and by replays; picks a renderer by `game`.
-import { t, num, esc, cardImg, cardSvg, cardName, formationText, playerName, describeAction, COLOURS, COLOUR_NAMES, setCardNames } from "./common.js";
-import { renderWarMachine } from "./warmachine.js";
+// Drawing a view dict: the Battle Line family's table and tracker, the generic table and the
+// log. Each game's adapter (adapters.js) picks its renderer; the live table and replays use them.
+import { t, num, esc, cardImg, cardSvg, cardName, formationText, playerName, describeAction, COLOURS, COLOUR_NAMES } from "./common.js";
 import { reasonText } from "./reasons.js";
 
 /** The seat drawn at the bottom: the viewer, else the first player. */
@@ -34,7 +34,7 @@ function counterCards(ce, ruleset) {
 }
 
 /** Battle Line family: nine flags, each with two sides, marks and a claim line. */
-function renderBattleLine(box, v, opts) {
+export function renderBattleLine(box, v, opts) {
   const { seat, names, next, selected } = opts;
   const opp = 1 - seat;
   const rs = v.ruleset;
@@ -140,25 +140,17 @@ function playerBar(v, p, names, opts) {
 }
 
 /** Anything else: the view's fields as a plain list (a game without its own renderer yet). */
-function renderGeneric(box, v) {
-  const skip = new Set(["legal", "log", "game", "ruleset", "viewer", "to_move", "phase", "outcome"]);
+export function renderGeneric(box, v) {
+  const skip = new Set(["legal", "log", "log_seats", "log_records", "game", "ruleset", "viewer", "to_move", "phase", "outcome"]);
   box.innerHTML = `<dl class="generic">` + Object.entries(v).filter(([k]) => !skip.has(k))
     .map(([k, val]) => `<dt>${esc(t(k))}</dt><dd><code>${esc(JSON.stringify(val))}</code></dd>`).join("") + `</dl>`;
-}
-
-export function renderBoard(box, v, opts) {
-  box.dataset.game = v.game;
-  setCardNames(v.card_names);
-  if (v.game === "battleline" && Array.isArray(v.flags)) renderBattleLine(box, v, opts);
-  else if (v.game === "warmachine") renderWarMachine(box, v, opts);
-  else renderGeneric(box, v);
 }
 
 /** Troops not yet seen (by colour), and tactics cards played so far. */
 export function renderTracker(box, v) {
   if (!Array.isArray(v.unseen)) { box.innerHTML = `<p class="muted">${esc(t("No tracker for this game."))}</p>`; return; }
   const unseen = new Set(v.unseen);
-  const maxValue = (v.ruleset || "").startsWith("schotten") ? 9 : 10;
+  const maxValue = (v.features && v.features.max_value) || 10;
   let html = `<p class="muted">${esc(t("Troops you have not seen yet are marked ○; seen ones ●."))}</p><table class="tracker"><tbody>`;
   for (const c of COLOURS) {
     html += `<tr><th scope="row">${esc(t(COLOUR_NAMES[COLOURS.indexOf(c)]))}</th>`;
@@ -173,15 +165,14 @@ export function renderTracker(box, v) {
   box.innerHTML = html;
 }
 
-/** The public log; each entry says who made it ("You" for ``you``, a seat or null). */
+/** The public log (the view's `log_records`); each entry says who made it ("You" for the
+ * seat `you`). */
 export function renderLog(box, v, names, you) {
-  const log = v.log || [];
-  const seats = Array.isArray(v.log_seats) && v.log_seats.length === log.length ? v.log_seats : null;
+  const log = v.log_records || [];
   box.innerHTML = log.map((entry, i) => {
-    const a = typeof entry === "string" ? entry : (entry && entry.text) || JSON.stringify(entry);
-    const seat = seats ? seats[i] : null;
+    const seat = entry.seat === 0 || entry.seat === 1 ? entry.seat : null;
     const who = seat === null ? "" : `<span class="who">${esc(seat === you ? t("You") : playerName(names, seat))}:</span> `;
-    return `<li value="${i + 1}">${who}${esc(describeAction(a, v.ruleset))} <code>${esc(a)}</code></li>`;
+    return `<li value="${i + 1}">${who}${esc(describeAction(entry, v.ruleset))} <code>${esc(entry.text)}</code></li>`;
   }).join("");
   box.scrollTop = box.scrollHeight;
 }

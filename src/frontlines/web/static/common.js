@@ -39,28 +39,34 @@ const TACTICS_NAMES = {
              "Headhunter", "Strategist", "Banshee", "Traitor"],
 };
 
-// The view names its own tactics cards (they differ per ruleset); remember the last list.
+// The view names its own tactics cards (they differ per ruleset) and says which rules family
+// it plays (its `features`); remember the last of each.
 let viewCardNames = null;
+let viewFamily = "battleline";
 export function setCardNames(names) {
   if (Array.isArray(names) && names.length === TACTICS.length) viewCardNames = names;
 }
+export function setFeatures(features) {
+  if (features && features.family) viewFamily = features.family;
+}
 
-function tacticsNames(ruleset) {
+function tacticsNames() {
   if (viewCardNames) return viewCardNames;
-  return (ruleset || "").startsWith("schotten") ? TACTICS_NAMES.schotten : TACTICS_NAMES.battleline;
+  return viewFamily === "schotten-totten" ? TACTICS_NAMES.schotten : TACTICS_NAMES.battleline;
 }
 
 export function isTroop(code) { return /^[ROYGBP]\d+$/.test(code || ""); }
 
-/** "Red 7", "Fog", "Hidden card": what a screen reader says for a card. */
-export function cardName(code, ruleset) {
+/** "Red 7", "Fog", "Hidden card": what a screen reader says for a card (tactics names are
+ * the last view's; the second argument is not needed and kept for existing callers). */
+export function cardName(code, _ruleset) {
   if (!code || code === "?") return t("Hidden card");
   if (isTroop(code)) {
     const i = COLOURS.indexOf(code[0]);
     return t("{colour} {value}", { colour: t(COLOUR_NAMES[i]), value: num(Number(code.slice(1))) });
   }
   const k = TACTICS.indexOf(code);
-  return k >= 0 ? t(tacticsNames(ruleset)[k]) : code;
+  return k >= 0 ? t(tacticsNames()[k]) : code;
 }
 
 function shapePath(shape, cx, cy, r) {
@@ -165,30 +171,35 @@ export function formationText(f) {
   return t("{formation}, sum {sum}", { formation: t(f.name), sum: num(f.sum) });
 }
 
-/** A sentence for an action text, for the log and the moves list. */
-export function describeAction(text, ruleset) {
-  let m;
-  if ((m = /^([A-Z]+\d*)@(\d)$/.exec(text))) return t("{card} to flag {flag}", { card: cardName(m[1], ruleset), flag: num(m[2]) });
-  if ((m = /^claim:(\d)$/.exec(text))) return t("claim flag {flag}", { flag: num(m[1]) });
-  if ((m = /^(?:draw|scout):(troop|tactics)$/.exec(text))) return m[1] === "troop" ? t("draw a troop card") : t("draw a tactics card");
-  if ((m = /^return:(\S+)$/.exec(text))) return t("put {card} back on its deck", { card: cardName(m[1], ruleset) });
-  if ((m = /^RE:(\S+)>x$/.exec(text))) return t("Redeploy: discard {card}", { card: cardName(m[1], ruleset) });
-  if ((m = /^RE:(\S+)>(\d)$/.exec(text))) return t("Redeploy: move {card} to flag {flag}", { card: cardName(m[1], ruleset), flag: num(m[2]) });
-  if ((m = /^DE:(\S+)$/.exec(text))) return t("Deserter: discard {card}", { card: cardName(m[1], ruleset) });
-  if ((m = /^TR:(\S+)>(\d)$/.exec(text))) return t("Traitor: take {card} to flag {flag}", { card: cardName(m[1], ruleset), flag: num(m[2]) });
-  if (text === "SC") return t("play Scout");
-  if ((m = /^([UGJIRB]{2})([\^v])(\d)$/.exec(text))) {
-    return m[2] === "^" ? t("war machine to front {n}", { n: num(m[3]) }) : t("infantry to front {n}", { n: num(m[3]) });
+/** A sentence for an action record (a `legal` or `log_records` entry), for the log and the
+ * moves list. Built from the record's fields; a kind without words here shows its text. */
+export function describeAction(e, ruleset) {
+  if (!e) return "";
+  const card = () => cardName(e.card, ruleset);
+  switch (e.kind) {
+    case "play": case "environment": return t("{card} to flag {flag}", { card: card(), flag: num(e.flag) });
+    case "claim": return t("claim flag {flag}", { flag: num(e.flag) });
+    case "draw": case "scout_draw":
+      if (e.pile !== undefined) return t("draw from pile {n}", { n: num(e.pile) });
+      return e.deck === "troop" ? t("draw a troop card") : t("draw a tactics card");
+    case "scout_return": return t("put {card} back on its deck", { card: card() });
+    case "redeploy":
+      return e.target === "x" ? t("Redeploy: discard {card}", { card: card() })
+        : t("Redeploy: move {card} to flag {flag}", { card: card(), flag: num(e.target) });
+    case "deserter": return t("Deserter: discard {card}", { card: card() });
+    case "traitor": return t("Traitor: take {card} to flag {flag}", { card: card(), flag: num(e.target) });
+    case "scout": return t("play Scout");
+    case "deploy":
+      return e.end === "war_machine" ? t("war machine to front {n}", { n: num(e.position) })
+        : t("infantry to front {n}", { n: num(e.position) });
+    case "burn": return t("burn a card");
+    case "take": {
+      const what = e.count === 1 ? t("take one leftover card") : t("take two leftover cards");
+      return Array.isArray(e.cards) && !e.cards.includes("?") ? `${what}: ${e.cards.join(", ")}` : what;
+    }
+    case "skip": return t("skip (no card can be deployed)");
+    case "pass": return t("pass");
+    case "end": return t("end the turn");
+    default: return e.text || "";
   }
-  if ((m = /^burn:(\S+)$/.exec(text))) return t("burn a card");
-  if ((m = /^draw:(\d)$/.exec(text))) return t("draw from pile {n}", { n: num(m[1]) });
-  if ((m = /^take([12])(?::(.+))?$/.exec(text))) {
-    const what = m[1] === "1" ? t("take one leftover card") : t("take two leftover cards");
-    return m[2] && m[2] !== "?" ? `${what}: ${m[2].replace("+", ", ")}` : what;
-  }
-  if (text === "skip") return t("skip (no card can be deployed)");
-  if (text === "pass") return t("pass");
-  if (text === "end") return t("end the turn");
-  if (text === "?") return t("hidden");
-  return text;
 }

@@ -1,10 +1,12 @@
 // Replays: step through a finished game, from either seat or with both hands open.
 import { loadCatalog, t, num, outcomeText, describeAction } from "./common.js";
-import { renderBoard, renderLog, me } from "./board.js";
+import { renderLog, me } from "./board.js";
+import { adapterFor, renderBoard } from "./adapters.js";
 
 const $ = (id) => document.getElementById(id);
 const gameId = $("replay").dataset.game;
 let info = null;
+let adapter = null; // the game's adapter, chosen once from the first view
 let step = 0;
 const cache = new Map();
 
@@ -25,11 +27,12 @@ async function show(i) {
   const v = await fetchStep(step, seat);
   const shownSeat = seat === "1" ? 1 : 0;
   if (seat === "all") v.viewer = null;
-  renderBoard($("board"), v, { seat: me(v, shownSeat), names: info.names, next: new Set(), selected: [], online: null });
+  adapter = adapter || adapterFor(v.game);
+  renderBoard(adapter, $("board"), v, { seat: me(v, shownSeat), names: info.names, next: new Set(), selected: [], online: null });
   renderLog($("log"), v, info.names, null);
   $("step-label").textContent = t("Step {n} of {total}", { n: num(step), total: num(info.steps - 1) });
   $("status").textContent = v.outcome ? outcomeText(v.outcome, null, info.names)
-    : (step > 0 ? describeAction(info.actions[step - 1] || "", info.ruleset) : t("Start of the game"));
+    : (step > 0 ? describeAction((v.log_records || [])[step - 1], v.ruleset) : t("Start of the game"));
 }
 
 async function main() {

@@ -1,7 +1,9 @@
 // The table: live play over a WebSocket. The server sends this seat's view after every
-// change; we draw it and turn clicks (or keys) into action text from view.legal.
-import { loadCatalog, t, esc, cardName, rememberGame, outcomeText, playerName, describeAction } from "./common.js";
-import { renderBoard, renderTracker, renderLog, me } from "./board.js";
+// change; we draw it and turn clicks (or keys) into actions from view.legal, the game's
+// action records, through the game's adapter (chosen once, at the first view).
+import { loadCatalog, t, esc, rememberGame, outcomeText, playerName, describeAction } from "./common.js";
+import { renderLog, me } from "./board.js";
+import { adapterFor, renderBoard } from "./adapters.js";
 
 const $ = (id) => document.getElementById(id);
 const root = $("table");
@@ -15,27 +17,10 @@ let sel = []; // the tokens picked so far for a multi-step action
 let retry = 500;
 let lastMover = null; // pass-and-play: who the device was last shown to
 let handoverOpen = false;
+let adapter = null; // the game's adapter, chosen at the first view
+const pathOf = (e) => adapter.pathOf(e);
 
-// --- turning legal entries into click paths ---------------------------------------------
-/** The clicks that make an entry: e.g. Redeploy is hand:RE, then table:R7, then flag:5. */
-function pathOf(e) {
-  switch (e.kind) {
-    case "play": case "environment": return [`hand:${e.card}`, `flag:${e.flag}`];
-    case "claim": return [`claim:${e.flag}`];
-    case "pass": return ["btn:pass"];
-    case "end": return ["btn:end"];
-    case "draw": case "scout_draw": return e.pile !== undefined ? [`pile:${e.pile}`] : [`deck:${e.deck}`];
-    case "deploy": return [`hand:${e.card}`, `deploy:${e.end}:${e.position}`];
-    case "burn": return [`hand:${e.card}`, "btn:burn"];
-    case "scout": return [`hand:${e.card || "SC"}`];
-    case "scout_return": return [`hand:${e.card}`];
-    case "redeploy": return ["hand:RE", `table:${e.card}`, e.target === "x" ? "btn:discard" : `flag:${e.target}`];
-    case "deserter": return ["hand:DE", `table:${e.card}`];
-    case "traitor": return ["hand:TR", `table:${e.card}`, `flag:${e.target}`];
-    default: return [`text:${e.text}`];
-  }
-}
-
+// --- turning legal entries into click paths (the game's adapter knows how) ----------------
 function candidates() {
   const legal = (msg && msg.view.legal) || [];
   return legal.filter((e) => { const p = pathOf(e); return sel.every((s, i) => p[i] === s); });
@@ -63,32 +48,7 @@ function send(text) {
 /** What to do next, in words, for the prompt line. */
 function prompt() {
   const c = candidates();
-  if (!c.length) return "";
-  if (!sel.length) {
-    const kinds = new Set(c.map((e) => e.kind));
-    if (kinds.has("draw") && c.some((e) => e.pile !== undefined)) return t("Draw: pick a pile.");
-    if (kinds.has("draw") || kinds.has("scout_draw")) {
-      return kinds.has("scout_draw") ? t("Scout: pick a deck to draw from.") : t("Draw a card: pick a deck.");
-    }
-    if (kinds.has("scout_return")) return t("Scout: pick a card from your hand to put back.");
-    if (kinds.has("take")) return t("Take one or two of the leftover cards.");
-    if (kinds.has("deploy")) return t("Pick a card from your hand.");
-    return t("Pick a card from your hand, or claim a flag.");
-  }
-  const kind = c[0].kind;
-  if (kind === "deploy" || kind === "burn") return t("Deploy it at a country (▲ war machine, ▼ infantry), or burn it.");
-  if (sel.length === 1 && ["redeploy", "deserter", "traitor"].includes(kind)) {
-    return kind === "redeploy" ? t("Redeploy: pick one of your cards on the table.")
-      : kind === "deserter" ? t("Deserter: pick an opponent's card to discard.")
-        : t("Traitor: pick an opponent's troop to take.");
-  }
-  if (kind === "redeploy") return t("Redeploy: pick a flag to move it to, or discard it.");
-  if (kind === "traitor") return t("Traitor: pick the flag to put it at.");
-  return t("Pick a flag for {card}.", { card: describeCard(sel[0]) });
-}
-
-function describeCard(tok) {
-  return tok.startsWith("hand:") ? cardName(tok.slice(5), msg.view.ruleset) : tok;
+  return c.length ? adapter.prompt(c, sel.length) : "";
 }
 
 // --- drawing ----------------------------------------------------------------------------
@@ -120,8 +80,8 @@ function draw() {
   // first choice of the next step, so keyboard users never fall back to the page top.
   const active = document.activeElement;
   const focusTok = active && active.dataset ? active.dataset.tok : null;
-  renderBoard($("board"), v, { seat, names: msg.names, next, selected: sel, online: msg.online });
-  renderTracker($("tracker"), v);
+  renderBoard(adapter, $("board"), v, { seat, names: msg.names, next, selected: sel, online: msg.online });
+  adapter.tracker($("tracker"), v);
   renderLog($("log"), v, msg.names, msg.role === "both" ? null : v.viewer);
   renderControls(v, next, mine);
   setStatus();
@@ -142,8 +102,8 @@ function setStatus(extra) {
   else if (v.to_move === null) s = "";
   else if (msg.role === null || msg.role === undefined) s = t("{name} to move.", { name: playerName(msg.names, v.to_move) });
   else if (v.to_move === v.viewer) {
-    const log = v.log || [];
-    const last = log.length && sel.length === 0 ? t("Last move: {move}.", { move: describeAction(String(log[log.length - 1]), v.ruleset) }) + " " : "";
+    const log = v.log_records || [];
+    const last = log.length && sel.length === 0 ? t("Last move: {move}.", { move: describeAction(log[log.length - 1], v.ruleset) }) + " " : "";
     s = last + t("Your move.") + " " + prompt();
   }
   else s = t("Waiting for {name}…", { name: playerName(msg.names, v.to_move) });
@@ -161,14 +121,17 @@ function renderControls(v, next, mine) {
     if (next.has("btn:discard")) html += btn("btn:discard", t("Discard it"));
     if (next.has("btn:burn")) html += btn("btn:burn", t("Burn this card"));
     if (sel.length) html += `<button type="button" id="cancel">${esc(t("Cancel"))}</button>`;
-    const unknown = [...next].filter((k) => k.startsWith("text:"));
-    for (const k of unknown) html += btn(k, describeAction(k.slice(5), v.ruleset));
+    // entries the adapter has no clicks for are one button each
+    for (const e of candidates()) {
+      const tok = pathOf(e)[sel.length];
+      if (tok === `text:${e.text}` && next.has(tok)) html += btn(tok, describeAction(e, v.ruleset));
+    }
   }
   box.innerHTML = html;
   // The full list: every legal move as one button, for keyboards and screen readers.
   const legal = mine ? (v.legal || []) : [];
   $("moves").innerHTML = legal.length
-    ? `<ul class="moves">${legal.map((e) => `<li><button type="button" data-text="${esc(e.text)}">${esc(describeAction(e.text, v.ruleset))} <code>${esc(e.text)}</code></button></li>`).join("")}</ul>`
+    ? `<ul class="moves">${legal.map((e) => `<li><button type="button" data-text="${esc(e.text)}">${esc(describeAction(e, v.ruleset))} <code>${esc(e.text)}</code></button></li>`).join("")}</ul>`
     : `<p class="muted">${esc(t("No moves for you right now."))}</p>`;
 }
 
@@ -227,6 +190,7 @@ function connect() {
       const first = msg === null;
       if (msg && data.ply !== msg.ply) sel = [];
       msg = data;
+      if (first) adapter = adapterFor(msg.view.game);
       if (first) onFirstView();
       draw();
     } else if (data.type === "error") {

@@ -46,10 +46,9 @@ export function renderWarMachine(box, v, opts) {
     const pile = next.has(pileTok)
       ? `<button type="button" class="selectable" data-tok="${pileTok}">${esc(t("Draw from this pile ({n})", { n: num(c.pile) }))}</button>`
       : `<span>${esc(t("pile: {n}", { n: num(c.pile) }))}</span>`;
-    const deploys = [...next].filter((k) => k.startsWith("deploy:") && k.endsWith(`:${c.index}`));
-    const deployHtml = deploys.map((k) => {
-      const end = k.split(":")[1];
-      return `<button type="button" class="selectable" data-tok="${esc(k)}">${esc(end === "war_machine" ? t("Deploy as war machine ▲") : t("Deploy as infantry ▼"))}</button>`;
+    const deployHtml = ["war_machine", "infantry"].map((end) => {
+      const k = `deploy:${end}:${c.index}`;
+      return next.has(k) ? `<button type="button" class="selectable" data-tok="${esc(k)}">${esc(end === "war_machine" ? t("Deploy as war machine ▲") : t("Deploy as infantry ▼"))}</button>` : "";
     }).join("");
     const label = `${countryName(c.country)} (${t("value {n}", { n: num(c.value) })}) ${won}; ${t("you")}: ${num(c.strengths[seat])}, ${t("opponent")}: ${num(c.strengths[opp])}`;
     html += `<section class="wm-country" role="listitem" aria-label="${esc(label)}">` +
