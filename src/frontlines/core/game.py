@@ -23,10 +23,13 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from frontlines.core.actions import ActionRecord
 from frontlines.core.errors import IllegalAction
+
+if TYPE_CHECKING:
+    from frontlines.core.encoding import Encoding
 
 Action = Hashable
 
@@ -239,6 +242,11 @@ class GameModule(ABC):
     @abstractmethod
     def parse_view(self, text: str) -> View:
         """Inverse of :meth:`View.to_notation`; raises ``NotationError``."""
+
+    @abstractmethod
+    def encoding(self, ruleset: str, options: Mapping[str, str] | None = None) -> Encoding:
+        """Fixed action ids, masks, returns and tensors of ``ruleset`` with ``options``, for
+        learning libraries (:mod:`frontlines.core.encoding`)."""
 
 
 __all__ = [

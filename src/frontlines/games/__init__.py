@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Mapping
 
+from frontlines.core.encoding import Encoding
 from frontlines.core.errors import NotationError, UnknownRuleset
 from frontlines.core.game import GameModule, Ruleset, State, View
 
@@ -54,6 +55,11 @@ def new_state(ruleset_name: str, seed: int | None = None, options: Mapping[str, 
     return module_for(ruleset_name).new_state(ruleset_name, seed=seed, options=options)
 
 
+def encoding(ruleset_name: str, options: Mapping[str, str] | None = None) -> Encoding:
+    """Action ids, masks, returns and tensors of ``ruleset_name`` (:mod:`frontlines.core.encoding`)."""
+    return module_for(ruleset_name).encoding(ruleset_name, options)
+
+
 def _game_of_notation(text: str) -> GameModule:
     head = text.strip().split(" ", 1)[0]
     game = head.split(":", 1)[0]
@@ -72,4 +78,4 @@ def parse_view(text: str) -> View:
     return _game_of_notation(text).parse_view(text)
 
 
-__all__ = ["all_rulesets", "game_module", "module_for", "new_state", "parse_state", "parse_view", "ruleset"]
+__all__ = ["all_rulesets", "encoding", "game_module", "module_for", "new_state", "parse_state", "parse_view", "ruleset"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from frontlines.core.encoding import Encoding
 from frontlines.core.errors import UnknownRuleset
 from frontlines.core.game import GameModule, Ruleset, State, View
 from frontlines.games.battleline.rules import GAME, RULESET_BY_NAME, RULESETS
@@ -30,6 +31,13 @@ class BattleLineModule(GameModule):
         from frontlines.games.battleline.view import parse_view
 
         return parse_view(text)
+
+    def encoding(self, ruleset: str, options: Mapping[str, str] | None = None) -> Encoding:
+        from frontlines.games.battleline.tensors import encoding
+
+        if ruleset not in RULESET_BY_NAME:
+            raise UnknownRuleset(f"unknown Battle Line ruleset {ruleset!r}; known: {', '.join(RULESET_BY_NAME)}")
+        return encoding(ruleset, options)
 
 
 MODULE = BattleLineModule()

@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from frontlines.core.actions import ActionRecord, LogEntryDict, log_entry
+from frontlines.core.encoding import Encoding
 from frontlines.core.errors import IllegalAction, NotationError, UnknownRuleset
 from frontlines.core.game import Action, GameModule, Outcome, Ruleset, State, View
 from frontlines.games.warmachine.actions import describe, describe_public, features
@@ -420,6 +421,13 @@ class WarMachineModule(GameModule):
         if opts.best_of_3:
             b.match_seed = seed
         return WarMachineState(b, ruleset)
+
+    def encoding(self, ruleset: str, options: Mapping[str, str] | None = None) -> Encoding:
+        from frontlines.games.warmachine.tensors import encoding
+
+        if ruleset != RULESET.name:
+            raise UnknownRuleset(f"unknown War Machine ruleset {ruleset!r}; known: {RULESET.name}")
+        return encoding(options)
 
     def parse_state(self, text: str) -> WarMachineState:
         board, _ = parse_board(text, view=False)

@@ -1,0 +1,225 @@
+"""Action ids and tensors of War Machine for learning libraries
+(:mod:`frontlines.core.encoding`; the layouts are shown in docs/research.md).
+
+Action space. The engine's codes (``rules.py``) are sparse, up to 4,000; the space numbers
+the 864 that exist densely, in code order: 360 deployments (card, end, position), 30
+burns, 6 draws, the blind takes ``TAKE1``/``TAKE2``, 30 seen single takes, 435 seen pair
+takes and ``SKIP``. The notation is unchanged: ids are only for learning libraries.
+
+Game length, proven: the chooser's take is one action; afterwards every turn deploys or
+burns one card and then draws at least one support card (a turn that cannot draw ends the
+game), and a hand never shrinks while support is left (a deployment or burn is followed by
+at least one draw), so nobody ever has to skip. There are 24 support cards, hence at most
+24 turns and 24 draws: 1 + 24 + 24 = 49 actions, and 3 * 49 for a best-of-three match.
+
+Tensors are relative to the viewer and read the view's board (hidden cards there are
+``UNKNOWN``). Cards are indexed 0-29 in the order of ``ALL_CARDS`` (``GI``, ``GJ``, ...).
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Mapping
+from copy import copy
+
+from frontlines.core.encoding import Block, Encoding, player_of
+from frontlines.core.game import State, View
+from frontlines.games.warmachine.cards import ALL_CARDS, NUM_COUNTRIES, UNKNOWN, WM
+from frontlines.games.warmachine.engine import WarMachineState, WarMachineView
+from frontlines.games.warmachine.options import RULESET, Opts
+from frontlines.games.warmachine.rules import (
+    BURN,
+    DRAW,
+    DRAW_A,
+    NOWIN,
+    OVER,
+    PENDING,
+    SKIP,
+    TAKE1,
+    TAKE1_CARD,
+    TAKE2,
+    WON0,
+    Board,
+    deploy_action,
+    take2_action,
+)
+
+GAME_LENGTH = 1 + 24 + 24
+NUM_WM_CARDS = len(ALL_CARDS)  # 30
+POSITIONS = 6
+
+# card places: 0 my hand, 1-6 my side of positions 1-6 war machine up, 7-12 infantry up,
+# 13-24 the same on their side, 25 the war front, 26 burned by a battle, 27 burned by me,
+# 28 burned by them (face-up burns), 29 leftover (seen), 30 their hand (seen)
+PLACES = 31
+MY_SIDE, THEIR_SIDE, FRONT, BATTLE_BURNED, MY_BURNS, THEIR_BURNS, LEFTOVER, THEIR_HAND = 1, 13, 25, 26, 27, 28, 29, 30
+POSITION_FEATURES = NUM_COUNTRIES + 1 + 5 + 2 + 2 * (NUM_COUNTRIES + 1) + 1
+GLOBALS = 15
+
+OBSERVATION_LAYOUT: tuple[Block, ...] = (
+    Block("cards", (NUM_WM_CARDS, PLACES),
+          "per card (ALL_CARDS order): 1 in the place where the viewer sees it: 0 my hand, 1-6 my side of "
+          "positions 1-6 war machine up, 7-12 infantry up, 13-24 the same on their side, 25 the war front, "
+          "26 burned by a battle, 27 burned by me, 28 burned by them (face-up burns only), 29 leftover, "
+          "30 their hand (seen); all zero: unseen"),
+    Block("positions", (POSITIONS, POSITION_FEATURES),
+          "per position P1-P6: 0-5 country one-hot, 6 war machine depicted, 7-11 battle one-hot (open, "
+          "pending, won by me, won by them, no winner), 12 my strength / 10, 13 theirs / 10, 14-20 my "
+          "colour one-hot (6 countries, none), 21-27 theirs, 28 support pile / 4"),
+    Block("global", (GLOBALS,),
+          "0-3 phase one-hot (choose, play, draw, over), 4 my turn, 5 draws left / 2, 6 support / 24, 7 my "
+          "hand / 10, 8 their hand / 10, 9 I shuffled, 10 I moved first, 11 first player known, 12 game "
+          "number / 3, 13 games I won / 3, 14 games they won / 3"),
+)
+INFORMATION_STATE_LAYOUT: tuple[Block, ...] = (
+    *OBSERVATION_LAYOUT,
+    Block("dealt", (NUM_WM_CARDS, 2),
+          "per card: 0 in my starting hand, 1 in theirs (known only after a seen choice)"),
+)
+
+_CARDS_END = NUM_WM_CARDS * PLACES
+_POS_END = _CARDS_END + POSITIONS * POSITION_FEATURES
+OBSERVATION_SIZE = _POS_END + GLOBALS
+INFORMATION_STATE_SIZE = OBSERVATION_SIZE + NUM_WM_CARDS * 2
+_ZEROS_OBS = array("f", bytes(4 * OBSERVATION_SIZE))
+_ZEROS_INFO = array("f", bytes(4 * INFORMATION_STATE_SIZE))
+# card code (wm * 6 + inf) -> index 0..29; UNKNOWN (-1) maps to the sentinel at the end
+_INDEX = [-1] * 37
+for _i, _c in enumerate(ALL_CARDS):
+    _INDEX[_c] = _i
+
+
+def action_codes() -> tuple[int, ...]:
+    """Every War Machine action code, ascending."""
+    codes = [deploy_action(c, orient, pos) for c in ALL_CARDS for orient in (0, 1) for pos in range(POSITIONS)]
+    codes += (BURN + c for c in ALL_CARDS)
+    codes += (DRAW_A + p for p in range(POSITIONS))
+    codes += (TAKE1, TAKE2)
+    codes += (TAKE1_CARD + c for c in ALL_CARDS)
+    codes += (take2_action(a, b) for i, a in enumerate(ALL_CARDS) for b in ALL_CARDS[i + 1:])
+    codes.append(SKIP)
+    return tuple(sorted(codes))
+
+
+class WarMachineEncoding(Encoding):
+    """:class:`Encoding` of War Machine; ``match=best_of_3`` triples the game length."""
+
+    observation_layout = OBSERVATION_LAYOUT
+    information_state_layout = INFORMATION_STATE_LAYOUT
+
+    def __init__(self, best_of_3: bool) -> None:
+        super().__init__(RULESET.name, action_codes(), GAME_LENGTH * (3 if best_of_3 else 1), True)
+
+    def observation_tensor(self, view: View) -> array[float]:
+        t = copy(_ZEROS_OBS)
+        _observe(_board_view(view).board, player_of(view), t)
+        return t
+
+    def observation_tensor_of(self, state: State, player: int) -> array[float]:
+        # the same tensor as from ``state.view(player)`` without masking a copy of the board:
+        # _observe reads the hidden lists only where the view shows them (tests compare)
+        if not isinstance(state, WarMachineState) or player not in (0, 1):
+            return super().observation_tensor_of(state, player)
+        t = copy(_ZEROS_OBS)
+        _observe(state.board, player, t)
+        return t
+
+    def information_state_tensor(self, view: View) -> array[float]:
+        t = copy(_ZEROS_INFO)
+        v = _board_view(view)
+        me = player_of(view)
+        b = v.board
+        _observe(b, me, t)
+        for k, p in enumerate((me, 1 - me)):
+            for c in b.dealt[p]:
+                if c != UNKNOWN:
+                    t[OBSERVATION_SIZE + _INDEX[c] * 2 + k] = 1.0
+        return t
+
+
+def _board_view(view: View) -> WarMachineView:
+    if not isinstance(view, WarMachineView):
+        raise TypeError(f"a War Machine encoding needs a War Machine view, not {type(view).__name__}")
+    return view
+
+
+def _mark(t: array[float], cards: list[int], place: int) -> None:
+    for c in cards:
+        if c != UNKNOWN:
+            t[_INDEX[c] * PLACES + place] = 1.0
+
+
+def _observe(b: Board, me: int, t: array[float]) -> None:
+    """Fill the observation blocks of ``t`` (zeros) from ``b``, a view's board or a full
+    one: hidden lists are read only where the view shows them (``engine.mask``)."""
+    you = 1 - me
+    _mark(t, b.hands[me], 0)
+    if b.phase == OVER:  # hands are shown for the scoring
+        _mark(t, b.hands[you], THEIR_HAND)
+    _mark(t, b.front_cards(), FRONT)
+    _mark(t, b.burned_battle, BATTLE_BURNED)
+    _mark(t, b.burned_by[me], MY_BURNS)
+    if b.opts.burn_face_up:
+        _mark(t, b.burned_by[you], THEIR_BURNS)
+    if not b.opts.blind and me != b.shuffler:  # the chooser saw the leftover cards
+        _mark(t, b.leftover, LEFTOVER)
+    for p in range(POSITIONS):
+        side = b.sides[p]
+        for x in side[me]:  # card * 2 + orientation
+            t[_INDEX[x >> 1] * PLACES + MY_SIDE + (x & 1) * 6 + p] = 1.0
+        for x in side[you]:
+            t[_INDEX[x >> 1] * PLACES + THEIR_SIDE + (x & 1) * 6 + p] = 1.0
+        row = _CARDS_END + p * POSITION_FEATURES
+        t[row + b.front_country[p]] = 1.0
+        if b.front_type[p] == WM:
+            t[row + 6] = 1.0
+        st = b.status[p]
+        if st < WON0:  # open or pending
+            t[row + 7 + st] = 1.0
+        elif st == NOWIN:
+            t[row + 11] = 1.0
+        else:
+            t[row + (9 if st - WON0 == me else 10)] = 1.0
+        strength = b.strength[p]
+        t[row + 12] = strength[me] / 10
+        t[row + 13] = strength[you] / 10
+        colour = b.colour[p]
+        t[row + 14 + (colour[me] if colour[me] >= 0 else NUM_COUNTRIES)] = 1.0
+        t[row + 21 + (colour[you] if colour[you] >= 0 else NUM_COUNTRIES)] = 1.0
+        t[row + 28] = len(b.piles[p]) / 4
+    g = _POS_END
+    t[g + b.phase] = 1.0
+    if b.phase != OVER and b.to_move == me:
+        t[g + 4] = 1.0
+    t[g + 5] = b.draws_left / 2 if b.phase == DRAW else 0.0
+    t[g + 6] = b.support / 24
+    t[g + 7] = len(b.hands[me]) / 10
+    t[g + 8] = len(b.hands[you]) / 10
+    t[g + 9] = float(b.shuffler == me)
+    t[g + 10] = float(b.first == me)
+    t[g + 11] = float(b.first >= 0)
+    t[g + 12] = b.game_no / 3
+    wins = [0, 0]
+    for _s0, _s1, w in b.results:
+        if w >= 0:
+            wins[w] += 1
+    t[g + 13] = wins[me] / 3
+    t[g + 14] = wins[you] / 3
+
+
+assert PENDING == 1  # the battle one-hot above relies on OPEN, PENDING = 0, 1
+
+_encodings: dict[bool, WarMachineEncoding] = {}
+
+
+def encoding(options: Mapping[str, str] | None = None) -> WarMachineEncoding:
+    """The (shared) encoding of War Machine with ``options`` (unknown ones raise ``ValueError``)."""
+    best_of_3 = Opts.resolve(options).best_of_3
+    enc = _encodings.get(best_of_3)
+    if enc is None:
+        enc = _encodings[best_of_3] = WarMachineEncoding(best_of_3)
+    return enc
+
+
+__all__ = ["GAME_LENGTH", "INFORMATION_STATE_LAYOUT", "OBSERVATION_LAYOUT", "WarMachineEncoding", "action_codes",
+           "encoding"]
