@@ -398,14 +398,14 @@ def test_serve_command_starts_with_an_sqlite_file(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("failure", ["crash", "illegal"])
 def test_a_failing_bot_forfeits(sqlite_url: str, monkeypatch: pytest.MonkeyPatch, failure: str) -> None:
-    from frontlines.web import live
+    from frontlines.web import workers
 
     def bad_bot(spec: str, seed: int, seat: int, view: object) -> str:
         if failure == "crash":
             raise RuntimeError("out of memory")
         return "claim:9"
 
-    monkeypatch.setattr(live, "_choose", bad_bot)
+    monkeypatch.setattr(workers, "choose_action", bad_bot)
     with make_client(sqlite_url) as c:
         game = create(c, opponent="bot:random", seat=1)
         deadline = time.time() + 10

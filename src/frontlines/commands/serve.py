@@ -30,6 +30,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bot-workers", type=int, default=None, help="processes that run bot moves")
     parser.add_argument("--bot-threads", action="store_true", help="run bots in threads instead of processes")
     parser.add_argument("--bot-delay", type=float, default=0.3, help="seconds a bot pauses before moving (default 0.3)")
+    parser.add_argument("--bot-timeout", type=float, default=30.0,
+                        help="seconds a bot may think before it forfeits (default 30)")
     parser.add_argument("--log-level", default="info", help="uvicorn log level")
 
 
@@ -42,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"frontlines serve needs the web extra: pip install 'frontlines[web]' ({exc})")
         return 2
     settings = Settings(database=args.database, bot_executor="thread" if args.bot_threads else "process",
-                        bot_delay=max(0.0, args.bot_delay))
+                        bot_delay=max(0.0, args.bot_delay), bot_timeout=max(0.1, args.bot_timeout))
     if args.bot_workers:
         settings.bot_workers = max(1, args.bot_workers)
     app = create_app(settings)

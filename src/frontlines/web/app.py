@@ -37,8 +37,9 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from frontlines.core.errors import FrontlinesError
 from frontlines.core.game import State
 from frontlines.web import i18n
-from frontlines.web.live import OPPONENTS, Client, GameError, LiveGame, Manager, make_executor, rebuild, record_of
+from frontlines.web.live import OPPONENTS, Client, GameError, LiveGame, Manager, rebuild, record_of
 from frontlines.web.store import Store
+from frontlines.web.workers import make_bots
 
 HERE = Path(__file__).parent
 log = logging.getLogger("frontlines.web")
@@ -52,6 +53,7 @@ class Settings:
     bot_workers: int = max(1, min(4, (os.cpu_count() or 2) - 1))
     cache_games: int = 256
     bot_delay: float = 0.0  # seconds a bot waits before answering (feels less abrupt to people)
+    bot_timeout: float = 30.0  # a bot with no answer after this forfeits
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -62,9 +64,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(cfg.database)
-        executor = make_executor(cfg.bot_executor, cfg.bot_workers)
-        manager = Manager(store, executor=executor, bot_in_process=cfg.bot_executor == "process",
-                          cap=cfg.cache_games, bot_delay=cfg.bot_delay)
+        bots = make_bots(cfg.bot_executor, cfg.bot_workers, timeout=cfg.bot_timeout)
+        await bots.start()
+        manager = Manager(store, bots=bots, cap=cfg.cache_games, bot_delay=cfg.bot_delay)
         app.state.manager = manager
         # Games a bot was to move in when the server stopped carry on by themselves.
         for summary in await asyncio.get_running_loop().run_in_executor(

@@ -15,7 +15,6 @@ import asyncio
 import concurrent.futures
 import hashlib
 import logging
-import multiprocessing
 import secrets
 from collections import OrderedDict
 from collections.abc import Callable
@@ -23,9 +22,10 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from frontlines.core.errors import FrontlinesError
-from frontlines.core.game import State, View
+from frontlines.core.game import State
 from frontlines.core.record import GameRecord, outcome_tags, result_text
 from frontlines.web.store import Store, StoredGame
+from frontlines.web.workers import BotFault, Bots
 
 log = logging.getLogger("frontlines.web")
 
@@ -54,48 +54,6 @@ class GameError(Exception):
         super().__init__(message)
         self.code = code
         self.message = message
-
-
-# --- bots in a worker -------------------------------------------------------------------
-def _choose(spec: str, seed: int, seat: int, view: View | str) -> str:
-    """Run in a worker: build the bot, choose, answer action text.
-
-    A process worker receives the view as notation (plain text pickles everywhere); a
-    thread worker receives the view object itself.
-    """
-    from frontlines.bots.registry import make_bot
-
-    if isinstance(view, str):
-        from frontlines.games import parse_view
-
-        view = parse_view(view)
-    bot = make_bot(spec, seed)
-    try:
-        bot.new_game(view.ruleset, seat, seed)
-        action = bot.choose(view)
-        return view.action_to_text(action)
-    finally:
-        bot.close()
-
-
-def _warm() -> int:
-    """Import the game and bot modules in a fresh worker so the first real move is quick."""
-    import frontlines.bots.registry
-    import frontlines.games
-
-    frontlines.games.all_rulesets()
-    return len(dir(frontlines.bots.registry))
-
-
-def make_executor(kind: str, workers: int) -> concurrent.futures.Executor:
-    if kind == "process":
-        # spawn, not fork: the server process runs threads (uvicorn, SQLAlchemy pools).
-        ctx = multiprocessing.get_context("spawn")
-        pool = concurrent.futures.ProcessPoolExecutor(max_workers=workers, mp_context=ctx)
-        for _ in range(workers):
-            pool.submit(_warm)  # start every worker now rather than on a player's move
-        return pool
-    return concurrent.futures.ThreadPoolExecutor(max_workers=workers, thread_name_prefix="frontlines-bot")
 
 
 # --- one game ---------------------------------------------------------------------------
@@ -215,13 +173,11 @@ def record_of(stored: StoredGame) -> GameRecord:
 
 # --- all games --------------------------------------------------------------------------
 class Manager:
-    """Owns the live games, the store and the bot worker pool."""
+    """Owns the live games, the store and the bots."""
 
-    def __init__(self, store: Store, *, executor: concurrent.futures.Executor, bot_in_process: bool,
-                 cap: int = 256, bot_delay: float = 0.0) -> None:
+    def __init__(self, store: Store, *, bots: Bots, cap: int = 256, bot_delay: float = 0.0) -> None:
         self.store = store
-        self.executor = executor
-        self.bot_in_process = bot_in_process
+        self.bots = bots
         self.cap = cap
         self.bot_delay = bot_delay
         self.games: OrderedDict[str, LiveGame] = OrderedDict()
@@ -443,14 +399,16 @@ class Manager:
             # Seeded by game and ply so a bot's choice does not depend on server history.
             seed = int.from_bytes(hashlib.sha256(f"{game.id}:{ply}".encode()).digest()[:8], "big") >> 1
             view = game.state.clone().view(seat)
-            arg: View | str = view.to_notation() if self.bot_in_process else view
             started = loop.time()
+            if self.bot_delay:
+                await asyncio.sleep(self.bot_delay)
             try:
-                if self.bot_delay:
-                    await asyncio.sleep(self.bot_delay)
-                text = await loop.run_in_executor(self.executor, _choose, spec, seed, seat, arg)
-            except Exception as exc:
-                await self._bot_forfeit(game, seat, ply, f"bot crashed: {exc}")
+                # A worker that dies is replaced and asked again inside; only the bot's own
+                # fault comes out as BotFault. WorkerLost (the server's fault) propagates:
+                # logged, the game waits, and the next connection starts the bot again.
+                text = await self.bots.choose(spec, seed, seat, view)
+            except BotFault as exc:
+                await self._bot_forfeit(game, seat, ply, str(exc))
                 return
             self.slowest_bot_s = max(self.slowest_bot_s, loop.time() - started)
             async with game.lock:
@@ -479,6 +437,6 @@ class Manager:
         for g in list(self.games.values()):
             if g.bot_task is not None and not g.bot_task.done():
                 g.bot_task.cancel()
-        self.executor.shutdown(wait=False, cancel_futures=True)
+        await self.bots.close()
         self.db_executor.shutdown(wait=True)
 

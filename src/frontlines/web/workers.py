@@ -1,0 +1,316 @@
+"""Bot moves off the event loop: a pool of worker processes that heal, or a thread pool.
+
+Why not ``concurrent.futures.ProcessPoolExecutor``: when one of its workers dies (killed,
+out of memory, a crash in native code) the whole pool is broken for good, and every later
+bot move fails with "A child process terminated abruptly" until the server restarts; and
+after a ``kill -9`` of the server its workers and its resource tracker live on as orphans.
+
+Here each worker is a plain child process (``python -m frontlines.web.workers``) that
+reads one JSON request a line on stdin and answers one JSON line on its own pipe:
+
+* A worker that dies is replaced and the move is asked again of the new one; a bot
+  forfeits only for its own fault (it raised, or it did not answer in time), never
+  because the server lost a process (:class:`WorkerLost` after a few tries instead).
+* Workers end with the server, even after ``kill -9``: on Linux each asks the kernel for
+  SIGKILL when its parent dies (``PR_SET_PDEATHSIG``); everywhere, a thread in the worker
+  reads stdin and exits at end of file, which is what a dead parent leaves behind. No
+  ``multiprocessing`` is involved, so there is no resource tracker to orphan.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextlib
+import json
+import logging
+import os
+import queue
+import signal
+import sys
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import IO, Any, Protocol
+
+from frontlines.core.game import View
+
+log = logging.getLogger("frontlines.web")
+
+# A worker's answer can be a few hundred bytes; a request holds a view in notation.
+_LINE_LIMIT = 1 << 20
+# Seconds a new worker may take to import the games and bots (a busy machine is slow).
+_START_LIMIT = 120.0
+
+
+class BotFault(Exception):
+    """The bot's own fault: it raised, or it did not answer in time. The bot forfeits."""
+
+
+class WorkerLost(Exception):
+    """The server's fault: workers kept dying on this move. Nobody forfeits; the move waits."""
+
+
+def choose_action(spec: str, seed: int, seat: int, view: View | str) -> str:
+    """Build the bot, choose, answer action text (in a worker process or a thread).
+
+    A process worker receives the view as notation (plain text crosses the pipe); a thread
+    worker receives the view object itself.
+    """
+    from frontlines.bots.registry import make_bot
+
+    if isinstance(view, str):
+        from frontlines.games import parse_view
+
+        view = parse_view(view)
+    bot = make_bot(spec, seed)
+    try:
+        bot.new_game(view.ruleset, seat, seed)
+        action = bot.choose(view)
+        return view.action_to_text(action)
+    finally:
+        bot.close()
+
+
+class Bots(Protocol):
+    """Where the live games send a bot's turn."""
+
+    async def start(self) -> None: ...
+
+    async def choose(self, spec: str, seed: int, seat: int, view: View) -> str:
+        """Action text, :class:`BotFault` (forfeit) or :class:`WorkerLost` (retry later)."""
+        ...
+
+    async def close(self) -> None: ...
+
+
+# --- threads (tests, and servers that cannot start processes) --------------------------------
+class ThreadBots:
+    """Bots in a thread pool: nothing to heal, but a thread cannot be stopped either, so a
+    bot past its time forfeits while its thread runs on to the end of its search."""
+
+    def __init__(self, workers: int, choose: Callable[[str, int, int, View | str], str], timeout: float) -> None:
+        self._executor = concurrent.futures.ThreadPoolExecutor(max_workers=workers, thread_name_prefix="frontlines-bot")
+        self._choose = choose
+        self.timeout = timeout
+
+    async def start(self) -> None:
+        pass
+
+    async def choose(self, spec: str, seed: int, seat: int, view: View) -> str:
+        loop = asyncio.get_running_loop()
+        future = loop.run_in_executor(self._executor, self._choose, spec, seed, seat, view)
+        try:
+            return await asyncio.wait_for(future, self.timeout)
+        except TimeoutError as exc:
+            raise BotFault(f"bot timed out: no answer within {self.timeout:g} s") from exc
+        except Exception as exc:
+            raise BotFault(f"bot crashed: {str(exc) or type(exc).__name__}") from exc
+
+    async def close(self) -> None:
+        self._executor.shutdown(wait=False, cancel_futures=True)
+
+
+# --- processes -----------------------------------------------------------------------------
+class _WorkerDied(Exception):
+    pass
+
+
+@dataclass(eq=False)
+class _Worker:
+    process: asyncio.subprocess.Process
+    jobs: int = 0
+    busy: bool = field(default=False)
+    ready: bool = field(default=False)
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    def alive(self) -> bool:
+        return self.process.returncode is None
+
+    def kill(self) -> None:
+        with contextlib.suppress(ProcessLookupError):
+            self.process.kill()
+
+    async def _line(self) -> dict[str, Any]:
+        assert self.process.stdout is not None
+        try:
+            line = await self.process.stdout.readline()
+        except (ConnectionResetError, ValueError) as exc:  # ValueError: a line past the limit
+            raise _WorkerDied(str(exc)) from exc
+        if not line:
+            raise _WorkerDied(f"worker {self.pid} ended")
+        answer: dict[str, Any] = json.loads(line)
+        return answer
+
+    async def wait_ready(self) -> None:
+        """A fresh worker says so once its imports are done: start-up is not thinking time."""
+        if not self.ready:
+            await self._line()
+            self.ready = True
+
+    async def ask(self, request: dict[str, Any]) -> dict[str, Any]:
+        assert self.process.stdin is not None
+        try:
+            self.process.stdin.write(json.dumps(request).encode() + b"\n")
+            await self.process.stdin.drain()
+        except (BrokenPipeError, ConnectionResetError) as exc:
+            raise _WorkerDied(str(exc)) from exc
+        return await self._line()
+
+
+class ProcessBots:
+    """A fixed number of worker processes; dead ones are replaced, their move asked again."""
+
+    def __init__(self, workers: int, *, timeout: float, tries: int = 3) -> None:
+        self.size = max(1, workers)
+        self.timeout = timeout
+        self.tries = tries
+        self.replaced = 0  # workers started to replace one that died or hung
+        self._idle: asyncio.Queue[_Worker] = asyncio.Queue()
+        self._all: set[_Worker] = set()
+        self._closed = False
+        self._jobs = 0
+
+    async def start(self) -> None:
+        """Start every worker now rather than on a player's move (they warm up in parallel)."""
+        for _ in range(self.size):
+            self._idle.put_nowait(await self._spawn())
+
+    def pids(self) -> list[int]:
+        return sorted(w.pid for w in self._all if w.alive())
+
+    def busy_pids(self) -> list[int]:
+        return sorted(w.pid for w in self._all if w.busy and w.alive())
+
+    async def _spawn(self) -> _Worker:
+        # The worker's stderr is the server's: a bot's traceback belongs in the server log.
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "frontlines.web.workers", str(os.getpid()),
+            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, limit=_LINE_LIMIT)
+        worker = _Worker(process)
+        self._all.add(worker)
+        return worker
+
+    async def _replace(self, worker: _Worker) -> None:
+        worker.kill()
+        self._all.discard(worker)
+        with contextlib.suppress(ProcessLookupError, ChildProcessError):
+            await worker.process.wait()
+        if not self._closed:
+            self.replaced += 1
+            self._idle.put_nowait(await self._spawn())
+
+    async def choose(self, spec: str, seed: int, seat: int, view: View) -> str:
+        self._jobs += 1
+        request = {"id": self._jobs, "spec": spec, "seed": seed, "seat": seat, "view": view.to_notation()}
+        for attempt in range(1, self.tries + 1):
+            worker = await self._idle.get()
+            if not worker.alive():  # died while idle: replace it first
+                log.warning("bot worker %s had died (exit %s); replacing it", worker.pid, worker.process.returncode)
+                await self._replace(worker)
+                worker = await self._idle.get()
+            worker.busy = True
+            try:
+                await asyncio.wait_for(worker.wait_ready(), _START_LIMIT)
+                answer = await asyncio.wait_for(worker.ask(request), self.timeout)
+            except _WorkerDied as exc:
+                log.warning("bot worker died during a move (%s, try %d of %d); replacing it", exc, attempt, self.tries)
+                await self._replace(worker)
+                continue
+            except TimeoutError as exc:
+                # A worker mid-search cannot be interrupted; a fresh one takes its place.
+                await self._replace(worker)
+                if not worker.ready:  # it never started: the server's fault, not the bot's
+                    log.warning("bot worker %s did not start; replacing it", worker.pid)
+                    continue
+                raise BotFault(f"bot timed out: no answer within {self.timeout:g} s") from exc
+            except BaseException:
+                # Cancelled (the server stops, the game ended): the worker's answer would
+                # arrive for nobody, so it does not go back to the pool.
+                await asyncio.shield(self._replace(worker))
+                raise
+            worker.busy = False
+            worker.jobs += 1
+            self._idle.put_nowait(worker)
+            if "error" in answer:
+                raise BotFault(f"bot crashed: {answer['error']}")
+            return str(answer["text"])
+        raise WorkerLost(f"bot workers died {self.tries} times on this move")
+
+    async def close(self) -> None:
+        self._closed = True
+        workers = list(self._all)
+        for w in workers:
+            if w.process.stdin is not None:
+                w.process.stdin.close()  # end of file: the worker exits by itself
+        for w in workers:
+            try:
+                await asyncio.wait_for(w.process.wait(), 2)
+            except TimeoutError:
+                w.kill()
+                await w.process.wait()
+        self._all.clear()
+
+
+def make_bots(kind: str, workers: int, *, timeout: float) -> ThreadBots | ProcessBots:
+    """``process`` (the default for servers) or ``thread`` bots; call ``start()`` inside the
+    running event loop."""
+    if kind == "process":
+        return ProcessBots(workers, timeout=timeout)
+    # Looked up now, not at import: a test may have swapped in a failing bot.
+    return ThreadBots(workers, choose_action, timeout)
+
+
+# --- the worker process --------------------------------------------------------------------
+def _die_with_parent(parent: int) -> None:
+    """Ask Linux to SIGKILL us when the parent dies; a no-op elsewhere (stdin EOF covers it)."""
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        with contextlib.suppress(OSError, AttributeError):
+            libc = ctypes.CDLL(None, use_errno=True)
+            pr_set_pdeathsig = 1
+            libc.prctl(pr_set_pdeathsig, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent:  # the parent died before we asked
+        os._exit(1)
+
+
+def _read_requests(jobs: queue.Queue[bytes]) -> None:
+    """Pass request lines on; at end of file (the server closed us or died) end the process
+    at once, even in the middle of a search."""
+    for line in sys.stdin.buffer:
+        jobs.put(line)
+    os._exit(0)
+
+
+def worker_main(parent: int) -> None:
+    _die_with_parent(parent)
+    # Answers go on a private copy of stdout; anything a bot prints goes to stderr instead
+    # of into the protocol.
+    answers: IO[bytes] = os.fdopen(os.dup(1), "wb")
+    os.dup2(2, 1)
+    jobs: queue.Queue[bytes] = queue.Queue()
+    threading.Thread(target=_read_requests, args=(jobs,), daemon=True, name="lifeline").start()
+    import frontlines.bots.registry
+    import frontlines.games
+
+    frontlines.games.all_rulesets()  # warm: the first real move is quick
+    del frontlines.bots.registry
+    answers.write(b'{"ready": true}\n')
+    answers.flush()
+    while True:
+        request = json.loads(jobs.get())
+        try:
+            answer: dict[str, Any] = {"id": request["id"], "text": choose_action(
+                request["spec"], request["seed"], request["seat"], request["view"])}
+        except Exception as exc:  # the bot's fault: say so, and stay up for the next move
+            answer = {"id": request["id"], "error": str(exc) or type(exc).__name__}
+        answers.write(json.dumps(answer).encode() + b"\n")
+        answers.flush()
+
+
+if __name__ == "__main__":
+    worker_main(int(sys.argv[1]))
