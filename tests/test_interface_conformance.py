@@ -13,7 +13,7 @@ import pytest
 
 from frontlines.core.actions import ActionKind, ActionRecord
 from frontlines.core.errors import IllegalAction, NotationError
-from frontlines.core.game import State
+from frontlines.core.game import State, Termination
 from frontlines.core.record import GameRecord, dump_jsonl, load_jsonl
 from frontlines.games import all_rulesets, new_state, parse_state, parse_view
 
@@ -145,6 +145,22 @@ def test_resignation_ends_the_game(ruleset: str) -> None:
     assert outcome.winner == 0 and outcome.reason == "time"
     with pytest.raises(IllegalAction):
         state.apply(new_state(ruleset, seed=2).legal_actions()[0])
+    assert type(outcome.reason) is Termination and outcome.reason.out_of_rules
+    assert json.loads(json.dumps(outcome.to_dict()))["reason"] == "time"
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_resigning_for_an_unknown_reason_is_refused_and_changes_nothing(ruleset: str) -> None:
+    state = new_state(ruleset, seed=2)
+    before = state.to_notation()
+    with pytest.raises(ValueError, match="Termination"):
+        state.resign(1, "bored")
+    assert state.to_notation() == before and not state.is_terminal()
+    state.resign(1, "forfeit", "crashed")
+    text = state.to_notation()
+    assert parse_state(text).outcome() == state.outcome()
+    with pytest.raises(NotationError, match="unknown reason"):
+        parse_state(text.replace("forfeit", "bored"))
 
 
 def test_unknown_ruleset_and_bad_notation() -> None:

@@ -15,7 +15,7 @@ from typing import Any
 
 from frontlines.core.actions import ActionKind, ActionRecord
 from frontlines.core.errors import IllegalAction, NotationError
-from frontlines.core.game import Action, Outcome, State, View
+from frontlines.core.game import Action, Outcome, State, Termination, View
 
 TARGET = 10
 PASS = 0
@@ -70,7 +70,7 @@ class ToyState(State):
         if action == PASS:
             self.passes += 1
             if self.passes >= 2:
-                self._outcome = Outcome(None, "stall")
+                self._outcome = Outcome(None, Termination.STALL)
         else:
             self.passes = 0
             self.hands[player].remove(action)
@@ -78,7 +78,7 @@ class ToyState(State):
             if self.deck:
                 self.hands[player].append(self.deck.pop())
             if self.total == TARGET:
-                self._outcome = Outcome(player, "exact")
+                self._outcome = Outcome(player, Termination.SCORE)  # reached the target exactly
         self.to_move = 1 - player
 
     def pop(self) -> Action:

@@ -36,7 +36,7 @@ import random
 import time
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import asdict, dataclass, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from frontlines.bots.base import Bot, Clock
 from frontlines.bots.heuristic import GamePolicy, outcome_value, policy_for
@@ -125,19 +125,30 @@ class Node:
         self.children: dict[Action, Node] = {}
 
 
+class RootStats(NamedTuple):
+    """One root action's statistics: its visits and its summed reward (for the searcher)."""
+
+    visits: int
+    reward: float
+
+    @property
+    def mean(self) -> float:
+        return self.reward / self.visits if self.visits else 0.0
+
+
 @dataclass
 class SearchResult:
-    """Root statistics of one or more merged searches: action -> (visits, reward)."""
+    """Root statistics of one or more merged searches, per root action."""
 
-    stats: dict[Action, tuple[int, float]]
+    stats: dict[Action, RootStats]
     iterations: int
     nodes: int
     seconds: float
 
     def merge(self, other: SearchResult) -> None:
-        for action, (n, w) in other.stats.items():
-            n0, w0 = self.stats.get(action, (0, 0.0))
-            self.stats[action] = (n0 + n, w0 + w)
+        for action, theirs in other.stats.items():
+            mine = self.stats.get(action, _NO_STATS)
+            self.stats[action] = RootStats(mine.visits + theirs.visits, mine.reward + theirs.reward)
         self.iterations += other.iterations
         self.nodes += other.nodes
         self.seconds = max(self.seconds, other.seconds)
@@ -146,11 +157,14 @@ class SearchResult:
         """The most visited legal root action (ties: better mean, then the earlier legal action)."""
         best_action, best_key = legal[0], (-1, -1.0)
         for action in legal:
-            n, w = self.stats.get(action, (0, 0.0))
-            key = (n, w / n if n else 0.0)
+            found = self.stats.get(action, _NO_STATS)
+            key = (found.visits, found.mean)
             if key > best_key:
                 best_action, best_key = action, key
         return best_action, best_key[0], best_key[1]
+
+
+_NO_STATS = RootStats(0, 0.0)
 
 
 def _cutoff(state: State, policy: GamePolicy, params: SearchParams, viewer: int) -> float:
@@ -346,7 +360,7 @@ def search(
                 child.visits += 1
                 child.avail += 1
                 child.reward += mean
-    stats = {a: (ch.visits, ch.reward) for a, ch in root.children.items()}
+    stats = {a: RootStats(ch.visits, ch.reward) for a, ch in root.children.items()}
     return SearchResult(stats, iterations, nodes, time.perf_counter() - started)
 
 
@@ -437,7 +451,7 @@ class ISMCTSBot(Bot):
         for future in futures:
             result.merge(future.result())
         action, visits, mean = result.best(legal)
-        ranked = sorted(result.stats.items(), key=lambda kv: -kv[1][0])[:5]
+        ranked = sorted(result.stats.items(), key=lambda kv: -kv[1].visits)[:5]
         self._last = {
             "iterations": result.iterations,
             "nodes": result.nodes,
@@ -445,7 +459,7 @@ class ISMCTSBot(Bot):
             "win_probability": round(mean, 4),
             "visits": visits,
             "move": view.action_to_text(action),
-            "top": [(view.action_to_text(a), n, round(w / n, 3) if n else None) for a, (n, w) in ranked],
+            "top": [(view.action_to_text(a), s.visits, round(s.mean, 3) if s.visits else None) for a, s in ranked],
             "params": asdict(params),
         }
         return action

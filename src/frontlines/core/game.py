@@ -23,6 +23,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from frontlines.core.actions import ActionRecord
@@ -36,26 +37,65 @@ Action = Hashable
 PLAYERS = (0, 1)
 
 
+class Termination(StrEnum):
+    """Why a game ended: the ``reason`` of an :class:`Outcome` (docs/rules.md §7).
+
+    A ``StrEnum``, so a reason is still its word in records, JSON and comparisons:
+
+    >>> Termination.TIE_BREAK == "tie-break", f"{Termination.TIE_BREAK}"
+    (True, 'tie-break')
+    >>> Termination("time").out_of_rules
+    True
+    """
+
+    BREAKTHROUGH = "breakthrough"  # three adjacent flags
+    ENVELOPMENT = "envelopment"  # five flags
+    STALL = "stall"  # no progress possible (Battle Line family)
+    SCORE = "score"  # War Machine: the higher total
+    TIE_BREAK = "tie-break"  # War Machine: equal totals, the battle nearest the box
+    DRAW = "draw"  # War Machine: equal totals and no tie-break
+    MATCH = "match"  # War Machine: a best-of-three match decided
+    RESIGNATION = "resignation"
+    TIME = "time"
+    FORFEIT = "forfeit"  # a rule of play broken (an illegal or garbled bot move, a crash)
+    LIMIT = "limit"  # stopped by a referee's move limit (a tool's safeguard, not a rule)
+    UNFINISHED = "unfinished"  # never finished (reported by tools; no game ends so)
+
+    @property
+    def out_of_rules(self) -> bool:
+        """Ended by a player leaving the game, not by its rules (records add a Termination tag)."""
+        return self in OUT_OF_RULES
+
+
+OUT_OF_RULES = frozenset({Termination.RESIGNATION, Termination.TIME, Termination.FORFEIT})
+
+
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """How a finished game ended.
 
     ``winner`` is 0, 1 or ``None`` for a draw (or a game with no winner).
-    ``reason`` is a short word: ``breakthrough``, ``envelopment``, ``stall``,
-    ``resignation``, ``time``, ``forfeit``, ``score``, ``tie-break`` … .
+    ``reason`` is a :class:`Termination` (a plain word is accepted and checked).
     ``scores`` holds per-player points where the game scores (War Machine).
     ``detail`` is free text for humans (e.g. why a bot forfeited).
+
+    >>> Outcome(0, Termination.BREAKTHROUGH).to_dict()
+    {'winner': 0, 'reason': 'breakthrough', 'scores': None, 'detail': ''}
     """
 
     winner: int | None
-    reason: str
+    reason: Termination
     scores: tuple[int, int] | None = None
     detail: str = ""
+
+    def __post_init__(self) -> None:
+        if type(self.reason) is not Termination:  # a word from a record or a caller: check it
+            object.__setattr__(self, "reason", Termination(self.reason))
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "winner": self.winner,
-            "reason": self.reason,
+            "reason": self.reason.value,
             "scores": list(self.scores) if self.scores is not None else None,
             "detail": self.detail,
         }
@@ -157,7 +197,10 @@ class State(ABC):
 
     @abstractmethod
     def resign(self, player: int, reason: str = "resignation", detail: str = "") -> None:
-        """End the game with ``player`` losing (resignation, time, forfeit)."""
+        """End the game with ``player`` losing (resignation, time, forfeit).
+
+        ``reason`` is a :class:`Termination` or its word; any other word raises ``ValueError``.
+        """
 
     @abstractmethod
     def view(self, player: int | None) -> View: ...

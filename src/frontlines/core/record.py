@@ -30,10 +30,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from frontlines.core.errors import FrontlinesError, NotationError
-from frontlines.core.game import Outcome, State
+from frontlines.core.game import OUT_OF_RULES, Outcome, State
 
 _TAG = re.compile(r'\[([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\]')
-_OUT_OF_RULES = ("resignation", "time", "forfeit")
+_OUT_OF_RULES = tuple(OUT_OF_RULES)  # resignation, time, forfeit
 
 
 def result_text(outcome: Outcome | None) -> str:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import quote, unquote
 
 from frontlines.core.errors import NotationError
-from frontlines.core.game import Outcome
+from frontlines.core.game import Outcome, Termination
 from frontlines.games.battleline.cards import (
     DESERTER,
     FOG,
@@ -339,7 +339,11 @@ def _fill_common(fields: _Fields, s: BattleLineState | BattleLineView) -> None:
         bits = result.split(":")
         if len(bits) not in (2, 3) or bits[0] not in ("-", "0", "1"):
             raise NotationError("result= is WINNER:REASON[:DETAIL]")
-        s.out = Outcome(None if bits[0] == "-" else int(bits[0]), unquote(bits[1]), None,
+        try:
+            reason = Termination(unquote(bits[1]))
+        except ValueError:
+            raise NotationError(f"result= has an unknown reason {unquote(bits[1])!r}") from None
+        s.out = Outcome(None if bits[0] == "-" else int(bits[0]), reason, None,
                         unquote(bits[2]) if len(bits) == 3 else "")
         if s.phase != PHASE_NAMES.index("over"):
             raise NotationError("result= requires phase=over")

@@ -21,7 +21,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 from frontlines.core.errors import IllegalAction, NotationError
-from frontlines.core.game import Action, Outcome, State
+from frontlines.core.game import Action, Outcome, State, Termination
 from frontlines.games.battleline.cards import (
     ALEXANDER,
     COMPANION_CAVALRY,
@@ -298,7 +298,7 @@ class BattleLineState(State):
             raise ValueError(f"player must be 0 or 1, not {player!r}")
         if self.phase == OVER:
             raise IllegalAction("the game is already over")
-        self.out = Outcome(1 - player, reason, None, detail)
+        self.out = Outcome(1 - player, Termination(reason), None, detail)
         self.phase = OVER
         self._legal = None
 
@@ -1027,9 +1027,9 @@ class BattleLineState(State):
         self.turn_claims = True
         owned = self.owned(p)
         if owned & (owned >> 1) & (owned >> 2):
-            self._finish(Outcome(p, "breakthrough"))
+            self._finish(Outcome(p, Termination.BREAKTHROUGH))
         elif owned.bit_count() >= 5:
-            self._finish(Outcome(p, "envelopment"))
+            self._finish(Outcome(p, Termination.ENVELOPMENT))
 
     def _finish(self, outcome: Outcome) -> None:
         self.out = outcome
@@ -1048,12 +1048,12 @@ class BattleLineState(State):
         self.phase = PLAY
         self.scout_left = self.scout_n = self.ret_left = 0
         if not self.cfg.stall_b and self.passes >= 2:
-            self._finish(Outcome(None, "stall", None, "two consecutive passes with no claim possible"))
+            self._finish(Outcome(None, Termination.STALL, None, "two consecutive passes with no claim possible"))
         elif self.noops >= 2:
             # both players can only pass in the same position: nothing can change any more
             mine, theirs = self.owned(0).bit_count(), self.owned(1).bit_count()
             winner = None if mine == theirs or self.cfg.stuck_draw else (0 if mine > theirs else 1)
-            self._finish(Outcome(winner, "stall", None, f"no progress possible; flags {mine}-{theirs}"))
+            self._finish(Outcome(winner, Termination.STALL, None, f"no progress possible; flags {mine}-{theirs}"))
 
     # --- errors ----------------------------------------------------------------------
     def explain_illegal(self, action: object) -> str:

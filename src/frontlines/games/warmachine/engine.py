@@ -9,7 +9,7 @@ from typing import Any
 from frontlines.core.actions import ActionRecord, LogEntryDict, log_entry
 from frontlines.core.encoding import Encoding
 from frontlines.core.errors import IllegalAction, NotationError, UnknownRuleset
-from frontlines.core.game import Action, GameModule, Outcome, Ruleset, State, View
+from frontlines.core.game import Action, GameModule, Outcome, Ruleset, State, Termination, View
 from frontlines.games.warmachine.actions import describe, describe_public, features
 from frontlines.games.warmachine.cards import (
     ALL_CARDS,
@@ -130,12 +130,12 @@ def _outcome(b: Board) -> Outcome | None:
         return None
     if b.resigned is not None:
         loser, reason, detail = b.resigned
-        return Outcome(1 - loser, reason, None, detail)
+        return Outcome(1 - loser, Termination(reason), None, detail)
     if b.opts.best_of_3:
         w0, w1 = b.match_wins()
         winner = 0 if w0 > w1 else 1 if w1 > w0 else None
         detail = ", ".join(f"game {k}: {s0}-{s1}" for k, (s0, s1, _) in enumerate(b.results, 1))
-        return Outcome(winner, "match", (w0, w1), detail)
+        return Outcome(winner, Termination.MATCH, (w0, w1), detail)
     winner, reason = b.game_winner()
     return Outcome(winner, reason, b.scores())
 
@@ -217,7 +217,7 @@ class WarMachineState(State):
             raise ValueError("player must be 0 or 1")
         if self._b.phase == OVER:
             raise IllegalAction("the game is already over")
-        self._b.resigned = (player, reason, detail)
+        self._b.resigned = (player, Termination(reason), detail)
         self._b.phase = OVER
         self._b.to_move = -1
 

@@ -15,6 +15,7 @@ import re
 from urllib.parse import quote, unquote
 
 from frontlines.core.errors import NotationError
+from frontlines.core.game import Termination
 from frontlines.games.warmachine.cards import (
     ALL_CARDS,
     INF,
@@ -334,7 +335,11 @@ def parse_board(text: str, view: bool) -> tuple[Board, int | None]:
         parts = fields["resigned"].split(":")
         if len(parts) != 3 or parts[0] not in ("0", "1"):
             raise _fail("resigned needs loser:reason:detail")
-        b.resigned = (int(parts[0]), unquote(parts[1]), unquote(parts[2]))
+        try:
+            reason = Termination(unquote(parts[1]))
+        except ValueError:
+            raise _fail(f"resigned has an unknown reason {unquote(parts[1])!r}") from None
+        b.resigned = (int(parts[0]), reason, unquote(parts[2]))
         if b.phase != OVER:
             raise _fail("a resigned game is over")
 

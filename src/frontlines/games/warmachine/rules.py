@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import random
 
+from frontlines.core.game import Termination
 from frontlines.games.warmachine.cards import ALL_CARDS, INF, STRENGTH, UNKNOWN, WM
 from frontlines.games.warmachine.options import Opts
 
@@ -75,7 +76,7 @@ class Board:
         self.to_move = 0
         self.phase = CHOOSE
         self.draws_left = 0
-        self.resigned: tuple[int, str, str] | None = None
+        self.resigned: tuple[int, Termination, str] | None = None
         self.match_seed = -1  # best-of-3: seeds the next deals; -1 when unknown (views)
         self.game_no = 1
         self.results: list[tuple[int, int, int]] = []  # finished games: (score0, score1, winner or -1)
@@ -397,14 +398,14 @@ class Board:
         a, b = self.score_detail(0), self.score_detail(1)
         return a[0] + a[1], b[0] + b[1]
 
-    def game_winner(self) -> tuple[int | None, str]:
+    def game_winner(self) -> tuple[int | None, Termination]:
         s0, s1 = self.scores()
         if s0 != s1:
-            return (0 if s0 > s1 else 1), "score"
+            return (0 if s0 > s1 else 1), Termination.SCORE
         for p in range(1 if self.opts.p1_only else 6):  # the battle nearest the box with a winner
             if self.status[p] in (WON0, WON1):
-                return self.status[p] - WON0, "tie-break"
-        return None, "draw"
+                return self.status[p] - WON0, Termination.TIE_BREAK
+        return None, Termination.DRAW
 
     def match_wins(self) -> tuple[int, int]:
         return (sum(1 for r in self.results if r[2] == 0), sum(1 for r in self.results if r[2] == 1))
