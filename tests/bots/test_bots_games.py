@@ -11,11 +11,15 @@ import pytest
 from frontlines.bots import Bot, Clock, make_bot
 from frontlines.bots.heuristic import policy_for
 from frontlines.commands.selfplay import play_game
-from frontlines.core.game import Action, State, View
+from frontlines.core.game import Action, State, Termination, View
 from frontlines.games import new_state
 from frontlines.games.battleline.notation import build_state
 
 RULESETS = ["battleline", "battleline-basic", "schotten-totten", "schotten-totten-tactics", "medieval", "warmachine"]
+# how a game between bots that keep the rules ends (no forfeit, no move limit)
+BY_THE_RULES = {Termination.BREAKTHROUGH, Termination.ENVELOPMENT, Termination.STALL, Termination.SCORE,
+                Termination.TIE_BREAK, Termination.DRAW}
+MAX_ACTIONS = 3000
 
 
 class Spy(Bot):
@@ -39,28 +43,37 @@ def _play(ruleset: str, specs: tuple[str, str], seed: int) -> State:
     bots = [Spy(make_bot(specs[0], seed)), Spy(make_bot(specs[1], seed + 1))]
     for seat, bot in enumerate(bots):
         bot.new_game(ruleset, seat, seed)
-    while not state.is_terminal():
+    for _ in range(MAX_ACTIONS):
+        if state.is_terminal():
+            break
         player = state.current_player()
         assert player is not None
         view = state.view(player)
         action = bots[player].choose(view)
         assert action in view.legal_actions()
         state.apply(action)
+    else:
+        raise AssertionError(f"{specs} did not finish within {MAX_ACTIONS} actions")
     assert bots[0].calls and bots[1].calls
     return state
+
+
+def ended_by_the_rules(state: State) -> bool:
+    outcome = state.outcome()
+    return outcome is not None and outcome.reason in BY_THE_RULES
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_random_and_heuristic_finish_games(ruleset: str) -> None:
     for seed in range(2):
         final = _play(ruleset, ("random", "heuristic") if seed else ("heuristic", "random"), seed)
-        assert final.outcome() is not None
+        assert ended_by_the_rules(final), final.outcome()
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_ismcts_finishes_a_game(ruleset: str) -> None:
     final = _play(ruleset, ("ismcts:iterations=15", "random"), 3)
-    assert final.outcome() is not None
+    assert ended_by_the_rules(final), final.outcome()
 
 
 def test_same_seed_same_game() -> None:
@@ -165,7 +178,7 @@ def test_heuristic_beats_random_in_the_basic_game() -> None:
         specs = ("heuristic", "random") if seed % 2 == 0 else ("random", "heuristic")
         _initial, final, _think, _n = play_game("battleline-basic", specs, seed, bot_seeds=(seed, seed + 100))
         outcome = final.outcome()
-        assert outcome is not None
+        assert outcome is not None and outcome.reason in BY_THE_RULES, outcome  # nobody forfeited
         wins += outcome.winner == specs.index("heuristic")
     assert wins >= 8
 
@@ -176,7 +189,7 @@ def test_heuristic_beats_random_in_war_machine() -> None:
         specs = ("heuristic", "random") if seed % 2 == 0 else ("random", "heuristic")
         _initial, final, _think, _n = play_game("warmachine", specs, seed, bot_seeds=(seed, seed + 100))
         outcome = final.outcome()
-        assert outcome is not None
+        assert outcome is not None and outcome.reason in BY_THE_RULES, outcome  # nobody forfeited
         wins += outcome.winner == specs.index("heuristic")
     assert wins >= 8
 
@@ -230,7 +243,7 @@ def test_ismcts_holds_its_own_against_heuristic(ruleset: str, share: float) -> N
         specs = ("ismcts:iterations=600", "heuristic") if seed % 2 == 0 else ("heuristic", "ismcts:iterations=600")
         _initial, final, _think, _n = play_game(ruleset, specs, seed, bot_seeds=(seed, seed + 100))
         outcome = final.outcome()
-        assert outcome is not None
+        assert outcome is not None and outcome.reason in BY_THE_RULES, outcome  # nobody forfeited
         wins += outcome.winner == specs.index("ismcts:iterations=600")
     assert wins >= games * share
 

@@ -94,9 +94,10 @@ def test_whole_war_machine_game_against_heuristic_bot() -> None:
         await play_to_end(pilot, app, random.Random(8))
         screen = game_screen(app)
         outcome = screen.session.state.outcome()
-        assert outcome is not None
+        assert outcome is not None and outcome.scores is not None
         text = screen_text(app)
         assert "Game over" in text
+        assert f"by {outcome.reason} ({outcome.scores[0]}-{outcome.scores[1]})" in " ".join(text.split())
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         app.save_screenshot(str(ARTIFACTS / "warmachine-game-over.svg"))
 

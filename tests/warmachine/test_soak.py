@@ -83,14 +83,13 @@ def check_views(s: WarMachineState, rng: random.Random) -> None:
         if b.phase != OVER:
             for pl in (0, 1):
                 assert (d["hands"][pl] is None) == (pl != viewer)
-        assert "piles=" in text and all(ch.isdigit() or ch == "," for ch in text.split("piles=")[1].split()[0])
         if viewer == s.current_player():
             assert set(v.legal_actions()) == set(s.legal_actions())
             assert [e["text"] for e in d["legal"]] == [s.action_to_text(a) for a in v.legal_actions()]
         else:
             assert v.legal_actions() == [] and d["legal"] == []
-        # A determinisation looks exactly like the view, and nothing in the view depends on
-        # the hidden cards: two samples (different hidden cards) give the same view and dict.
+        # A determinisation looks exactly like the view (that nothing in a view depends on
+        # the hidden cards is tests/test_hidden_information.py's property).
         for _ in range(2):
             sample = v.sample(rng)
             check_invariants(sample)
@@ -142,7 +141,11 @@ def test_many_quick_games_end_with_outcomes() -> None:
             s.apply(rng.choice(s.legal_actions()))
         check_invariants(s)
         out = s.outcome()
-        assert out is not None
+        assert out is not None and out.scores is not None
+        if out.reason == "score":  # otherwise equal totals: a tie-break or a draw
+            assert out.winner == (0 if out.scores[0] > out.scores[1] else 1)
+        else:
+            assert out.scores[0] == out.scores[1] and (out.winner is None) == (out.reason == "draw")
         reasons.add(out.reason)
     assert {"score", "tie-break"} <= reasons
 
@@ -211,9 +214,8 @@ def test_view_notation_hides_and_round_trips() -> None:
         assert text.startswith(f"warmachine view={'-' if viewer is None else viewer} ")
         with pytest.raises(NotationError):
             MODULE.parse_state(text)
-        hands = text.split("hands=")[1].split()[0].split("/")
         for pl in (0, 1):
-            assert (set(hands[pl]) <= {"?"}) == (pl != viewer)
+            assert (s.view(viewer).to_dict()["hands"][pl] is None) == (pl != viewer)
     with pytest.raises(NotationError):
         MODULE.parse_view(s.to_notation())
 

@@ -226,7 +226,8 @@ def test_two_seats_and_spectator_play_to_the_end(client: TestClient, ruleset: st
                 assert_no_leak(last[2], set(h0) | set(h1))
             assert plies < 400
     final = client.get(f"/api/games/{gid}").json()
-    assert final["status"] == "finished" and final["view"]["outcome"] is not None
+    assert final["status"] == "finished"
+    assert final["view"]["outcome"]["reason"] in ("breakthrough", "envelopment", "stall")  # ended by the rules
     # The record replays to the same final position.
     text = client.get(f"/api/games/{gid}/record.txt").text
     record = GameRecord.parse(text)
@@ -257,7 +258,8 @@ def test_records_wait_for_the_end_and_resign(client: TestClient) -> None:
         assert ws1.receive_json()["code"] == "game_over"
     record = GameRecord.parse(client.get(f"/api/games/{gid}/record.txt").text)
     assert record.tags["Termination"] == "resignation" and record.tags["Loser"] == "1"
-    assert record.replay().outcome() is not None
+    replayed = record.replay().outcome()
+    assert replayed is not None and (replayed.winner, replayed.reason) == (0, "resignation")
 
 
 # --- bots and restarts --------------------------------------------------------------------------
@@ -417,7 +419,8 @@ def test_a_failing_bot_forfeits(sqlite_url: str, monkeypatch: pytest.MonkeyPatch
         assert msg["view"]["outcome"]["winner"] == 1 and msg["view"]["outcome"]["reason"] == "forfeit"
         record = GameRecord.parse(c.get(f"/api/games/{game['id']}/record.txt").text)
         assert record.tags["Termination"] == "forfeit" and record.tags["Loser"] == "0"
-        assert record.replay().outcome() is not None
+        replayed = record.replay().outcome()
+        assert replayed is not None and (replayed.winner, replayed.reason) == (1, "forfeit")
 
 
 def test_an_unreadable_stored_game_does_not_stop_the_server(sqlite_url: str) -> None:

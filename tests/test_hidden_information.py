@@ -1,0 +1,163 @@
+"""What a player cannot see never changes what their view holds (docs/rules.md §2.24, §6.8).
+
+The property, for every game: take a position, change only what player ``p`` cannot see —
+the other hand, the order and contents of the decks or piles, face-down burns — and
+``view(p)`` must stay the same: its notation, its dictionary, its legal actions and the
+pickled view object itself (so no private field keeps a hidden card either). Positions
+come from random play over random seeds (hypothesis); the twin position is written in the
+published position notation (docs/notation.md, docs/warmachine.md) with the hidden cards
+permuted, and parsed back.
+"""
+
+from __future__ import annotations
+
+import pickle
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from frontlines.core.game import State
+from frontlines.games import all_rulesets, new_state, parse_state
+
+BATTLE_LINE = [r.name for r in all_rulesets() if r.game == "battleline"]
+FAST = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def random_position(ruleset: str, seed: int, steps: int) -> State:
+    state = new_state(ruleset, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if state.is_terminal():
+            break
+        state.apply(rng.choice(state.legal_actions()))
+    return state
+
+
+def fields(notation: str) -> tuple[str, list[list[str]]]:
+    head, *tokens = notation.split()
+    return head, [token.split("=", 1) for token in tokens]
+
+
+def join(head: str, tokens: list[list[str]]) -> str:
+    return " ".join([head, *("=".join(t) for t in tokens)])
+
+
+def shuffled_in_place(slots: list[tuple[list[str], int]], rng: random.Random) -> bool:
+    """Permute the cards at ``slots`` (list, index) among themselves; True if any moved."""
+    cards = [where[i] for where, i in slots]
+    again = cards[:]
+    rng.shuffle(again)
+    for (where, i), card in zip(slots, again, strict=True):
+        where[i] = card
+    return again != cards
+
+
+def battleline_twin(state: State, viewer: int | None, rng: random.Random) -> str | None:
+    """The position with every card ``viewer`` cannot see moved at random among the places
+    ``viewer`` cannot see (hidden hands, both decks), each card kind keeping to its own
+    places; cards whose place anyone knows (Scout returns, marked ``~``) stay put."""
+    head, tokens = fields(state.to_notation())
+    troops: list[tuple[list[str], int]] = []
+    tactics: list[tuple[list[str], int]] = []
+    lists: dict[str, list[str]] = {}
+    for key, value in tokens:
+        hidden_hand = key in ("h0", "h1") and key != f"h{viewer}"
+        if (hidden_hand or key in ("td", "xd")) and value:
+            cards = lists[key] = value.split(".")
+            for i, card in enumerate(cards):
+                if "~" not in card:
+                    (troops if card[1:].isdigit() else tactics).append((cards, i))
+    moved = shuffled_in_place(troops, rng) | shuffled_in_place(tactics, rng)
+    if not moved:
+        return None
+    return join(head, [[k, ".".join(lists[k]) if k in lists else v] for k, v in tokens])
+
+
+def warmachine_twin(state: State, viewer: int | None, rng: random.Random) -> str | None:
+    """The position with the support piles, the hidden hands (until the game is over), the
+    face-down burns of the other player(s) and the unchosen leftover cards permuted among
+    themselves (all War Machine cards are of one kind; sizes stay)."""
+    head, tokens = fields(state.to_notation())
+    values = dict(tokens)
+    assert "opts" not in values, "the twin assumes the default options (blind choice, face-down burns)"
+    over = values["phase"] == "over"
+
+    def pairs(text: str) -> list[str]:
+        return [text[i:i + 2] for i in range(0, len(text), 2)]
+
+    piles = [pairs(p) for p in values["piles"].split("/")]
+    hands = [pairs(h) for h in values["hands"].split("/")]
+    burned = [pairs(b) for b in values["burned"].split("/")]
+    leftover = pairs(values["leftover"])
+    slots = [(pile, i) for pile in piles for i in range(len(pile))]
+    slots += [(leftover, i) for i in range(len(leftover))]
+    for p in (0, 1):
+        if p != viewer:
+            slots += [(burned[1 + p], i) for i in range(len(burned[1 + p]))]
+            if not over:
+                slots += [(hands[p], i) for i in range(len(hands[p]))]
+    if not shuffled_in_place(slots, rng):
+        return None
+    values["piles"] = "/".join("".join(p) for p in piles)
+    values["hands"] = "/".join("".join(sorted(h)) for h in hands)
+    values["burned"] = "/".join("".join(b) for b in burned)
+    values["leftover"] = "".join(leftover)
+    return join(head, [[k, values[k]] for k, _ in tokens])
+
+
+def changed(state: State, twin_text: str | None) -> bool:
+    """Whether the twin is another position (cards swapped within one hand are not)."""
+    return twin_text is not None and parse_state(twin_text).to_notation() != state.to_notation()
+
+
+def assert_same_view(state: State, twin_text: str | None, viewer: int | None) -> None:
+    if twin_text is None or not changed(state, twin_text):
+        return
+    base = parse_state(state.to_notation())  # parsed too, so both views start from the same history
+    twin = parse_state(twin_text)
+    a, b = base.view(viewer), twin.view(viewer)
+    assert b.to_notation() == a.to_notation()
+    assert b.to_dict() == a.to_dict()
+    assert b.legal_actions() == a.legal_actions()
+    assert pickle.dumps(b) == pickle.dumps(a), "the view object holds something the viewer cannot see"
+
+
+@FAST
+@given(
+    ruleset=st.sampled_from(BATTLE_LINE),
+    seed=st.integers(0, 10**6),
+    steps=st.integers(0, 120),
+    viewer=st.sampled_from([0, 1, None]),
+    shuffle=st.randoms(use_true_random=False),
+)
+def test_battle_line_views_do_not_depend_on_hidden_cards(
+    ruleset: str, seed: int, steps: int, viewer: int | None, shuffle: random.Random
+) -> None:
+    state = random_position(ruleset, seed, steps)
+    assert_same_view(state, battleline_twin(state, viewer, shuffle), viewer)
+
+
+@FAST
+@given(
+    seed=st.integers(0, 10**6),
+    steps=st.integers(0, 60),
+    viewer=st.sampled_from([0, 1, None]),
+    shuffle=st.randoms(use_true_random=False),
+)
+def test_war_machine_views_do_not_depend_on_hidden_cards(
+    seed: int, steps: int, viewer: int | None, shuffle: random.Random
+) -> None:
+    state = random_position("warmachine", seed, steps)
+    assert_same_view(state, warmachine_twin(state, viewer, shuffle), viewer)
+
+
+def test_the_twins_change_what_they_must() -> None:
+    # the property above is only as good as the twins: they must move hidden cards often
+    moved = 0
+    for seed in range(20):
+        state = random_position("battleline", seed, seed * 5)
+        moved += changed(state, battleline_twin(state, 0, random.Random(seed)))
+        state = random_position("warmachine", seed, seed * 3)
+        moved += changed(state, warmachine_twin(state, 0, random.Random(seed)))
+    assert moved >= 30
