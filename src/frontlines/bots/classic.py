@@ -38,7 +38,26 @@ CLASSIC_OPTIONS = {"claim_timing": "after_play"}
 
 _CODE = re.compile(r"^([ROYGBP])(10|[1-9])$")
 _CLASSIC_CARD = re.compile(r"^color([1-6]),(10|[1-9])$")
-_PLAY = re.compile(r"^([ROYGBP](?:10|[1-9]))@([1-9])$")
+
+
+def _troop_plays(view: View, legal: Sequence[Action]) -> dict[tuple[int, str], Action]:
+    """``(flag, card) -> action`` of the troop plays among ``legal``: the only moves the
+    classic protocol has words for (read from the game's action records, not their text)."""
+    out: dict[tuple[int, str], Action] = {}
+    for action in legal:
+        r = view.describe_action(action)
+        if r.kind is ActionKind.PLAY and r.card is not None and r.flag is not None and _CODE.match(r.card):
+            out[(r.flag, r.card)] = action
+    return out
+
+
+def _first_of(view: View, legal: Sequence[Action], kind: ActionKind, deck: str | None = None) -> Action | None:
+    """The first legal action of ``kind`` (and from ``deck``), if any."""
+    for action in legal:
+        r = view.describe_action(action)
+        if r.kind is kind and (deck is None or r.deck == deck):
+            return action
+    return None
 
 
 # --- codec ------------------------------------------------------------------------------
@@ -97,15 +116,10 @@ def automatic_action(view: View) -> Action | None:
     the draw is always from the troop deck, and a turn with nothing to draw just ends.
     """
     legal = view.legal_actions()
-    for action in legal:
-        if view.describe_action(action).kind is ActionKind.CLAIM:
+    for kind, deck in ((ActionKind.CLAIM, None), (ActionKind.DRAW, "troop"), (ActionKind.END, None)):
+        action = _first_of(view, legal, kind, deck)
+        if action is not None:
             return action
-    texts = {view.action_to_text(a): a for a in legal}
-    for text in ("draw:troop", "end"):
-        if text in texts:
-            return texts[text]
-    if any(_PLAY.match(t) for t in texts) or "pass" in texts:
-        return None
     # Anything else (tactics draws, which battleline-basic never offers) is left to the bot.
     return None
 
@@ -200,8 +214,9 @@ class ClassicExternalBot(Bot):
             raise BotError("crash", "classic bot used before new_game")
         proc = self._proc
         legal = view.legal_actions()
-        texts = {view.action_to_text(a): a for a in legal}
-        if not any(_PLAY.match(t) for t in texts) and "pass" not in texts:
+        plays = _troop_plays(view, legal)
+        skip = _first_of(view, legal, ActionKind.PASS)
+        if not plays and skip is None:
             # Not a card play (a host without the classic rules asks about claims or draws):
             # decide as the classic engine would, without bothering the bot.
             auto = automatic_action(view)
@@ -234,11 +249,10 @@ class ClassicExternalBot(Bot):
         )
         for line in lines:
             proc.send(line)
-        plays = [t for t in texts if _PLAY.match(t)]
         if not plays:
             # No playable flag: the classic engine skips this player after showing the table.
-            if "pass" in texts:
-                return texts["pass"]
+            if skip is not None:
+                return skip
             raise BotError("protocol", "classic bot asked to act with neither a play nor a pass legal")
         proc.send("go play-card")
         limit = self.reply_timeout
@@ -249,10 +263,9 @@ class ClassicExternalBot(Bot):
             flag, code = parse_play(line)
         except NotationError as exc:
             raise BotError("garbage", str(exc)) from None
-        text = f"{code}@{flag}"
-        if text not in texts:
-            raise BotError("illegal", f"illegal play {line.strip()!r} ({text})")
-        return texts[text]
+        if (flag, code) not in plays:
+            raise BotError("illegal", f"illegal play {line.strip()!r} ({code} to flag {flag})")
+        return plays[(flag, code)]
 
     def game_over(self, result: str, reason: str) -> None:
         """No message announces the end of a game in this protocol: the host ends the process."""
@@ -358,17 +371,16 @@ class ClassicEngine:
             self.started = True
         view = self.builder(self.table, self.rng)
         action = self.bot.choose(view, Clock(REPLY_TIMEOUT * 0.8, 0.0))
-        text = view.action_to_text(action)
-        m = _PLAY.match(text)
-        if m is None:
+        plays = _troop_plays(view, view.legal_actions())
+        chosen = next((where for where, a in plays.items() if a == action), None)
+        if chosen is None:
             # Our rules offered something the classic engine has no word for; fall back to a legal play.
-            self.warn(f"bot chose {text!r}; playing the first legal card instead")
-            plays = [view.action_to_text(a) for a in view.legal_actions() if _PLAY.match(view.action_to_text(a))]
+            self.warn(f"bot chose {view.action_to_text(action)!r}; playing the first legal card instead")
             if not plays:
                 raise FrontlinesError("no legal card play in the rebuilt position")
-            m = _PLAY.match(plays[0])
-            assert m is not None
-        return f"play {m.group(2)} {to_classic_card(m.group(1))}"
+            chosen = next(iter(plays))
+        flag, code = chosen
+        return f"play {flag} {to_classic_card(code)}"
 
     def simple_play(self) -> str:
         """The first card of the hand to the first unclaimed flag with space on our side."""
