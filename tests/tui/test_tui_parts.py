@@ -16,7 +16,7 @@ from frontlines.games import new_state
 from frontlines.tui.cards import formation_label, tracker_rows, unseen_tactics
 from frontlines.tui.render import COLUMN_ROWS, Marks, column_hit, flag_column, plain_table
 from frontlines.tui.session import HUMAN, GameConfig, GameSession
-from frontlines.tui.steps import CARD, CLAIM, DECK, FLAG, HAND, Picker, Token, moves_from_view
+from frontlines.tui.steps import BUTTON, CARD, CLAIM, DECK, FLAG, HAND, Picker, Token, moves_from_view
 from frontlines.tui.widgets import side_info
 from frontlines.tui.words import claim_explanation, describe_action, flag_details, outcome_text
 
@@ -298,3 +298,33 @@ def test_log_names_who_moved_from_the_views_log_records() -> None:
     unsigned = [{k: v for k, v in e.items() if k != "seat"} for e in view["log_records"]]
     bare = _log_lines({"log_records": unsigned}, names, 10).plain
     assert "Ann" not in bare and "Bot" not in bare
+
+
+# --- per-game adapters ------------------------------------------------------------------------
+
+
+def test_each_game_gets_its_adapter_once_and_unknown_games_the_generic_one() -> None:
+    from frontlines.tui.adapters import BattleLineUI, GameUI, WarMachineUI, ui_for
+    from frontlines.tui.warmachine import END
+
+    battleline, warmachine, other = ui_for("battleline"), ui_for("warmachine"), ui_for("chess")
+    assert isinstance(battleline, BattleLineUI) and battleline.claims and battleline.has_tracker
+    assert isinstance(warmachine, WarMachineUI) and not warmachine.claims and not warmachine.has_tracker
+    assert type(other) is GameUI and other.key_token("p", [Token(BUTTON, "pass")]) is None
+    # the same letter means what each game means by it, and only when it is offered
+    assert battleline.key_token("p", [Token(BUTTON, "pass")]) == Token(BUTTON, "pass")
+    assert warmachine.key_token("p", [Token(BUTTON, "skip")]) == Token(BUTTON, "skip")
+    assert battleline.key_token("x", [Token(FLAG, "x")]) == Token(FLAG, "x")
+    assert battleline.key_token("t", [Token(DECK, "tactics")]) is None
+    assert warmachine.key_token("i", [Token(END, "infantry")]) == Token(END, "infantry")
+    assert battleline.card_owner(Token(HAND, "DE"), 0) == 1 and battleline.card_owner(Token(HAND, "RE"), 0) == 0
+
+
+def test_tactics_help_follows_the_views_rules_family() -> None:
+    from frontlines.tui.adapters import ui_for
+
+    ui = ui_for("battleline")
+    for ruleset, words in (("schotten-totten-tactics", "under their decks"), ("battleline", "put 2 back")):
+        view = new_state(ruleset, seed=1).view(0).to_dict()
+        question = ui.question([Token(HAND, "SC")], [Token(FLAG, "1")], [], view)
+        assert words in question, question
