@@ -13,12 +13,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
-from frontlines.core.actions import HIDDEN, ActionKind, ActionRecord, Features, LogEntryDict, log_entry
+from frontlines.core.actions import HIDDEN, ActionDict, ActionKind, ActionRecord, Features, LogEntryDict
 from frontlines.core.errors import NotationError
 from frontlines.games.battleline.cards import NUM_CARDS, card_code
-from frontlines.games.battleline.notation import action_to_text, parse_action
+from frontlines.games.battleline.notation import action_to_text
 from frontlines.games.battleline.state import (
     CLAIM_BASE,
     DESERTER_BASE,
@@ -83,8 +83,12 @@ def _record(a: int) -> ActionRecord | None:
 
 
 _RECORDS: tuple[ActionRecord | None, ...] = tuple(_record(a) for a in range(NUM_ACTIONS))
-_CARD_INDEX = {card_code(c): c for c in range(NUM_CARDS)}
+# their JSON forms, built once too: views list dozens of entries each time they are drawn
+_DICTS: tuple[ActionDict | None, ...] = tuple(r.to_dict() if r is not None else None for r in _RECORDS)
 _HIDDEN_RETURN = ActionRecord(ActionKind.SCOUT_RETURN, "return:?", card=HIDDEN)
+# the log holds the texts the viewer saw (one per action value, and the hidden return)
+_BY_TEXT: dict[str, ActionDict] = {d["text"]: d for d in (*_DICTS, _HIDDEN_RETURN.to_dict()) if d is not None}
+_CARD_INDEX = {card_code(c): c for c in range(NUM_CARDS)}
 
 
 def describe(action: object, sides: Sequence[tuple[int, ...]]) -> ActionRecord:
@@ -99,14 +103,24 @@ def describe(action: object, sides: Sequence[tuple[int, ...]]) -> ActionRecord:
     return record
 
 
+def legal_entries(actions: Sequence[int], sides: Sequence[tuple[int, ...]]) -> list[ActionDict]:
+    """The JSON form of ``describe`` for each of ``actions`` (the view's ``legal``)."""
+    out: list[ActionDict] = []
+    for a in actions:
+        record, entry = _RECORDS[a], _DICTS[a]
+        assert record is not None and entry is not None
+        entry = entry.copy()
+        if record.kind in _OFF_THE_TABLE and record.card is not None:
+            f = flag_holding(sides, _CARD_INDEX[record.card])
+            if f >= 0:
+                entry["from"] = f + 1
+        out.append(entry)
+    return out
+
+
 def log_records(log: Sequence[str], seats: Sequence[int]) -> list[LogEntryDict]:
     """The view's public log as records with their seats (a hidden Scout return stays hidden)."""
-    out = []
-    for text, seat in zip(log, seats, strict=True):
-        record = _HIDDEN_RETURN if text == _HIDDEN_RETURN.text else _RECORDS[parse_action(text)]
-        assert record is not None
-        out.append(log_entry(record, seat))
-    return out
+    return [cast(LogEntryDict, {**_BY_TEXT[text], "seat": seat}) for text, seat in zip(log, seats, strict=True)]
 
 
 def features(cfg: Config) -> Features:

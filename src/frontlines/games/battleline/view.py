@@ -16,7 +16,7 @@ from typing import Any
 from frontlines.core.actions import ActionRecord
 from frontlines.core.errors import NotationError
 from frontlines.core.game import Action, Outcome, View
-from frontlines.games.battleline.actions import describe, features, log_records
+from frontlines.games.battleline.actions import describe, features, legal_entries, log_records
 from frontlines.games.battleline.cards import NUM_CARDS, NUM_TROOPS, TACTICS_MASK, card_code, parse_card
 from frontlines.games.battleline.formations import BATTLELINE_CARDS, SCHOTTEN_CARDS, rank_of, sum_of
 from frontlines.games.battleline.medieval import load_set
@@ -511,7 +511,7 @@ def view_dict(v: BattleLineView) -> dict[str, Any]:
             known_cards += [{"card": card_code(c), "where": f"hand {p}"} for c in range(NUM_CARDS) if h[3] >> c & 1]
     for deck, marks in (("troop", v.tmarks), ("tactics", v.xmarks)):
         known_cards += [{"card": card_code(c), "where": f"{deck} deck", "position": pos} for pos, _k, c in marks if c >= 0]
-    legal = [describe(a, v.sides).to_dict() for a in v.legal_actions()]
+    legal = legal_entries(v.legal_actions(), v.sides)  # type: ignore[arg-type]
     return {
         "game": GAME,
         "ruleset": v.ruleset,

@@ -10,7 +10,11 @@
 
 from __future__ import annotations
 
-from frontlines.core.actions import HIDDEN, ActionKind, ActionRecord, Features
+from collections.abc import Iterable
+from functools import cache
+from typing import cast
+
+from frontlines.core.actions import HIDDEN, ActionDict, ActionKind, ActionRecord, Features, LogEntryDict
 from frontlines.core.errors import NotationError
 from frontlines.games.warmachine.cards import COUNTRIES, STRENGTH, TYPE_NAMES, WM, card_code
 from frontlines.games.warmachine.notation import action_text, public_action_text
@@ -55,6 +59,26 @@ def describe_public(action: int, face_up_burns: bool) -> ActionRecord:
         return ActionRecord(ActionKind.BURN, text, card=HIDDEN)
     assert record.count is not None
     return ActionRecord(ActionKind.TAKE, text, count=record.count, cards=(HIDDEN,) * record.count)
+
+
+@cache
+def _entry(action: int, public: bool, face_up_burns: bool) -> ActionDict:
+    """The JSON form of an action's record, built once (views list many each time they are drawn)."""
+    return (describe_public(action, face_up_burns) if public else describe(action)).to_dict()
+
+
+def legal_entries(actions: Iterable[int]) -> list[ActionDict]:
+    """The view's ``legal``: each action's record as JSON."""
+    return [_entry(a, False, False).copy() for a in actions]
+
+
+def log_records(actions: Iterable[int], actors: Iterable[int], viewer: int | None,
+                face_up_burns: bool) -> list[LogEntryDict]:
+    """The view's ``log_records``: each action as ``viewer`` saw it, with the seat that made it."""
+    return [
+        cast(LogEntryDict, {**_entry(a, actor != viewer, face_up_burns), "seat": actor})
+        for a, actor in zip(actions, actors, strict=True)
+    ]
 
 
 def features() -> Features:

@@ -6,11 +6,11 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from frontlines.core.actions import ActionRecord, LogEntryDict, log_entry
+from frontlines.core.actions import ActionRecord, LogEntryDict
 from frontlines.core.encoding import Encoding
 from frontlines.core.errors import IllegalAction, NotationError, UnknownRuleset
 from frontlines.core.game import Action, GameModule, Outcome, Ruleset, State, Termination, View
-from frontlines.games.warmachine.actions import describe, describe_public, features
+from frontlines.games.warmachine.actions import describe, features, legal_entries, log_records
 from frontlines.games.warmachine.cards import (
     ALL_CARDS,
     COUNTRIES,
@@ -274,11 +274,7 @@ class WarMachineView(View):
         """The :meth:`log` as records, each with the seat that made it."""
         if self._history is None:
             return []
-        face_up = self._b.opts.burn_face_up
-        return [
-            log_entry(describe(a) if actor == self.viewer else describe_public(a, face_up), actor)
-            for a, actor in zip(*self._history, strict=True)
-        ]
+        return log_records(*self._history, self.viewer, self._b.opts.burn_face_up)
 
     @property
     def board(self) -> Board:
@@ -362,7 +358,7 @@ class WarMachineView(View):
             "log": self.log(),
             "log_seats": self.log_seats(),
             "log_records": self.log_records(),
-            "legal": [describe(a).to_dict() for a in b.legal()] if self.legal_actions() else [],
+            "legal": legal_entries(b.legal()) if self.legal_actions() else [],
             "features": features(),
             "front": front,
             "hands": hands,
