@@ -86,8 +86,8 @@ def test_random_games_respect_the_interface(ruleset: str) -> None:
         record = GameRecord.from_state(initial, state, players=("a", "b"))
         again = GameRecord.parse(record.to_text())
         assert again.actions == record.actions
-        assert again.replay().to_notation() == state.to_notation()
-        assert load_jsonl(dump_jsonl([record]))[0].replay().to_notation() == state.to_notation()
+        assert again.replay(parse_state).to_notation() == state.to_notation()
+        assert load_jsonl(dump_jsonl([record]))[0].replay(parse_state).to_notation() == state.to_notation()
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)

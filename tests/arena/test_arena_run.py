@@ -15,6 +15,7 @@ from frontlines.arena.schedule import pairings, schedule
 from frontlines.cli import main
 from frontlines.commands.arena import parse_bots
 from frontlines.core.record import GameRecord, load_jsonl
+from frontlines.games import parse_state
 
 RULES = "battleline-basic"
 
@@ -59,7 +60,7 @@ def test_cli_json_schema_and_records(tmp_path: Path, capsys: pytest.CaptureFixtu
     files = sorted(records.iterdir())
     assert len(files) == 12
     record = GameRecord.parse(files[0].read_text())
-    final = record.replay()
+    final = record.replay(parse_state)
     assert final.is_terminal() and record.tags["Event"] == "frontlines arena"
 
 

@@ -165,10 +165,10 @@ def test_records_replay_exactly(ruleset: str, options: dict[str, str]) -> None:
     record = GameRecord.from_state(initial, s, players=("random", "random"))
     assert record.tags["Setup"] == initial.to_notation()
     text = record.to_text()
-    assert GameRecord.parse(text).replay().to_notation() == s.to_notation()
+    assert GameRecord.parse(text).replay(parse_state).to_notation() == s.to_notation()
     lines = dump_jsonl([record])
     json.loads(lines)
-    assert load_jsonl(lines)[0].replay().to_notation() == s.to_notation()
+    assert load_jsonl(lines)[0].replay(parse_state).to_notation() == s.to_notation()
 
 
 def test_record_of_a_resigned_game() -> None:
@@ -177,7 +177,7 @@ def test_record_of_a_resigned_game() -> None:
     s.apply(s.legal_actions()[0])
     s.resign(0, "time", "flag fell")
     record = GameRecord.from_state(initial, s)
-    again = GameRecord.parse(record.to_text()).replay()
+    again = GameRecord.parse(record.to_text()).replay(parse_state)
     outcome = again.outcome()
     assert outcome is not None and outcome.reason == "time" and outcome.winner == 1
     assert again.to_notation() == s.to_notation()

@@ -12,6 +12,7 @@ from frontlines.bots.ismcts import ISMCTSBot
 from frontlines.bots.random_bot import RandomBot
 from frontlines.cli import main
 from frontlines.core.record import GameRecord, load_jsonl
+from frontlines.games import parse_state
 
 
 def test_specs_build_the_right_bots() -> None:
@@ -86,7 +87,7 @@ def test_selfplay_prints_results_and_the_record(capsys: pytest.CaptureFixture[st
     out = capsys.readouterr().out
     assert "1 games" in out and "[Ruleset \"battleline-basic\"]" in out and "[Player0 \"heuristic\"]" in out
     record = GameRecord.parse(out[out.index("[Game"):])
-    assert record.replay().is_terminal()
+    assert record.replay(parse_state).is_terminal()
 
 
 def test_selfplay_many_games_alternates_seats_and_writes_records(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -99,7 +100,7 @@ def test_selfplay_many_games_alternates_seats_and_writes_records(tmp_path: Path,
     records = load_jsonl(path.read_text())
     assert len(records) == 4
     assert [r.tags["Player0"] for r in records] == ["heuristic", "random", "heuristic", "random"]
-    assert all(r.replay().is_terminal() for r in records)
+    assert all(r.replay(parse_state).is_terminal() for r in records)
 
 
 def test_selfplay_rejects_bad_input(capsys: pytest.CaptureFixture[str]) -> None:

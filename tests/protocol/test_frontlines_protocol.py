@@ -18,7 +18,7 @@ from frontlines.bots.external import ExternalBot, make_external, parse_info
 from frontlines.bots.registry import make_bot
 from frontlines.core.game import Action, View
 from frontlines.core.record import GameRecord
-from frontlines.games import new_state
+from frontlines.games import new_state, parse_state
 
 RULES = "battleline-basic"
 
@@ -44,7 +44,7 @@ def test_round_trip_with_frontlines_bot_random() -> None:
         again = play(bot, seed=4)
         assert again.error_seat is None and bot._proc is proc
         record = GameRecord.from_json(result.record)
-        assert record.replay().outcome() is not None
+        assert record.replay(parse_state).outcome() is not None
     finally:
         bot.close()
 
@@ -82,7 +82,7 @@ def test_failures_lose_the_game_with_the_reason_recorded(
         assert needle in result.detail
         tags = result.record["tags"]
         assert tags["Termination"] == reason and tags["Loser"] == "0" and tags["BotError"] == error
-        replayed = GameRecord.from_json(result.record).replay().outcome()
+        replayed = GameRecord.from_json(result.record).replay(parse_state).outcome()
         assert replayed is not None and replayed.winner == 1 and replayed.reason == reason
         assert bot._proc is None  # killed; the next game starts a new process
     finally:

@@ -12,7 +12,7 @@ from textual.pilot import Pilot
 from textual.widgets import Button, Input, Select
 
 from frontlines.core.record import GameRecord
-from frontlines.games import new_state
+from frontlines.games import new_state, parse_state
 from frontlines.tui.app import FrontlinesApp, GameScreen, ReplayScreen
 from frontlines.tui.screens import PassScreen, SaveScreen, SetupScreen
 from frontlines.tui.session import HUMAN, GameConfig, GameSession
@@ -79,7 +79,7 @@ def test_whole_battle_line_game_against_random_bot_by_keys(tmp_path: Path) -> No
         assert "Game over" in screen_text(app)
         # the record of the finished game replays to the same final position
         record = screen.session.record()
-        assert record.replay() == screen.session.state
+        assert record.replay(parse_state) == screen.session.state
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         app.save_screenshot(str(ARTIFACTS / "battleline-game-over.svg"))
 
@@ -420,7 +420,7 @@ def test_resign_save_then_replay_and_load(tmp_path: Path) -> None:
     run_app(app, scenario)
     record = GameRecord.parse(saved.read_text())
     assert record.tags["Termination"] == "resignation"
-    final = record.replay()
+    final = record.replay(parse_state)
     total = len(record.actions)
 
     replay = FrontlinesApp(replay=saved, bot_delay=0)

@@ -121,8 +121,8 @@ def play_checked(options: dict[str, str], seed: int, every: int = 1) -> WarMachi
     check_invariants(s)
     check_views(s, rng)
     record = GameRecord.from_state(initial, s, players=("random", "random"))
-    assert GameRecord.parse(record.to_text()).replay().to_notation() == s.to_notation()
-    assert load_jsonl(dump_jsonl([record]))[0].replay().to_notation() == s.to_notation()
+    assert GameRecord.parse(record.to_text()).replay(parse_state).to_notation() == s.to_notation()
+    assert load_jsonl(dump_jsonl([record]))[0].replay(parse_state).to_notation() == s.to_notation()
     return s
 
 

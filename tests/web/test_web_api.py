@@ -232,7 +232,7 @@ def test_two_seats_and_spectator_play_to_the_end(client: TestClient, ruleset: st
     text = client.get(f"/api/games/{gid}/record.txt").text
     record = GameRecord.parse(text)
     assert len(record.actions) == plies
-    assert record.replay().view(None).to_dict()["outcome"] == final["view"]["outcome"]
+    assert record.replay(parse_state).view(None).to_dict()["outcome"] == final["view"]["outcome"]
     as_json = client.get(f"/api/games/{gid}/record.json").json()
     assert GameRecord.from_json(as_json).actions == record.actions
     info = client.get(f"/api/games/{gid}/replay").json()
@@ -258,7 +258,7 @@ def test_records_wait_for_the_end_and_resign(client: TestClient) -> None:
         assert ws1.receive_json()["code"] == "game_over"
     record = GameRecord.parse(client.get(f"/api/games/{gid}/record.txt").text)
     assert record.tags["Termination"] == "resignation" and record.tags["Loser"] == "1"
-    replayed = record.replay().outcome()
+    replayed = record.replay(parse_state).outcome()
     assert replayed is not None and (replayed.winner, replayed.reason) == (0, "resignation")
 
 
@@ -419,7 +419,7 @@ def test_a_failing_bot_forfeits(sqlite_url: str, monkeypatch: pytest.MonkeyPatch
         assert msg["view"]["outcome"]["winner"] == 1 and msg["view"]["outcome"]["reason"] == "forfeit"
         record = GameRecord.parse(c.get(f"/api/games/{game['id']}/record.txt").text)
         assert record.tags["Termination"] == "forfeit" and record.tags["Loser"] == "0"
-        replayed = record.replay().outcome()
+        replayed = record.replay(parse_state).outcome()
         assert replayed is not None and (replayed.winner, replayed.reason) == (1, "forfeit")
 
 

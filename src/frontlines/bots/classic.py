@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from typing import IO, Any
 
 from frontlines.bots.base import Bot, BotError, Clock
-from frontlines.bots.external import LineProcess
+from frontlines.bots.process import LineProcess
 from frontlines.core.actions import ActionKind
 from frontlines.core.errors import FrontlinesError, NotationError
 from frontlines.core.game import Action, State, View

@@ -18,6 +18,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from frontlines.core.errors import FrontlinesError
     from frontlines.core.record import GameRecord, dump_jsonl, load_jsonl
+    from frontlines.games import parse_state
 
     if args.file == "-":
         text = sys.stdin.read()
@@ -31,7 +32,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             records = [GameRecord.parse(text)]
         for number, record in enumerate(records, 1):
-            final = record.replay()  # proves every action legal
+            final = record.replay(parse_state)  # proves every action legal
             if args.to == "text":
                 print(record.to_text())
             elif args.to == "json":

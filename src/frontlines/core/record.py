@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -161,14 +161,14 @@ class GameRecord:
         return cls(dict(tags), list(actions))
 
     # --- replay ---------------------------------------------------------------------
-    def initial_state(self) -> State:
-        from frontlines.games import parse_state
-
+    # Replaying needs the game that reads the Setup notation. The core knows no games, so
+    # the caller hands in the reader: ``frontlines.games.parse_state`` in practice.
+    def initial_state(self, parse_state: Callable[[str], State]) -> State:
         return parse_state(self.tags["Setup"])
 
-    def states(self) -> Iterator[State]:
+    def states(self, parse_state: Callable[[str], State]) -> Iterator[State]:
         """The position before any action, then after each action (clones)."""
-        state = self.initial_state()
+        state = self.initial_state(parse_state)
         yield state.clone()
         for index, text in enumerate(self.actions, 1):
             try:
@@ -177,19 +177,23 @@ class GameRecord:
                 raise NotationError(f"record action {index} ({text!r}): {exc}") from exc
             yield state.clone()
 
-    def replay(self) -> State:
+    def replay(self, parse_state: Callable[[str], State]) -> State:
         """The final state, with an out-of-rules termination applied if the tags say so."""
-        states = self.states()
+        states = self.states(parse_state)
         final = next(states)
         for final in states:  # noqa: B007 - the last state is the one we want
             pass
+        self.terminate(final)
+        return final
+
+    def terminate(self, state: State) -> None:
+        """End ``state`` as the tags say when the game ended outside the rules (else nothing)."""
         termination = self.tags.get("Termination")
-        if termination in _OUT_OF_RULES and not final.is_terminal():
+        if termination in _OUT_OF_RULES and not state.is_terminal():
             loser = self.tags.get("Loser")
             if loser not in ("0", "1"):
                 raise NotationError("Termination tag needs Loser 0 or 1")
-            final.resign(int(loser), termination, self.tags.get("Detail", ""))
-        return final
+            state.resign(int(loser), termination, self.tags.get("Detail", ""))
 
 
 def dump_jsonl(records: Iterable[GameRecord]) -> str:

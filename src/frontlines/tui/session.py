@@ -15,6 +15,7 @@ from pathlib import Path
 from frontlines.bots.base import Bot
 from frontlines.core.game import Action, State, View
 from frontlines.core.record import GameRecord
+from frontlines.games import parse_state
 
 HUMAN = "human"
 BOT_LEVELS = ("random", "heuristic", "easy", "medium", "hard", "expert")
@@ -99,7 +100,7 @@ class GameSession:
     @classmethod
     def from_record(cls, record: GameRecord, kinds: tuple[str, str], seed: int | None = None) -> GameSession:
         """Continue a saved game: replay its actions with ``push`` so undo still works."""
-        initial = record.initial_state()
+        initial = record.initial_state(parse_state)
         state = initial.clone()
         session = cls(state, kinds, seed=seed, initial=initial)
         for text in record.actions:
@@ -220,7 +221,7 @@ def load_record(path: Path) -> GameRecord:
 
 def replay_states(record: GameRecord) -> tuple[list[State], list[str]]:
     """Every position of a record and the action text leading to each (first is empty)."""
-    states = list(record.states())
+    states = list(record.states(parse_state))
     texts: Sequence[str] = ["", *record.actions]
     final = states[-1]
     termination = record.tags.get("Termination")

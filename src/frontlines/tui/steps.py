@@ -18,6 +18,7 @@ from typing import Any
 # text (or ``x`` for "discard"), ``deck`` values deck names, ``button``/``action`` values
 # action texts.
 HAND, FLAG, CARD, CLAIM, DECK, BUTTON, ACTION = "hand", "flag", "card", "claim", "deck", "button", "action"
+END = "end"  # War Machine: which end of the card is up (or burn it)
 
 _GUILE_CODE = {"redeploy": "RE", "deserter": "DE", "traitor": "TR", "scout": "SC"}
 
@@ -87,6 +88,20 @@ def battleline_path(entry: Mapping[str, Any], view: Mapping[str, Any], where: Ma
     return (Token(ACTION, text),)
 
 
+def warmachine_path(entry: Mapping[str, Any]) -> tuple[Token, ...]:
+    """The choices that build one War Machine legal entry: card, end up, position (see tui/warmachine.py)."""
+    kind = entry.get("kind")
+    if kind == "deploy":
+        return (Token(HAND, str(entry["card"])), Token(END, str(entry["end"])), Token(FLAG, str(entry["position"])))
+    if kind == "burn":
+        return (Token(HAND, str(entry["card"])), Token(END, "burn"))
+    if kind == "draw":
+        return (Token(FLAG, str(entry["pile"])),)
+    if kind == "skip":
+        return (Token(BUTTON, "skip"),)
+    return (Token(ACTION, str(entry["text"])),)
+
+
 def moves_from_view(view: Mapping[str, Any]) -> list[Move]:
     """Every legal entry of the view with its path (game-specific where we know the game)."""
     legal: Sequence[Mapping[str, Any]] = view.get("legal") or []
@@ -97,8 +112,6 @@ def moves_from_view(view: Mapping[str, Any]) -> list[Move]:
         for entry in legal:
             out.append(Move(str(entry["text"]), str(entry.get("kind", "")), battleline_path(entry, view, where), entry))
     else:
-        from frontlines.tui.warmachine import warmachine_path
-
         for entry in legal:
             path = warmachine_path(entry) if game == "warmachine" else (Token(ACTION, str(entry["text"])),)
             out.append(Move(str(entry["text"]), str(entry.get("kind", "")), path, entry))

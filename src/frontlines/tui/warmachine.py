@@ -1,9 +1,10 @@
-"""War Machine in the terminal: move paths from ``legal`` entries and the table text.
+"""War Machine in the terminal: the table text and the words of the "end" step.
 
 A War Machine card is two country letters, war machine first (``GJ`` = German war
 machine, strength 2 / Japanese infantry, strength 1); the view dictionary is described
-in ``docs/warmachine.md``. A deploy is built as *card -> which end is up -> front
-position*; burning is the third choice of the "end" step; drawing picks a support pile.
+in ``docs/warmachine.md``. A deploy is built (in :func:`frontlines.tui.steps.warmachine_path`)
+as *card -> which end is up -> front position*; burning is the third choice of the "end"
+step; drawing picks a support pile.
 """
 
 from __future__ import annotations
@@ -15,9 +16,8 @@ from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 
-from frontlines.tui.steps import ACTION, BUTTON, FLAG, HAND, Token
+from frontlines.tui.steps import END as END  # the step kind lives with the others; kept here for importers
 
-END = "end"  # step kind: which end of the card is up (or burn it)
 END_KEYS = {"w": "war_machine", "i": "infantry", "b": "burn"}
 END_WORDS = {"war_machine": "war machine up (strength 2, draw 1)", "infantry": "infantry up (strength 1, draw 2)",
              "burn": "burn it and draw 1"}
@@ -34,19 +34,6 @@ _STYLES = {
 }
 ROWS = 13
 CARD_ROWS = 4
-
-
-def warmachine_path(entry: Mapping[str, Any]) -> tuple[Token, ...]:
-    kind = entry.get("kind")
-    if kind == "deploy":
-        return (Token(HAND, str(entry["card"])), Token(END, str(entry["end"])), Token(FLAG, str(entry["position"])))
-    if kind == "burn":
-        return (Token(HAND, str(entry["card"])), Token(END, "burn"))
-    if kind == "draw":
-        return (Token(FLAG, str(entry["pile"])),)
-    if kind == "skip":
-        return (Token(BUTTON, "skip"),)
-    return (Token(ACTION, str(entry["text"])),)
 
 
 def country_style(country: str) -> Style:

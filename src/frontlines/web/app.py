@@ -36,6 +36,7 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from frontlines.core.errors import FrontlinesError
 from frontlines.core.game import State
+from frontlines.games import parse_state
 from frontlines.web import i18n
 from frontlines.web.live import OPPONENTS, Client, GameError, LiveGame, Manager, rebuild, record_of
 from frontlines.web.store import Store
@@ -250,7 +251,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         states = replay_cache.get(game.id)
         if states is None:
             record = record_of(game.stored)
-            states = list(record.states())
+            states = list(record.states(parse_state))
             final = rebuild(game.stored)
             if final.is_terminal() and not states[-1].is_terminal():
                 states.append(final)  # the resignation, as its own last step
