@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import doctest
 from pathlib import Path
 
 import pytest
 
+import frontlines.bots.registry
+import frontlines.commands.options
 from frontlines.bots import LEVELS, list_bots, make_bot
 from frontlines.bots.heuristic import HeuristicBot
 from frontlines.bots.ismcts import ISMCTSBot
+from frontlines.bots.levels import BOT_OPPONENTS
 from frontlines.bots.random_bot import RandomBot
+from frontlines.bots.registry import BotSpec, parse_spec
 from frontlines.cli import main
 from frontlines.core.record import GameRecord, load_jsonl
 from frontlines.games import parse_state
@@ -67,6 +72,38 @@ def test_bad_specs_are_clear_errors(spec: str, message: str) -> None:
         make_bot(spec)
 
 
+@pytest.mark.parametrize("module", [frontlines.bots.registry, frontlines.commands.options])
+def test_doctests(module: object) -> None:
+    result = doctest.testmod(module)  # type: ignore[arg-type]
+    assert result.attempted > 0 and result.failed == 0
+
+
+def test_one_grammar_reads_every_spec() -> None:
+    assert parse_spec(" Heuristic:noise=0.2 ") == BotSpec("Heuristic:noise=0.2", "heuristic", {"noise": "0.2"})
+    assert parse_spec("easy") == BotSpec("easy", "easy")
+    engine = parse_spec("cmd:python3 bot.py --x=1")
+    assert (engine.external, engine.command, engine.protocol, engine.classic) == (True, "python3 bot.py --x=1", "frontlines", False)
+    assert parse_spec("cmd:./engine", protocol="classic").classic  # the arena's --protocol for a whole match
+    assert parse_spec("cmd:proto=frontlines:./engine", protocol="classic").protocol == "frontlines"
+    assert parse_spec("classic:./engine") == BotSpec("classic:./engine", "cmd", command="./engine", protocol="classic")
+    with pytest.raises(ValueError, match="classic: needs a command"):
+        parse_spec("classic: ")
+    assert not parse_spec("cmd").external  # a bot name, not an engine (make_bot says it is unknown)
+
+
+def test_opponents_are_offered_weakest_first_in_every_interface() -> None:
+    from frontlines.tui.session import HUMAN, OPPONENTS
+
+    assert (*BOT_OPPONENTS, HUMAN) == OPPONENTS
+    assert set(LEVELS) <= set(BOT_OPPONENTS)
+    for name in BOT_OPPONENTS:
+        make_bot(name).close()
+    pytest.importorskip("fastapi")
+    from frontlines.web.live import OPPONENTS as WEB
+
+    assert ("friend", "hotseat", *(f"bot:{name}" for name in BOT_OPPONENTS)) == WEB
+
+
 def test_cmd_spec_goes_to_the_external_bot(monkeypatch: pytest.MonkeyPatch) -> None:
     import frontlines.bots.external as external
 
@@ -108,3 +145,12 @@ def test_selfplay_rejects_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["selfplay", "--rules", "battleline", "--p0", "nobot", "--p1", "random"]) == 2
     err = capsys.readouterr().err
     assert "chess" in err and "nobot" in err
+
+
+@pytest.mark.parametrize("command", [
+    ["selfplay", "--p0", "random", "--p1", "random"],
+    ["arena", "--bot", "a=random", "--bot", "b=random", "--games", "2"],
+])
+def test_commands_read_rules_options_alike(command: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([*command, "--rules", "battleline", "--option", "tactics"]) == 2
+    assert "--option wants NAME=VALUE, not 'tactics'" in capsys.readouterr().err

@@ -277,6 +277,7 @@ def test_play_command_rejects_bad_input(capsys: pytest.CaptureFixture[str], tmp_
     assert "unknown ruleset" in capsys.readouterr().err
     assert play_command.run(_args("--rules", "battleline", "--option", "claim_timing=never")) == 2
     assert play_command.run(_args("--option", "novalue")) == 2
+    assert "--option wants NAME=VALUE, not 'novalue'" in capsys.readouterr().err
     assert play_command.run(_args("--replay", str(tmp_path / "missing.txt"))) == 2
     args = _args("--rules", "warmachine", "--opponent", "hard", "--seat", "1", "--seed", "9")
     assert (args.rules, args.opponent, args.seat, args.seed) == ("warmachine", "hard", 1, 9)

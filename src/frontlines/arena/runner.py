@@ -53,36 +53,20 @@ class GameResult:
 
 
 def make_arena_bot(entry: BotEntry, protocol: str = "frontlines", seed: int | None = None, **external: Any) -> Bot:
-    """Build a participant: ``cmd:<command>`` with ``protocol``, ``classic:<command>``, or a built-in spec."""
-    spec = entry.spec.strip()
-    bot: Bot
-    if spec.startswith("cmd:") or spec.startswith("classic:"):
-        from frontlines.bots.external import make_external
+    """Build a participant from its spec; ``protocol`` is what its ``cmd:`` engine speaks unless the spec says."""
+    from frontlines.bots.registry import make_bot
 
-        command = spec.partition(":")[2].strip()
-        proto = "classic" if spec.startswith("classic:") else protocol
-        if command.startswith("proto="):
-            proto, _, command = command[6:].partition(":")
-        if not command.strip():
-            raise ValueError(f"bot {entry.name}: {spec!r} needs a command line")
-        bot = make_external(command.strip(), protocol=proto, seed=seed, **external)
-    else:
-        from frontlines.bots.registry import make_bot
-
-        bot = make_bot(spec, seed)
-    return bot
+    try:
+        return make_bot(entry.spec, seed, protocol=protocol, **external)
+    except ValueError as exc:
+        raise ValueError(f"bot {entry.name}: {exc}") from None
 
 
 def is_classic(entry: BotEntry, protocol: str) -> bool:
-    spec = entry.spec.strip()
-    if spec.startswith("classic:"):
-        return True
-    if spec.startswith("cmd:"):
-        command = spec[4:].strip()
-        if command.startswith("proto="):
-            return command[6:].partition(":")[0] == "classic"
-        return protocol == "classic"
-    return False
+    """Does ``entry`` speak the classic protocol (so that its games follow the classic rules)?"""
+    from frontlines.bots.registry import parse_spec
+
+    return parse_spec(entry.spec, protocol).classic
 
 
 def play_game(

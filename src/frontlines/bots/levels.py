@@ -27,6 +27,11 @@ LEVELS: dict[str, tuple[str, str]] = {
 }
 
 
+# The bots a person can choose to play against, weakest first ("heuristic" is "hard"
+# under its own name). The terminal and the web offer them in this order.
+BOT_OPPONENTS: tuple[str, ...] = ("random", "easy", "medium", "heuristic", "hard", "expert")
+
+
 def level_spec(name: str) -> str:
     """The bot spec behind a level name; ``KeyError`` for an unknown level."""
     return LEVELS[name][0]

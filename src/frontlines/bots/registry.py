@@ -1,16 +1,22 @@
 """Bot specs: the short text naming a bot on the command line and in the arena.
 
 Grammar: ``NAME`` or ``NAME:key=value,key=value``, or ``cmd:<command line>`` for an
-external engine (``cmd:proto=NAME:<command line>`` picks a protocol other than the default
-``frontlines``). Examples: ``random``, ``heuristic``, ``heuristic:noise=0.2``, ``ismcts``,
+external engine (``cmd:proto=NAME:<command line>`` picks a protocol other than the
+default, ``classic:<command line>`` is short for ``cmd:proto=classic:<command line>``).
+Examples: ``random``, ``heuristic``, ``heuristic:noise=0.2``, ``ismcts``,
 ``ismcts:time=0.5``, ``ismcts:iterations=2000,workers=2``, ``easy``, ``expert``,
-``cmd:python3 mybot.py``.
+``cmd:python3 mybot.py``. This module is the one place that reads the grammar:
+
+>>> parse_spec("ismcts:time=0.5,workers=2")
+BotSpec(text='ismcts:time=0.5,workers=2', name='ismcts', options={'time': '0.5', 'workers': '2'}, command='', protocol='')
+>>> parse_spec("cmd:python3 my_bot.py").command, parse_spec("classic:./engine").classic
+('python3 my_bot.py', True)
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import fields
+from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
 from frontlines.bots.base import Bot
@@ -51,6 +57,54 @@ def _parse_options(name: str, text: str) -> dict[str, str]:
     return options
 
 
+# The protocol a ``cmd:`` engine speaks unless its spec names one (the arena's --protocol
+# changes it for a whole match).
+DEFAULT_PROTOCOL = "frontlines"
+_EXTERNAL = {"cmd": None, "classic": "classic"}  # prefix -> the protocol it implies
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    """A bot spec, read: a built-in bot (``name`` and ``options``) or an external engine
+    (``name`` ``cmd``, its ``command`` line and the ``protocol`` it speaks)."""
+
+    text: str
+    name: str
+    options: dict[str, str] = field(default_factory=dict)
+    command: str = ""
+    protocol: str = ""
+
+    @property
+    def external(self) -> bool:
+        return bool(self.command)
+
+    @property
+    def classic(self) -> bool:
+        """An engine speaking the classic protocol (the arena plays it under classic rules)."""
+        return self.protocol == "classic"
+
+
+def parse_spec(spec: str, protocol: str = DEFAULT_PROTOCOL) -> BotSpec:
+    """Read ``spec`` (``protocol`` for a ``cmd:`` engine that names none); ``ValueError`` if malformed.
+
+    Names are checked by :func:`make_bot`, not here: reading a spec starts nothing.
+    """
+    text = spec.strip()
+    if not text:
+        raise ValueError("empty bot spec; try one of: " + ", ".join(name for name, _ in list_bots()))
+    head, _, rest = text.partition(":")
+    prefix = head.strip().lower()
+    if prefix in _EXTERNAL and ":" in text:
+        command = rest.strip()
+        protocol = _EXTERNAL[prefix] or protocol
+        if command.startswith("proto="):
+            protocol, _, command = command[6:].partition(":")
+        if not command.strip() or not protocol:
+            raise ValueError(f"{prefix}: needs a command line, e.g. {prefix}:python3 mybot.py")
+        return BotSpec(text, "cmd", command=command.strip(), protocol=protocol)
+    return BotSpec(text, prefix, _parse_options(prefix, rest.strip()))
+
+
 def _number(name: str, key: str, value: str, kind: Callable[[str], Any]) -> Any:
     try:
         return kind(value)
@@ -82,24 +136,19 @@ def _make_ismcts(options: dict[str, str], seed: int | None) -> Bot:
     return ISMCTSBot(seed=seed, params=search_params(options))
 
 
-def make_bot(spec: str, seed: int | None = None) -> Bot:
-    """Build the bot named by ``spec``; ``ValueError`` with a clear message for a bad spec."""
-    text = spec.strip()
-    if not text:
-        raise ValueError("empty bot spec; try one of: " + ", ".join(name for name, _ in list_bots()))
-    if text.startswith("cmd:"):
-        command, protocol = text[4:].strip(), "frontlines"
-        if command.startswith("proto="):
-            protocol, _, command = command[6:].partition(":")
-        if not command.strip() or not protocol:
-            raise ValueError("cmd: needs a command line, e.g. cmd:python3 mybot.py")
+def make_bot(spec: str | BotSpec, seed: int | None = None, *, protocol: str = DEFAULT_PROTOCOL, **external: Any) -> Bot:
+    """Build the bot named by ``spec``; ``ValueError`` with a clear message for a bad spec.
+
+    ``protocol`` is what a ``cmd:`` engine speaks unless its spec says; ``external`` goes to
+    :func:`frontlines.bots.external.make_external` (timeouts, working directory).
+    """
+    parsed = spec if isinstance(spec, BotSpec) else parse_spec(spec, protocol)
+    name, options, text = parsed.name, parsed.options, parsed.text
+    if parsed.external:
         from frontlines.bots.external import make_external
 
-        bot: Bot = make_external(command.strip(), protocol=protocol, seed=seed)
+        bot: Bot = make_external(parsed.command, protocol=parsed.protocol, seed=seed, **external)
         return bot
-    name, _, rest = text.partition(":")
-    name = name.strip().lower()
-    options = _parse_options(name, rest.strip())
     if name in LEVELS:
         if options:
             raise ValueError(f"level {name!r} takes no options (it is {LEVELS[name][0]!r}; use that spec to tune it)")

@@ -13,6 +13,8 @@ import json
 import sys
 from typing import Any
 
+from frontlines.commands.options import add_option_argument, rules_options
+
 HELP = (
     "Play a round robin (or --gauntlet NAME, or --sprt on two bots) among built-in and external bots on "
     "paired deals, then print Bradley–Terry ratings with 95%% intervals and per-pair Wilson intervals."
@@ -21,7 +23,7 @@ HELP = (
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rules", default="battleline", metavar="RULESET", help="ruleset (warmachine for War Machine); default battleline")
-    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a ruleset option (repeatable)")
+    add_option_argument(parser)
     parser.add_argument("--games", type=int, default=None, metavar="N",
                         help="games per pairing, played as N/2 deals with seats swapped (rounded up to even; default 20); "
                         "with --sprt the most games before giving up (default 2000)")
@@ -47,6 +49,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def parse_bots(items: list[str]) -> list[tuple[str, str]]:
     """``NAME=SPEC`` items (``SPEC`` alone is named after itself); names must be unique."""
+    from frontlines.bots.registry import parse_spec
+
     out: list[tuple[str, str]] = []
     for item in items:
         head, sep, rest = item.partition("=")
@@ -55,8 +59,8 @@ def parse_bots(items: list[str]) -> list[tuple[str, str]]:
             name, spec = head.strip(), rest.strip()
         else:
             name, spec = item.strip(), item.strip()
-            if spec.startswith(("cmd:", "classic:")):
-                name = spec.split()[-1].rsplit("/", 1)[-1] if spec.split() else spec
+            if parse_spec(spec).external:  # named after the last word of its command line
+                name = spec.split()[-1].rsplit("/", 1)[-1]
         if not spec:
             raise ValueError(f"--bot {item!r} has no spec")
         if any(n == name for n, _ in out):
@@ -70,12 +74,7 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         bots = parse_bots(args.bot)
-        options: list[tuple[str, str]] = []
-        for item in args.option:
-            key, sep, value = item.partition("=")
-            if not sep:
-                raise ValueError(f"--option {item!r}: use KEY=VALUE")
-            options.append((key.strip(), value.strip()))
+        options = rules_options(args.option)
         config = MatchConfig(
             ruleset=args.rules,
             bots=bots,
@@ -90,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
             move_timeout=args.move_timeout,
             anchor=args.anchor,
             records=args.records,
-            options=tuple(options),
+            options=tuple(options.items()),
             progress=not args.quiet,
         )
         report = run_match(config)

@@ -6,10 +6,11 @@ import argparse
 import sys
 from pathlib import Path
 
+from frontlines.commands.options import add_option_argument, rules_options
+from frontlines.tui.session import OPPONENTS, GameConfig  # plain Python: no terminal library yet
+
 HELP = ("Play in the terminal against a bot or a person at the same keyboard. Without flags a "
         "setup screen asks for the game, the opponent, your seat and the seed.")
-
-OPPONENTS = ("random", "heuristic", "easy", "medium", "hard", "expert", "human")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -19,8 +20,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, help="deal seed (default: random)")
     parser.add_argument("--first", choices=("random", "me", "opponent"), default="random",
                         help="who moves first (War Machine: who chooses the leftover cards)")
-    parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
-                        help="rules option (repeatable), e.g. claim_timing=start_of_turn")
+    add_option_argument(parser)
     parser.add_argument("--load", type=Path, metavar="RECORD", help="continue a saved game record")
     parser.add_argument("--replay", type=Path, metavar="RECORD", help="step through a game record with the arrow keys")
     parser.add_argument("--save-dir", type=Path, default=None, help="default folder for saved records (default: .)")
@@ -30,17 +30,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     try:
         from frontlines.tui.app import FrontlinesApp
-        from frontlines.tui.session import GameConfig
     except ImportError as exc:  # textual is an optional dependency
         print(f"frontlines play needs the terminal extra: pip install 'frontlines[tui]' ({exc})", file=sys.stderr)
         return 2
-    options: dict[str, str] = {}
-    for item in args.option:
-        name, sep, value = item.partition("=")
-        if not sep:
-            print(f"--option wants NAME=VALUE, got {item!r}", file=sys.stderr)
-            return 2
-        options[name.strip()] = value.strip()
+    try:
+        options = rules_options(args.option)
+    except ValueError as exc:
+        print(exc, file=sys.stderr)
+        return 2
     for path in (args.load, args.replay):
         if path is not None and not path.is_file():
             print(f"no such record file: {path}", file=sys.stderr)

@@ -16,6 +16,8 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
+from frontlines.commands.options import add_option_argument, rules_options
+
 HELP = "Bots play each other; print the results and the game record."
 
 
@@ -118,7 +120,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=0, help="deal seed of the first game (game i uses SEED+i)")
     parser.add_argument("--games", type=int, default=1, help="number of games (default 1)")
     parser.add_argument("--record", metavar="FILE", help="write the records here (.jsonl: JSON lines; else text; - for stdout)")
-    parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="rules option (repeatable)")
+    add_option_argument(parser)
     parser.add_argument("--no-swap", action="store_true", help="keep --p0 in seat 0 in every game")
     parser.add_argument("--jobs", type=int, default=1, help="games played in parallel processes")
     parser.add_argument("--bot-seed", type=int, default=1, help="seed of the bots' own randomness")
@@ -134,25 +136,19 @@ def _interval(wins: float, games: int) -> float:
 
 
 def run(args: argparse.Namespace) -> int:
-    from frontlines.bots.registry import make_bot
+    from frontlines.bots.registry import make_bot, parse_spec
     from frontlines.core.record import GameRecord, dump_jsonl
     from frontlines.games import ruleset as find_ruleset
 
     try:
         find_ruleset(args.rules)
         for spec in (args.p0, args.p1):
-            if not spec.startswith("cmd:"):
+            if not parse_spec(spec).external:  # an engine starts when its game does
                 make_bot(spec).close()  # fail fast on a bad spec
+        options = rules_options(args.option)
     except (ValueError, KeyError) as exc:
         print(f"frontlines selfplay: {exc}", file=sys.stderr)
         return 2
-    options: dict[str, str] = {}
-    for item in args.option:
-        key, sep, value = item.partition("=")
-        if not sep:
-            print(f"frontlines selfplay: --option wants NAME=VALUE, not {item!r}", file=sys.stderr)
-            return 2
-        options[key] = value
     if args.games < 1 or args.jobs < 1:
         print("frontlines selfplay: --games and --jobs must be at least 1", file=sys.stderr)
         return 2

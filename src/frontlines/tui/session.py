@@ -13,13 +13,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from frontlines.bots.base import Bot
+from frontlines.bots.levels import BOT_OPPONENTS
 from frontlines.core.game import Action, State, View
 from frontlines.core.record import GameRecord
 from frontlines.games import parse_state
 
 HUMAN = "human"
-BOT_LEVELS = ("random", "heuristic", "easy", "medium", "hard", "expert")
-OPPONENTS = (*BOT_LEVELS, HUMAN)
+OPPONENTS = (*BOT_OPPONENTS, HUMAN)
 
 
 @dataclass

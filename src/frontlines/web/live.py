@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from frontlines.bots.levels import BOT_OPPONENTS
 from frontlines.core.errors import FrontlinesError
 from frontlines.core.game import State
 from frontlines.core.record import GameRecord, outcome_tags, result_text
@@ -29,8 +30,7 @@ from frontlines.web.workers import BotFault, Bots
 
 log = logging.getLogger("frontlines.web")
 
-BOT_LEVELS = ("random", "easy", "medium", "heuristic", "hard", "expert")
-OPPONENTS = ("friend", "hotseat", *(f"bot:{level}" for level in BOT_LEVELS))
+OPPONENTS = ("friend", "hotseat", *(f"bot:{level}" for level in BOT_OPPONENTS))
 MAX_NAME = 40
 
 
