@@ -4,6 +4,65 @@
 codes, action text, notation and the view dictionary.
 """
 
-from frontlines.games.warmachine.engine import MODULE, WarMachineModule, WarMachineState, WarMachineView
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+
+from frontlines.core.encoding import Encoding
+from frontlines.core.errors import UnknownRuleset
+from frontlines.core.game import GameModule, Ruleset, State
+from frontlines.games.warmachine.engine import WarMachineState, WarMachineView
+from frontlines.games.warmachine.notation import GAME, parse_board
+from frontlines.games.warmachine.options import RULESET, Opts
+from frontlines.games.warmachine.rules import Board
+
+
+# The game module sits above the engine (as Battle Line's does) so that the engine and
+# the tensors, which read engine states, do not import each other.
+class WarMachineModule(GameModule):
+    name = GAME
+    rulesets: tuple[Ruleset, ...] = (RULESET,)
+
+    def new_state(self, ruleset: str, seed: int | None = None, options: Mapping[str, str] | None = None) -> State:
+        return self.new_game(ruleset, seed, options)
+
+    def new_game(self, ruleset: str = "warmachine", seed: int | None = None,
+                 options: Mapping[str, str] | None = None) -> WarMachineState:
+        """Like :meth:`new_state`, typed as the concrete state."""
+        if ruleset != RULESET.name:
+            raise UnknownRuleset(f"unknown War Machine ruleset {ruleset!r}; known: {RULESET.name}")
+        opts = Opts.resolve(options)
+        if seed is None:
+            seed = random.randrange(1 << 62)
+        seed &= (1 << 62) - 1
+        rng = random.Random(seed)
+        b = Board(opts)
+        shuffler = opts.shuffler if opts.shuffler >= 0 else rng.randrange(2)
+        b.deal(rng, shuffler)
+        if opts.best_of_3:
+            b.match_seed = seed
+        return WarMachineState(b, ruleset)
+
+    def encoding(self, ruleset: str, options: Mapping[str, str] | None = None) -> Encoding:
+        from frontlines.games.warmachine.tensors import encoding
+
+        if ruleset != RULESET.name:
+            raise UnknownRuleset(f"unknown War Machine ruleset {ruleset!r}; known: {RULESET.name}")
+        return encoding(options)
+
+    def parse_state(self, text: str) -> WarMachineState:
+        board, _ = parse_board(text, view=False)
+        return WarMachineState(board)
+
+    def parse_view(self, text: str) -> WarMachineView:
+        board, viewer = parse_board(text, view=True)
+        return WarMachineView(board, viewer)
+
+
+MODULE = WarMachineModule()
+
+
+MODULE = WarMachineModule()
 
 __all__ = ["MODULE", "WarMachineModule", "WarMachineState", "WarMachineView"]

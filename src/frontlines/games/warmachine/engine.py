@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from frontlines.core.actions import ActionRecord, LogEntryDict
-from frontlines.core.encoding import Encoding
-from frontlines.core.errors import IllegalAction, NotationError, UnknownRuleset
-from frontlines.core.game import Action, GameModule, Outcome, Ruleset, State, Termination, View
+from frontlines.core.errors import IllegalAction, NotationError
+from frontlines.core.game import Action, Outcome, State, Termination, View
 from frontlines.games.warmachine.actions import describe, features, legal_entries, log_records
 from frontlines.games.warmachine.cards import (
     ALL_CARDS,
@@ -27,10 +26,8 @@ from frontlines.games.warmachine.notation import (
     action_text,
     board_to_text,
     parse_action,
-    parse_board,
     public_action_text,
 )
-from frontlines.games.warmachine.options import RULESET, Opts
 from frontlines.games.warmachine.rules import (
     DRAW,
     OVER,
@@ -394,46 +391,4 @@ def _card_dict(c: int, orient: int) -> dict[str, Any]:
             "strength": STRENGTH[orient]}
 
 
-class WarMachineModule(GameModule):
-    name = GAME
-    rulesets: tuple[Ruleset, ...] = (RULESET,)
-
-    def new_state(self, ruleset: str, seed: int | None = None, options: Mapping[str, str] | None = None) -> State:
-        return self.new_game(ruleset, seed, options)
-
-    def new_game(self, ruleset: str = "warmachine", seed: int | None = None,
-                 options: Mapping[str, str] | None = None) -> WarMachineState:
-        """Like :meth:`new_state`, typed as the concrete state."""
-        if ruleset != RULESET.name:
-            raise UnknownRuleset(f"unknown War Machine ruleset {ruleset!r}; known: {RULESET.name}")
-        opts = Opts.resolve(options)
-        if seed is None:
-            seed = random.randrange(1 << 62)
-        seed &= (1 << 62) - 1
-        rng = random.Random(seed)
-        b = Board(opts)
-        shuffler = opts.shuffler if opts.shuffler >= 0 else rng.randrange(2)
-        b.deal(rng, shuffler)
-        if opts.best_of_3:
-            b.match_seed = seed
-        return WarMachineState(b, ruleset)
-
-    def encoding(self, ruleset: str, options: Mapping[str, str] | None = None) -> Encoding:
-        from frontlines.games.warmachine.tensors import encoding
-
-        if ruleset != RULESET.name:
-            raise UnknownRuleset(f"unknown War Machine ruleset {ruleset!r}; known: {RULESET.name}")
-        return encoding(options)
-
-    def parse_state(self, text: str) -> WarMachineState:
-        board, _ = parse_board(text, view=False)
-        return WarMachineState(board)
-
-    def parse_view(self, text: str) -> WarMachineView:
-        board, viewer = parse_board(text, view=True)
-        return WarMachineView(board, viewer)
-
-
-MODULE = WarMachineModule()
-
-__all__ = ["MODULE", "WarMachineModule", "WarMachineState", "WarMachineView", "mask", "sample_board"]
+__all__ = ["WarMachineState", "WarMachineView", "mask", "sample_board"]
