@@ -17,6 +17,7 @@ from frontlines.tui.cards import card_name, tactics_help
 from frontlines.tui.steps import ACTION, BUTTON, CARD, CLAIM, DECK, FLAG, HAND, Move, Token
 from frontlines.tui.warmachine import END, END_KEYS, END_WORDS
 from frontlines.tui.widgets import BattleLineBoard, WarMachineBoard, tracker_text
+from frontlines.tui.words import claim_explanation, flag_details
 
 _DECK_KEYS = {"t": "troop", "a": "tactics"}
 _BUTTON_KEYS = {"p": "pass", "e": "end"}
@@ -56,6 +57,22 @@ class GameUI:
                  view: Mapping[str, Any]) -> str:
         """What the current step asks, in words."""
         return "Choose (arrows + Enter, Esc back)."
+
+    def move_note(self, move: Move, view: Mapping[str, Any]) -> str:
+        """A line to show once ``move`` is played (a claim's proof)."""
+        return ""
+
+    def claim_list(self, view: Mapping[str, Any], provable: Sequence[int]) -> Text:
+        """The ``c`` key: each flag that can be claimed now, with its proof."""
+        return Text()
+
+    def place_text(self, view: Mapping[str, Any], place: int, viewer: int) -> str | None:
+        """Everything about one flag (the ``i`` key, a click), or ``None``."""
+        return None
+
+    def claim_refusal(self, view: Mapping[str, Any], place: int) -> str | None:
+        """Why flag ``place`` cannot be claimed now, or ``None``."""
+        return None
 
 
 class BattleLineUI(GameUI):
@@ -131,6 +148,46 @@ class BattleLineUI(GameUI):
             extra = f" - {what}" if what else ""
             return f"Play {card_name(code, view.get('card_names'))}{extra}: to which flag? (1-9, Esc back)"
         return super().question(prefix, options, candidates, view)
+
+
+    def move_note(self, move: Move, view: Mapping[str, Any]) -> str:
+        flag = _flag(view, int(move.entry.get("flag") or 0)) if move.kind == "claim" else None
+        return claim_explanation(flag).replace("can be claimed", "claimed") if flag is not None else ""
+
+    def claim_list(self, view: Mapping[str, Any], provable: Sequence[int]) -> Text:
+        if not provable:
+            return Text("Nothing can be proved yet; press a flag number to see why.", style="yellow")
+        out = Text()
+        for index in provable:
+            flag = _flag(view, index)
+            if flag is not None:
+                out.append(claim_explanation(flag) + "\n", style="green")
+        return out
+
+    def place_text(self, view: Mapping[str, Any], place: int, viewer: int) -> str | None:
+        flag = _flag(view, place)
+        if flag is None:
+            return None
+        text = flag_details(flag, viewer, ["you" if s == viewer else "opponent" for s in (0, 1)])
+        return text + "\n" + claim_explanation(flag) if flag.get("claim") else text
+
+    def claim_refusal(self, view: Mapping[str, Any], place: int) -> str | None:
+        flag = _flag(view, place)
+        if flag is None:
+            return None
+        text = claim_explanation(flag)
+        if (flag.get("claim") or {}).get("claimable"):
+            text = f"Flag {place} is provable, but claims are not allowed at this point of the turn."
+        battlefield = flag.get("battlefield")
+        if battlefield and battlefield.get("face_up"):
+            text += f"\nBattlefield {battlefield.get('name', '')}: {battlefield.get('text', '')}"
+        return text
+
+
+def _flag(view: Mapping[str, Any], index: int) -> Mapping[str, Any] | None:
+    """The view's entry for flag ``index`` (1-9), if there is one."""
+    flags = view.get("flags") or []
+    return flags[index - 1] if 1 <= index <= len(flags) else None
 
 
 class WarMachineUI(GameUI):

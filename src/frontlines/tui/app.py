@@ -32,7 +32,7 @@ from frontlines.tui.session import GameConfig, GameSession, load_record, make_bo
 from frontlines.tui.steps import ACTION, BUTTON, CARD, CLAIM, DECK, FLAG, HAND, Move, Picker, Token, moves_from_view
 from frontlines.tui.warmachine import END
 from frontlines.tui.widgets import BattleLineBoard, FlagColumn, HandBar, Pane, WarMachineBoard
-from frontlines.tui.words import claim_explanation, describe_action, flag_details, outcome_text
+from frontlines.tui.words import describe_action, outcome_text
 
 _SCREEN_CSS = """
 #status { height: 1; background: $boost; }
@@ -321,12 +321,7 @@ class GameScreen(Screen[None]):
             self.refresh_table()
 
     def submit(self, move: Move) -> None:
-        note = ""
-        if move.kind == "claim":
-            flags = self.view_dict.get("flags") or []
-            index = int(move.entry.get("flag") or 0)
-            if 1 <= index <= len(flags):
-                note = claim_explanation(flags[index - 1]).replace("can be claimed", "claimed")
+        note = self.ui.move_note(move, self.view_dict)
         try:
             self.session.play_text(move.text)
         except FrontlinesError as exc:
@@ -354,23 +349,12 @@ class GameScreen(Screen[None]):
 
     def _claim_list(self) -> Text:
         """Each flag the player can claim now, with its proof in words."""
-        flags = self.view_dict.get("flags") or []
         provable = [int(t.value) for t in self.picker.options() if t.kind == CLAIM]
-        if not provable:
-            return Text("Nothing can be proved yet; press a flag number to see why.", style="yellow")
-        out = Text()
-        for index in provable:
-            out.append(claim_explanation(flags[index - 1]) + "\n", style="green")
-        return out
+        return self.ui.claim_list(self.view_dict, provable)
 
     def show_flag(self, flag: int) -> None:
-        flags = self.view_dict.get("flags") or []
-        if 1 <= flag <= len(flags):
-            info = flags[flag - 1]
-            names = ["you" if s == self.viewer else "opponent" for s in (0, 1)]
-            text = flag_details(info, self.viewer, names)
-            if info.get("claim"):
-                text += "\n" + claim_explanation(info)
+        text = self.ui.place_text(self.view_dict, flag, self.viewer)
+        if text is not None:
             self.say(text)
         self.refresh_table()
 
@@ -380,15 +364,8 @@ class GameScreen(Screen[None]):
         if token in self.picker.options():
             self.choose(token)
             return
-        flags = self.view_dict.get("flags") or []
-        if 1 <= flag <= len(flags):
-            info = flags[flag - 1]
-            text = claim_explanation(info)
-            if (info.get("claim") or {}).get("claimable"):
-                text = f"Flag {flag} is provable, but claims are not allowed at this point of the turn."
-            battlefield = info.get("battlefield")
-            if battlefield and battlefield.get("face_up"):
-                text += f"\nBattlefield {battlefield.get('name', '')}: {battlefield.get('text', '')}"
+        text = self.ui.claim_refusal(self.view_dict, flag)
+        if text is not None:
             self.say(text, "yellow")
         self.refresh_table()
 
