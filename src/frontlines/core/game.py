@@ -230,8 +230,15 @@ class State(ABC):
     def __eq__(self, other: object) -> bool:
         return isinstance(other, State) and self.to_notation() == other.to_notation()
 
-    def __hash__(self) -> int:
-        return hash(self.to_notation())
+    # A state changes with every ``apply``: as a dict key or set member it would be lost
+    # after the next move. Use :meth:`key` instead.
+    __hash__ = None  # type: ignore[assignment]
+
+    def key(self) -> str:
+        """An immutable snapshot of the whole position, hidden cards included, to use as a
+        dict key or set member: equal for equal states (``a == b`` exactly when
+        ``a.key() == b.key()``), and unchanged by later moves of the state."""
+        return self.to_notation()
 
 
 @dataclass(frozen=True)
