@@ -56,17 +56,7 @@ STANDARD_LIBRARY_ONLY = {"core", "games", "bots", "arena", "cli", "frontlines"}
 
 # Circles still being taken apart, each by name of the work removing it. Nothing else may
 # be added here: a new circle is fixed where it appears.
-ALLOWED_CIRCLES: set[frozenset[str]] = {
-    # Battle Line's state <-> view <-> notation, which r18-record's work (issue 18 items 1-2:
-    # one record for state and view) removes; the typed action descriptions (actions.py,
-    # issue 18 item 4) joined it: state.describe_action imports them, they import state.
-    frozenset({
-        "frontlines.games.battleline.state",
-        "frontlines.games.battleline.view",
-        "frontlines.games.battleline.notation",
-        "frontlines.games.battleline.actions",
-    }),
-}
+ALLOWED_CIRCLES: set[frozenset[str]] = set()
 
 
 def module_names(root: Path) -> dict[str, Path]:

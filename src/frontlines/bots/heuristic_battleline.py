@@ -70,9 +70,9 @@ from frontlines.games.battleline.state import (
     SCOUT_TROOP,
     TRAITOR_BASE,
     BattleLineState,
+    BattleLineView,
     flag_holding,
 )
-from frontlines.games.battleline.view import BattleLineView
 
 _NO_SCORE = -1  # a side that cannot be completed
 _HAND_SHARE = 0.6  # chance that a hand card is still free for a given flag

@@ -28,7 +28,7 @@ class BattleLineModule(GameModule):
         return parse_state(text)
 
     def parse_view(self, text: str) -> View:
-        from frontlines.games.battleline.view import parse_view
+        from frontlines.games.battleline.notation import parse_view
 
         return parse_view(text)
 

@@ -18,8 +18,7 @@ from typing import TYPE_CHECKING, cast
 from frontlines.core.actions import HIDDEN, ActionDict, ActionKind, ActionRecord, Features, LogEntryDict
 from frontlines.core.errors import NotationError
 from frontlines.games.battleline.cards import NUM_CARDS, card_code
-from frontlines.games.battleline.notation import action_to_text
-from frontlines.games.battleline.state import (
+from frontlines.games.battleline.codes import (
     CLAIM_BASE,
     DESERTER_BASE,
     DRAW_TACTICS,
@@ -35,8 +34,9 @@ from frontlines.games.battleline.state import (
     SCOUT_TACTICS,
     SCOUT_TROOP,
     TRAITOR_BASE,
-    flag_holding,
+    action_to_text,
 )
+from frontlines.games.battleline.table import flag_holding
 
 if TYPE_CHECKING:
     from frontlines.games.battleline.rules import Config

@@ -53,8 +53,8 @@ from frontlines.games.battleline.state import (
     SCOUT_TROOP,
     TRAITOR_BASE,
     BattleLineState,
+    BattleLineView,
 )
-from frontlines.games.battleline.view import BattleLineView
 
 MAX_GAME_LENGTH = 1000
 
