@@ -43,10 +43,10 @@ def test_rules_json_lists_rulesets_and_options() -> None:
 def test_serve_redacts_seat_tokens_in_access_log() -> None:
     import logging
 
-    from frontlines.commands.serve import RedactSeatTokens
+    from frontlines.web.logs import RedactSecrets
 
     record = logging.LogRecord("uvicorn.access", logging.INFO, "x", 1, '%s - "%s %s HTTP/%s" %d',
                                ("127.0.0.1:5", "GET", "/ws/abc?t=SECRETtoken&lang=fa", "1.1", 101), None)
-    assert RedactSeatTokens().filter(record)
+    assert RedactSecrets().filter(record)
     assert "SECRET" not in record.getMessage()
     assert "t=***&lang=fa" in record.getMessage()

@@ -25,11 +25,20 @@ RULESET = "battleline-basic"
 
 
 def create(client: TestClient, opponent: str = "friend", ruleset: str = RULESET, seat: int = 0,
-           seed: int = 7, name: str = "Ann") -> dict[str, Any]:
-    r = client.post("/api/games", json={"ruleset": ruleset, "opponent": opponent, "seat": str(seat),
-                                        "seed": seed, "name": name})
+           seed: int | None = 7, name: str = "Ann") -> dict[str, Any]:
+    """A new game. Friend games are dealt by the server alone (no seed), and their invite is
+    spent at once by a second browser: its seat token is ``friend_token``."""
+    body: dict[str, Any] = {"ruleset": ruleset, "opponent": opponent, "seat": str(seat), "name": name}
+    if opponent != "friend" and seed is not None:
+        body["seed"] = seed
+    r = client.post("/api/games", json=body)
     assert r.status_code == 200, r.text
     data: dict[str, Any] = r.json()
+    if opponent == "friend":
+        joined = client.post(f"/api/games/{data['id']}/claim", json={"invite": data["invite_token"]})
+        assert joined.status_code == 200, joined.text
+        assert joined.json()["seat"] == 1 - seat
+        data["friend_token"] = joined.json()["token"]
     return data
 
 
@@ -45,6 +54,9 @@ def assert_no_leak(message: dict[str, Any], secret: set[str]) -> None:
     body = json.loads(json.dumps(message))
     view = body.get("view", {})
     view.pop("unseen", None)
+    # Cards of the other hand this seat knows because it put them where they were drawn
+    # from (Scout): its own knowledge, not a leak.
+    view.pop("known_cards", None)
     # A failed claim's counter-example is a hypothetical completion drawn from the unseen
     # cards; naming one of them is not knowledge of where it is.
     for flag in view.get("flags") or []:
@@ -66,8 +78,8 @@ def views_of_both(client: TestClient, game: dict[str, Any], other_token: str) ->
 # --- creating and viewing ------------------------------------------------------------------
 def test_create_and_filtered_views(client: TestClient) -> None:
     game = create(client)
-    assert game["invite_token"] and game["invite_token"] != game["token"]
-    mine, theirs = views_of_both(client, game, game["invite_token"])
+    assert game["invite_token"] and len({game["invite_token"], game["token"], game["friend_token"]}) == 3
+    mine, theirs = views_of_both(client, game, game["friend_token"])
     assert mine["view"]["viewer"] == 0 and theirs["view"]["viewer"] == 1
     assert isinstance(mine["view"]["hands"][0], list) and mine["view"]["hands"][1] is None
     assert theirs["view"]["hands"][0] is None and isinstance(theirs["view"]["hands"][1], list)
@@ -106,7 +118,7 @@ def drain(ws: WebSocketTestSession, n: int) -> dict[str, Any]:
 # --- refused messages -------------------------------------------------------------------------
 def test_illegal_and_malformed_messages_change_nothing(client: TestClient) -> None:
     game = create(client)
-    gid, t0, t1 = game["id"], game["token"], game["invite_token"]
+    gid, t0, t1 = game["id"], game["token"], game["friend_token"]
     with client.websocket_connect(f"/ws/{gid}?t={t0}") as ws0, client.websocket_connect(f"/ws/{gid}?t={t1}") as ws1:
         first = drain(ws0, 2)
         drain(ws1, 1)
@@ -192,7 +204,7 @@ def mentioned_codes(message: dict[str, Any]) -> set[str]:
 @pytest.mark.parametrize("ruleset", ["battleline-basic", "battleline"])
 def test_two_seats_and_spectator_play_to_the_end(client: TestClient, ruleset: str) -> None:
     game = create(client, seed=11, ruleset=ruleset)
-    gid, t0, t1 = game["id"], game["token"], game["invite_token"]
+    gid, t0, t1 = game["id"], game["token"], game["friend_token"]
     rng = random.Random(5)
     with client.websocket_connect(f"/ws/{gid}?t={t0}") as ws0, \
             client.websocket_connect(f"/ws/{gid}?t={t1}") as ws1, \
@@ -247,7 +259,7 @@ def test_records_wait_for_the_end_and_resign(client: TestClient) -> None:
     gid = game["id"]
     for path in ("record.txt", "record.json", "replay", "replay/0"):
         assert client.get(f"/api/games/{gid}/{path}").status_code == 403
-    with client.websocket_connect(f"/ws/{gid}?t={game['invite_token']}") as ws1:
+    with client.websocket_connect(f"/ws/{gid}?t={game['friend_token']}") as ws1:
         drain(ws1, 1)
         ws1.send_json({"type": "name", "name": "  Bob   the\nBold "})
         assert ws1.receive_json()["names"] == ["Ann", "Bob the Bold"]
@@ -315,7 +327,7 @@ def test_live_games_fall_out_of_memory_and_come_back(sqlite_url: str) -> None:
         assert stats["live_games"] == 1
         view_a = c.get(f"/api/games/{a['id']}", params={"t": a["token"]}).json()
         assert view_a["role"] == 0 and view_a["ply"] == 0
-        assert c.get(f"/api/games/{b['id']}", params={"t": b["invite_token"]}).json()["role"] == 1
+        assert c.get(f"/api/games/{b['id']}", params={"t": b["friend_token"]}).json()["role"] == 1
 
 
 def test_hotseat_shows_the_mover(client: TestClient) -> None:
@@ -333,7 +345,7 @@ def test_war_machine_game_over_websocket(client: TestClient) -> None:
     gid = game["id"]
     rng = random.Random(2)
     with client.websocket_connect(f"/ws/{gid}?t={game['token']}") as ws0, \
-            client.websocket_connect(f"/ws/{gid}?t={game['invite_token']}") as ws1:
+            client.websocket_connect(f"/ws/{gid}?t={game['friend_token']}") as ws1:
         last = [drain(ws0, 2), drain(ws1, 1)]
         while last[0]["view"]["to_move"] is not None:
             mover = last[0]["view"]["to_move"]
@@ -427,7 +439,7 @@ def test_an_unreadable_stored_game_does_not_stop_the_server(sqlite_url: str) -> 
     from frontlines.web.store import Store
 
     store = Store(sqlite_url)
-    store.create_game(game_id="broken", ruleset=RULESET, options={}, setup="battleline nonsense", tokens=("a" * 32, "b" * 32),
+    store.create_game(game_id="broken", ruleset=RULESET, options={}, setup="battleline nonsense", seat_hashes=("a" * 64, ""),
                       names=("", "random"), opponent="bot:random", bot_seat=1)
     store.close()
     with make_client(sqlite_url) as c:

@@ -7,6 +7,7 @@ are kept under artifacts/screenshots/ for people to look at.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -144,10 +145,20 @@ def test_two_browsers_through_an_invite_link_and_reload(browser: Any, server: Li
     start_game(host, server.base, "battleline", "friend")
     host.wait_for_selector("#invite:not([hidden])")
     link = host.input_value("#invite-link")
-    assert "?t=" in link
+    assert "?invite=" in link and "?t=" not in link
     guest = new_page(browser, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
     guest.goto(link)
     guest.wait_for_selector("#table[data-ply]")
+    # The ticket is spent: the guest's page now holds a seat token of its own, which the
+    # host never saw; the same link opened again only watches.
+    guest_token = guest.evaluate("new URLSearchParams(location.search).get('t')")
+    assert guest_token and "invite=" not in guest.url
+    assert guest_token not in host.evaluate("JSON.stringify(localStorage)")
+    late = new_page(browser)
+    late.goto(link)
+    late.wait_for_selector("#table[data-ply]")
+    assert "used" in late.inner_text("#status") and late.locator(".hand .card").count() == 0
+    late.context.close()
     guest.fill("#join-name", "Guest")
     guest.click("#join-save")
     host.wait_for_selector("#invite", state="hidden")
@@ -226,12 +237,13 @@ def _prefix_until(kind: str, ruleset: str = "battleline") -> tuple[int, list[tup
 
 
 def _game_at(server: LiveServer, kind: str) -> tuple[str, str]:
-    """A friend game, played up to a position where the mover can play ``kind``; (game id, mover token)."""
+    """A pass-and-play game (a seed is refused where another person's cards are at stake),
+    played up to a position where the mover can play ``kind``; (game id, mover token)."""
     import httpx2 as httpx
 
     seed, prefix = _prefix_until(kind)
-    g = httpx.post(f"{server.base}/api/games", json={"ruleset": "battleline", "opponent": "friend", "seed": seed}).json()
-    tokens = [g["token"], g["invite_token"]]
+    g = httpx.post(f"{server.base}/api/games", json={"ruleset": "battleline", "opponent": "hotseat", "seed": seed}).json()
+    tokens = [g["token"], g["token"]]
     for seat, text in prefix:
         r = httpx.post(f"{server.base}/api/games/{g['id']}/action", json={"t": tokens[seat], "text": text})
         assert r.status_code == 200, r.text
@@ -264,7 +276,8 @@ def test_tactics_cards_step_by_step(browser: Any, server: LiveServer, kind: str)
             _click_and_wait(page, ".deck.selectable")
         while "put back" in page.inner_text("#status"):  # then return cards one at a time
             _click_and_wait(page, ".hand .card.selectable")
-        assert "return:" in page.inner_text("#log")
+        # The turn is over: pass-and-play hands the device over, so read the returns from the game.
+        assert any(a.startswith("return:") for a in server.app.state.manager.games[gid].stored.actions)
     else:
         page.locator(f'.hand [data-tok="hand:{card}"]').click()
         prompt = page.inner_text("#status")
@@ -308,21 +321,56 @@ def test_war_machine_against_a_bot_by_clicking(browser: Any, server: LiveServer)
     assert page.errors == []
 
 
+def hands_of(server: LiveServer, game_id: str) -> list[list[str]]:
+    """Both hands of a live game, read from the server's own state."""
+    state = server.app.state.manager.games[game_id].state
+    return [list(state.view(seat).to_dict()["hands"][seat]) for seat in (0, 1)]
+
+
+def handover_shows_no_hand(page: Any, server: LiveServer) -> None:
+    """Everything the handover page holds (text, markup, attributes) against both hands: no
+    card of either, no hand size, no tracker marks, no log, no moves."""
+    game_id = page.get_attribute("#table", "data-game")
+    hands = hands_of(server, game_id)
+    assert all(hands)
+    html = page.content()
+    text = page.inner_text("body")
+    names = page.evaluate("""async (codes) => {
+        const m = await import("/static/common.js");
+        return codes.map((c) => m.cardName(c, "battleline-basic"));
+    }""", [c for hand in hands for c in hand])
+    for code in (c for hand in hands for c in hand):
+        assert re.search(rf"(?<![A-Za-z0-9]){code}(?![0-9])", html) is None, code
+    for name in names:
+        assert name not in text and name not in html, name
+    for mark in ("●", "○"):
+        assert mark not in html
+    assert page.locator(".card").count() == 0 and page.locator("#log li").count() == 0
+    assert page.locator("#moves *").count() == 0
+    assert not re.search(r"\d+ cards?", text)
+    assert page.inner_text("#status") == ""
+
+
 def test_pass_and_play_hides_the_hand_between_turns(browser: Any, server: LiveServer) -> None:
     page = new_page(browser, viewport={"width": 1024, "height": 800})
     start_game(page, server.base, "battleline-basic", "hotseat")
     first_mover = None
-    for _ in range(3):
+    handovers = 0
+    for _ in range(5):
         if page.locator("#handover:not([hidden])").count():
             assert page.locator("#board").is_hidden()  # the other player's hand stays covered
+            handover_shows_no_hand(page, server)
+            handovers += 1
             page.click("#handover-ok")
             continue
         assert wait_turn(page) == "me"
         first_mover = first_mover or page.inner_text("#status")
+        page.locator("#tracker td").first.wait_for()  # the tracker is drawn for the mover
         click_one_move(page)  # the card
         click_one_move(page)  # the draw: now the other player is to move
     page.wait_for_selector("#handover:not([hidden])")
-    assert "Pass the device" in page.inner_text("#handover")
+    assert handovers >= 2 and "Pass the device" in page.inner_text("#handover")
+    handover_shows_no_hand(page, server)
     # Home remembers the game; watchers see it live with no hand at all.
     home = page.context.new_page()  # same browser profile: same localStorage
     home.goto(server.base + "/")

@@ -18,8 +18,13 @@ def free_port() -> int:
         return port
 
 
+# Tests choose deals (against bots and in pass-and-play) and start many games at once.
+TEST_SETTINGS: dict[str, object] = {"bot_executor": "thread", "bot_workers": 2, "seeded_deals": True,
+                                    "new_games_per_minute": 0}
+
+
 def make_client(url: str, **kwargs: object) -> TestClient:
-    values: dict[str, object] = {"bot_executor": "thread", "bot_workers": 2, **kwargs}
+    values: dict[str, object] = {**TEST_SETTINGS, **kwargs}
     settings = Settings(database=url, **values)  # type: ignore[arg-type]
     return TestClient(create_app(settings))
 
@@ -32,8 +37,9 @@ class LiveServer:
 
         self.port = port or free_port()
         self.base = f"http://127.0.0.1:{self.port}"
-        values: dict[str, object] = {"bot_executor": "thread", "bot_workers": 2, **settings}
+        values: dict[str, object] = {**TEST_SETTINGS, **settings}
         app = create_app(Settings(database=url, **values))  # type: ignore[arg-type]
+        self.app = app
         self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning"))
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 

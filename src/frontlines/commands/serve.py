@@ -3,21 +3,7 @@
 from __future__ import annotations
 
 import argparse
-import logging
 import os
-import re
-
-# Seat links carry their token as ?t=…; an access log must not hand seats to whoever reads it.
-_TOKEN = re.compile(r"([?&]t=)[^&\s]+")
-
-
-class RedactSeatTokens(logging.Filter):
-    """Replace seat tokens in uvicorn's access-log lines with ``***``."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        if isinstance(record.args, tuple):
-            record.args = tuple(_TOKEN.sub(r"\1***", a) if isinstance(a, str) else a for a in record.args)
-        return True
 
 HELP = "Start the web app: play in the browser against bots or a friend, watch and replay games."
 
@@ -33,6 +19,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bot-timeout", type=float, default=30.0,
                         help="seconds a bot may think before it forfeits (default 30)")
     parser.add_argument("--log-level", default="info", help="uvicorn log level")
+    parser.add_argument("--new-games-per-minute", type=float, default=10.0,
+                        help="games one client address (IPv6: one /64) may start per minute, in bursts "
+                             "of as many (default 10; 0: no limit)")
+    parser.add_argument("--abandon-unstarted", type=float, default=3600.0, metavar="SECONDS",
+                        help="a game with no move leaves the live list after this long (default 3600)")
+    parser.add_argument("--abandon-idle", type=float, default=7 * 86400.0, metavar="SECONDS",
+                        help="a game leaves the live list this long after its last move (default 604800, a week)")
+    parser.add_argument("--seeded-deals", action="store_true",
+                        help="accept a client's seed for games against a bot or pass-and-play "
+                             "(for tests and study; never on a public server)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -40,15 +36,21 @@ def run(args: argparse.Namespace) -> int:
         import uvicorn
 
         from frontlines.web.app import Settings, create_app
+        from frontlines.web.logs import mask_url, uvicorn_log_config
     except ImportError as exc:  # the web stack is an optional extra
         print(f"frontlines serve needs the web extra: pip install 'frontlines[web]' ({exc})")
         return 2
     settings = Settings(database=args.database, bot_executor="thread" if args.bot_threads else "process",
-                        bot_delay=max(0.0, args.bot_delay), bot_timeout=max(0.1, args.bot_timeout))
+                        bot_delay=max(0.0, args.bot_delay), bot_timeout=max(0.1, args.bot_timeout),
+                        seeded_deals=args.seeded_deals,
+                        new_games_per_minute=max(0.0, args.new_games_per_minute),
+                        abandon_unstarted_after=max(1.0, args.abandon_unstarted),
+                        abandon_idle_after=max(1.0, args.abandon_idle))
     if args.bot_workers:
         settings.bot_workers = max(1, args.bot_workers)
     app = create_app(settings)
-    print(f"Frontlines: http://{args.host}:{args.port}  (database {args.database})", flush=True)
-    logging.getLogger("uvicorn.access").addFilter(RedactSeatTokens())
-    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=64 * 1024)
+    print(f"Frontlines: http://{args.host}:{args.port}  (database {mask_url(args.database)})", flush=True)
+    # Seat tokens ride in URLs: every uvicorn line goes through the redacting filter.
+    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=64 * 1024,
+                log_config=uvicorn_log_config())
     return 0

@@ -4,7 +4,8 @@ Protocol on ``/ws/<game id>?t=<seat token>`` (JSON text frames):
 
 client -> server
     ``{"type": "action", "text": "R7@3", "ply": 12}``  (``ply`` optional: refuse if stale)
-    ``{"type": "resign"}``, ``{"type": "name", "name": "Ann"}``, ``{"type": "ping"}``
+    ``{"type": "resign"}``, ``{"type": "name", "name": "Ann"}``, ``{"type": "ping"}``,
+    ``{"type": "sync"}`` (validated by the models in :mod:`frontlines.web.inputs`)
 server -> client
     ``{"type": "view", "ply", "role", "names", "status", "online", "view": {...}}`` after
     every change, where ``view`` is the receiver's own ``View.to_dict()``;
@@ -12,12 +13,14 @@ server -> client
     ``{"type": "pong"}``.
 
 A missing or unknown token makes the connection a spectator (public view only).
+
+Every bad request is answered 4xx with a clear message: JSON ``{"detail": …}`` under
+``/api``, a page in the request's language elsewhere; never a 500.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import os
 import secrets
@@ -30,21 +33,35 @@ from typing import Any
 from urllib.parse import urlencode
 
 from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
 from jinja2 import Environment, FileSystemLoader, select_autoescape
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from frontlines.core.errors import FrontlinesError
 from frontlines.core.game import State
 from frontlines.games import parse_state
-from frontlines.web import i18n
-from frontlines.web.live import OPPONENTS, Client, GameError, LiveGame, Manager, rebuild, record_of
-from frontlines.web.store import Store
+from frontlines.web import housekeeping, i18n, invites, logs
+from frontlines.web.inputs import (
+    MAX_MESSAGE,
+    BadInput,
+    BodyLimits,
+    MoveRequest,
+    NewGame,
+    SeatToken,
+    Ticket,
+    explain,
+    parse_message,
+    valid_game_id,
+)
+from frontlines.web.live import Client, GameError, LiveGame, Manager, rebuild, record_of
+from frontlines.web.store import STATUSES, Store
 from frontlines.web.workers import make_bots
 
 HERE = Path(__file__).parent
 log = logging.getLogger("frontlines.web")
-MAX_MESSAGE = 4096
+__all__ = ["MAX_MESSAGE", "Settings", "app_from_env", "create_app"]
 
 
 @dataclass
@@ -55,6 +72,12 @@ class Settings:
     cache_games: int = 256
     bot_delay: float = 0.0  # seconds a bot waits before answering (feels less abrupt to people)
     bot_timeout: float = 30.0  # a bot with no answer after this forfeits
+    # A client may choose the deal ("seed") only where this is on, and only against a bot or
+    # in pass-and-play: for tests and for studying a known deal, never on a public server.
+    seeded_deals: bool = False
+    new_games_per_minute: float = 10.0  # per client address (IPv6: per /64); 0 turns it off
+    abandon_unstarted_after: float = 3600.0  # seconds a game without a move stays live
+    abandon_idle_after: float = 7 * 86400.0  # seconds after the last move
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -62,8 +85,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     env = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(["html"]))
     replay_cache: OrderedDict[str, list[State]] = OrderedDict()
 
+    creations = housekeeping.RateLimit(cfg.new_games_per_minute)
+
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        logs.install()  # after the server configured logging, so its handlers are covered
         store = Store(cfg.database)
         bots = make_bots(cfg.bot_executor, cfg.bot_workers, timeout=cfg.bot_timeout)
         await bots.start()
@@ -77,13 +103,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     await manager.get(summary["id"])
                 except Exception:  # one unreadable game must not stop the server
                     log.exception("game %s could not be resumed", summary["id"])
+        sweeper = asyncio.create_task(housekeeping.sweep_forever(
+            manager, unstarted_after=cfg.abandon_unstarted_after, idle_after=cfg.abandon_idle_after))
         try:
             yield
         finally:
+            sweeper.cancel()
             await manager.close()
             store.close()
 
-    app = FastAPI(title="Frontlines", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app = FastAPI(title="Frontlines", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
+    app.add_middleware(BodyLimits)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
 
     def manager_of(request: Request | WebSocket) -> Manager:
@@ -110,20 +140,46 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             response.set_cookie("lang", lang, max_age=365 * 86400, samesite="lax")
         return response
 
+    # --- errors: JSON under /api, a page in the request's language elsewhere -------------
+    def wants_page(request: Request) -> bool:
+        path = request.url.path
+        return not path.startswith(("/api/", "/static/", "/i18n/", "/ws/"))
+
+    # Page messages, in words the catalogs translate.
+    page_messages = {404: "There is no such page.", 405: "There is no such page.",
+                     413: "That request is too large.", 429: "Too many new games; please wait a little."}
+
+    def error_response(request: Request, status: int, detail: str, headers: dict[str, str] | None = None) -> Response:
+        if wants_page(request):
+            message = "There is no such game." if detail == "no such game" else \
+                page_messages.get(status, "That request cannot be answered.")
+            response = page(request, "error.html", message=message, status=status)
+            response.status_code = status
+            if headers:
+                response.headers.update(headers)
+            return response
+        return JSONResponse({"detail": detail}, status_code=status, headers=headers)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        return error_response(request, exc.status_code, str(exc.detail), getattr(exc, "headers", None))
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(request: Request, exc: RequestValidationError) -> Response:
+        return error_response(request, 400, explain(exc.errors()))
+
     @app.get("/", response_class=HTMLResponse)
     async def home(request: Request) -> HTMLResponse:
         return page(request, "home.html")
 
     @app.get("/g/{game_id}", response_class=HTMLResponse)
     async def table(request: Request, game_id: str) -> HTMLResponse:
-        if await manager_of(request).get(game_id) is None:
-            raise HTTPException(404, "no such game")
+        await _game(request, game_id)
         return page(request, "table.html", game_id=game_id)
 
     @app.get("/replay/{game_id}", response_class=HTMLResponse)
     async def replay_page(request: Request, game_id: str) -> HTMLResponse:
-        if await manager_of(request).get(game_id) is None:
-            raise HTTPException(404, "no such game")
+        await _game(request, game_id)
         return page(request, "replay.html", game_id=game_id)
 
     @app.get("/i18n/{lang}.json")
@@ -149,44 +205,38 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         ]
 
     @app.post("/api/games")
-    async def create_game(request: Request) -> dict[str, Any]:
-        try:
-            body = await request.json()
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            raise HTTPException(400, "body must be JSON") from exc
-        if not isinstance(body, dict):
-            raise HTTPException(400, "body must be a JSON object")
-        ruleset = body.get("ruleset")
-        opponent = body.get("opponent", "bot:random")
-        options = body.get("options") or {}
-        name = body.get("name") or ""
-        seat_text = str(body.get("seat", "0"))
-        seed = body.get("seed")
-        if not isinstance(ruleset, str) or not isinstance(opponent, str) or opponent not in OPPONENTS:
-            raise HTTPException(400, f"need a ruleset and an opponent among {', '.join(OPPONENTS)}")
-        if not isinstance(options, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in options.items()):
-            raise HTTPException(400, "options must be an object of strings")
-        if not isinstance(name, str) or (seed is not None and not isinstance(seed, int)):
-            raise HTTPException(400, "name must be a string and seed an integer")
-        seat = secrets.randbelow(2) if seat_text == "random" else (1 if seat_text == "1" else 0)
+    async def create_game(request: Request, body: NewGame) -> dict[str, Any]:
+        seat = secrets.randbelow(2) if body.seat == "random" else int(body.seat)
+        if body.seed is not None:
+            if not cfg.seeded_deals:
+                raise HTTPException(400, "this server deals every game itself; seed is not accepted")
+            if body.opponent == "friend":
+                raise HTTPException(400, "a seed is accepted only against a bot or in pass-and-play")
+        wait = creations.take(request.client.host if request.client else None)
+        if wait:
+            raise HTTPException(429, f"too many new games from your address; try again in {wait:.0f} s",
+                                headers={"Retry-After": str(max(1, round(wait)))})
         try:
             game, token, invite = await manager_of(request).create(
-                ruleset=ruleset, options=options, opponent=opponent, name=name, seat=seat, seed=seed)
+                ruleset=body.ruleset, options=dict(body.options), opponent=body.opponent, name=body.name,
+                seat=seat, seed=body.seed)
         except GameError as exc:
             raise HTTPException(400, exc.message) from exc
         except FrontlinesError as exc:
             raise HTTPException(400, str(exc)) from exc
         return {
             "id": game.id, "seat": seat, "token": token, "url": f"/g/{game.id}?t={token}",
-            "invite_token": invite, "invite_url": f"/g/{game.id}?t={invite}" if invite else None,
-            "ruleset": ruleset, "opponent": opponent,
+            "invite_token": invite, "invite_url": f"/g/{game.id}?invite={invite}" if invite else None,
+            "ruleset": body.ruleset, "opponent": body.opponent,
         }
 
     @app.get("/api/games")
     async def list_games(request: Request, status: str | None = None, ids: str | None = None) -> list[dict[str, Any]]:
-        if status not in (None, "active", "finished"):
-            raise HTTPException(400, "status is active or finished")
+        if status is not None and status not in STATUSES:
+            raise HTTPException(400, f"status is one of {', '.join(STATUSES)}")
         id_list = [i for i in ids.split(",") if i][:200] if ids else None
+        if id_list is not None and not all(valid_game_id(i) for i in id_list):
+            raise HTTPException(400, "ids are game ids separated by commas")
         m = manager_of(request)
         rows: list[dict[str, Any]] = await asyncio.get_running_loop().run_in_executor(
             None, lambda: m.store.list_games(status=status, ids=id_list))
@@ -202,28 +252,44 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return game.message(game.role_of(t))
 
     @app.post("/api/games/{game_id}/action")
-    async def game_action(request: Request, game_id: str) -> dict[str, Any]:
+    async def game_action(request: Request, game_id: str, body: MoveRequest) -> Response:
         """The same moves as the WebSocket, for scripts and simple clients."""
         game = await _game(request, game_id)
+        role = game.role_of(body.t)
         try:
-            body = await request.json()
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            raise HTTPException(400, "body must be JSON") from exc
-        if not isinstance(body, dict):
-            raise HTTPException(400, "body must be a JSON object")
-        token = body.get("t")
-        role = game.role_of(token if isinstance(token, str) else None)
-        try:
-            if body.get("type", "action") == "resign":
+            if body.type == "resign":
                 await manager_of(request).resign(game, role)
             else:
-                await manager_of(request).act(game, role, body.get("text"), body.get("ply"))
+                if body.text is None:
+                    raise GameError("malformed", "an action needs its text")
+                await manager_of(request).act(game, role, body.text, body.ply)
         except GameError as exc:
-            return JSONResponse({"type": "error", "code": exc.code, "message": exc.message}, status_code=409)  # type: ignore[return-value]
-        return game.message(role)
+            return JSONResponse({"type": "error", "code": exc.code, "message": exc.message}, status_code=409)
+        return JSONResponse(game.message(role))
+
+    @app.post("/api/games/{game_id}/claim")
+    async def claim_seat(request: Request, game_id: str, body: Ticket) -> dict[str, Any]:
+        """Spend a friend game's invite ticket: the seat it opens, with a token of its own."""
+        game = await _game(request, game_id)
+        try:
+            seat, token = await invites.claim(manager_of(request), game, body.invite)
+        except GameError as exc:
+            raise HTTPException(409, exc.message) from exc
+        return {"id": game.id, "seat": seat, "token": token, "url": f"/g/{game.id}?t={token}",
+                "ruleset": game.stored.ruleset, "opponent": game.stored.opponent}
+
+    @app.post("/api/games/{game_id}/invite")
+    async def new_invite(request: Request, game_id: str, body: SeatToken) -> dict[str, Any]:
+        """Before the first move, a seated player may invite again (the deal is dealt again)."""
+        game = await _game(request, game_id)
+        try:
+            ticket = await invites.reinvite(manager_of(request), game, game.role_of(body.t))
+        except GameError as exc:
+            raise HTTPException(409, exc.message) from exc
+        return {"invite_token": ticket, "invite_url": f"/g/{game.id}?invite={ticket}"}
 
     async def _game(request: Request, game_id: str) -> LiveGame:
-        game = await manager_of(request).get(game_id)
+        game = await manager_of(request).get(game_id) if valid_game_id(game_id) else None
         if game is None:
             raise HTTPException(404, "no such game")
         return game
@@ -296,7 +362,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         m = manager_of(websocket)
         await websocket.accept()
         try:
-            game = await m.get(game_id)
+            game = await m.get(game_id) if valid_game_id(game_id) else None
         except Exception:
             log.exception("game %s could not be loaded", game_id)
             await websocket.send_json({"type": "error", "code": "internal", "message": "this game cannot be loaded"})
@@ -314,8 +380,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await m.join(game, client)
         try:
             while True:
-                raw = await websocket.receive_text()
-                await _handle(m, game, client, raw)
+                frame = await websocket.receive()
+                if frame["type"] == "websocket.disconnect":
+                    break
+                # A binary frame is answered like any other malformed message.
+                await _handle(m, game, client, frame.get("text") or "")
         except WebSocketDisconnect:
             pass
         finally:
@@ -323,27 +392,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     async def _handle(m: Manager, game: LiveGame, client: Client, raw: str) -> None:
         try:
-            if len(raw) > MAX_MESSAGE:
-                raise GameError("malformed", "message too long")
             try:
-                msg = json.loads(raw)
-            except json.JSONDecodeError as exc:
-                raise GameError("malformed", "messages are JSON objects") from exc
-            if not isinstance(msg, dict):
-                raise GameError("malformed", "messages are JSON objects")
-            kind = msg.get("type")
-            if kind == "action":
-                await m.act(game, client.role, msg.get("text"), msg.get("ply"))
-            elif kind == "resign":
+                msg = parse_message(raw)
+            except BadInput as exc:
+                raise GameError("malformed", exc.message) from exc
+            if msg.type == "action":
+                await m.act(game, client.role, msg.text, msg.ply)
+            elif msg.type == "resign":
                 await m.resign(game, client.role)
-            elif kind == "name":
-                await m.set_name(game, client.role, msg.get("name"))
-            elif kind == "ping":
+            elif msg.type == "name":
+                await m.set_name(game, client.role, msg.name)
+            elif msg.type == "ping":
                 await client.sender.send_json({"type": "pong"})
-            elif kind == "sync":
-                await client.sender.send_json(game.message(client.role))
             else:
-                raise GameError("malformed", f"unknown message type {kind!r}")
+                await client.sender.send_json(game.message(client.role))
         except GameError as exc:
             await client.sender.send_json({"type": "error", "code": exc.code, "message": exc.message})
         except Exception:  # a server fault (database down…): say so, keep the connection

@@ -142,6 +142,9 @@ DYNAMIC: tuple[str, ...] = (
     "{cards} would make {theirs}, beating your {mine}",
     "{formation} ({sum})",
     "sum {sum}",
+    # error pages (app.py)
+    "There is no such page.", "There is no such game.", "That request is too large.",
+    "Too many new games; please wait a little.", "That request cannot be answered.",
     # ruleset titles
     "Battle Line", "Battle Line (basic, no tactics)", "Schotten Totten", "Schotten Totten (tactical variant)",
     "Battle Line: Medieval", "War Machine",

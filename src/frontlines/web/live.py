@@ -25,7 +25,8 @@ from frontlines.bots.levels import BOT_OPPONENTS
 from frontlines.core.errors import FrontlinesError
 from frontlines.core.game import State
 from frontlines.core.record import GameRecord, outcome_tags, result_text
-from frontlines.web.store import Store, StoredGame
+from frontlines.web import seats
+from frontlines.web.store import GameClosed, Store, StoredGame
 from frontlines.web.workers import BotFault, Bots
 
 log = logging.getLogger("frontlines.web")
@@ -79,15 +80,7 @@ class LiveGame:
 
     def role_of(self, token: str | None) -> int | str | None:
         """The seat a token holds; ``None`` (spectator) for no token or an unknown one."""
-        if not token:
-            return None
-        t0, t1 = self.stored.tokens
-        if self.hotseat and secrets.compare_digest(token, t0):
-            return "both"
-        for seat, t in enumerate((t0, t1)):
-            if secrets.compare_digest(token, t):
-                return seat
-        return None
+        return seats.seat_of(token, self.stored.seat_hashes, hotseat=self.hotseat)
 
     def seat_to_act(self, role: int | str | None) -> int | None:
         """The seat this role may move for now, if any."""
@@ -131,6 +124,7 @@ class LiveGame:
             "status": self.stored.status,
             "online": online,
             "spectators": sum(1 for c in self.clients if c.role is None),
+            "invite_open": bool(self.stored.invite_hash),
             "view": self.view_dict(role),
         }
 
@@ -207,13 +201,18 @@ class Manager:
             resolved = rs.resolve_options(options)
         except ValueError as exc:
             raise GameError("bad_request", str(exc)) from exc
-        if seed is None:
-            seed = secrets.randbits(63)
-        state = new_state(ruleset, seed=seed, options=resolved)
+        # The deal comes from the operating system's secure source unless the caller passes a
+        # seed (the app allows that only behind a server setting, and never for friend games).
+        state = new_state(ruleset, seed=secrets.randbits(256) if seed is None else seed, options=resolved)
         game_id = secrets.token_urlsafe(9)
-        mine = secrets.token_urlsafe(24)
-        other = mine if opponent == "hotseat" else secrets.token_urlsafe(24)
-        tokens = (mine, other) if seat == 0 else (other, mine)
+        mine = seats.new_token()
+        # A friend's seat starts empty: it gets its own token when the invite ticket is spent.
+        invite = seats.new_token() if opponent == "friend" else None
+        if opponent == "hotseat":
+            hashes = (seats.digest(mine), seats.digest(mine))
+        else:
+            hashes = (seats.digest(mine), "") if seat == 0 else ("", seats.digest(mine))
+        invite_hash = seats.digest(invite) if invite else ""
         clean = " ".join(name.split())[:MAX_NAME]
         names = (clean, "") if seat == 0 else ("", clean)
         bot_seat = 1 - seat if opponent.startswith("bot:") else None
@@ -221,14 +220,14 @@ class Manager:
             names = (names[0] or opponent[4:], names[1]) if bot_seat == 0 else (names[0], names[1] or opponent[4:])
         setup = state.to_notation()
         await self._db(self.store.create_game, game_id=game_id, ruleset=ruleset, options=resolved, setup=setup,
-                       tokens=tokens, names=names, opponent=opponent, bot_seat=bot_seat)
-        stored = StoredGame(id=game_id, ruleset=ruleset, options=resolved, setup=setup, tokens=tokens, names=names,
-                            opponent=opponent, bot_seat=bot_seat, status="active", result="*", reason="",
-                            termination="", loser=None, created=0.0, updated=0.0)
+                       seat_hashes=hashes, invite_hash=invite_hash, names=names, opponent=opponent, bot_seat=bot_seat)
+        stored = StoredGame(id=game_id, ruleset=ruleset, options=resolved, setup=setup, seat_hashes=hashes,
+                            invite_hash=invite_hash, names=names, opponent=opponent, bot_seat=bot_seat,
+                            status="active", result="*", reason="", termination="", loser=None,
+                            created=0.0, updated=0.0)
         game = LiveGame(stored, state)
         self._remember(game)
         self._maybe_bot(game)
-        invite = other if opponent == "friend" else None
         return game, mine, invite
 
     async def get(self, game_id: str) -> LiveGame | None:
@@ -329,7 +328,10 @@ class Manager:
             raise GameError("illegal", f"{text!r} is not legal now")
         canonical = state.action_to_text(action)
         ply = game.ply + 1
-        await self._db(self.store.append_action, game.id, ply, canonical)
+        try:
+            await self._db(self.store.append_action, game.id, ply, canonical)
+        except GameClosed as exc:  # marked abandoned a moment ago
+            raise GameError("game_over", "the game is over") from exc
         state.apply(action)
         game.stored.actions.append(canonical)
         if state.is_terminal():

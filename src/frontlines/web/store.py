@@ -2,7 +2,13 @@
 
 A game is stored as its setup notation (the full initial position) plus the action texts
 in order, so any game can be rebuilt exactly after a reload, a lost connection or a
-server restart. SQLite (the default, one file, nothing to install) and PostgreSQL are
+server restart. Seat tokens and invite tickets are stored as digests only
+(:mod:`frontlines.web.seats`).
+
+Schema versions live in table ``frontlines_meta``. Version 1 (before seats were hashed)
+kept the tokens themselves in ``token0``/``token1``; opening such a database upgrades it
+in place: the columns are renamed, every token is replaced by its digest and the invite
+column is added, so old seat links keep working and the file no longer holds them. SQLite (the default, one file, nothing to install) and PostgreSQL are
 both supported through SQLAlchemy 2.
 
 All methods are synchronous and short; the server calls them from a worker thread so the
@@ -17,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import (
+    Connection,
     Float,
     ForeignKey,
     Integer,
@@ -25,11 +32,21 @@ from sqlalchemy import (
     create_engine,
     event,
     func,
+    insert,
+    inspect,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
+
+from frontlines.web.seats import digest
+
+SCHEMA_VERSION = 2
+# Statuses: "active" (being played), "finished" (by the rules, a resignation or a
+# forfeit), "abandoned" (no move for a long time; kept, never deleted, no longer live).
+STATUSES = ("active", "finished", "abandoned")
 
 
 class Base(DeclarativeBase):
@@ -43,14 +60,17 @@ class GameRow(Base):
     ruleset: Mapped[str] = mapped_column(String(64))
     options: Mapped[str] = mapped_column(Text, default="{}")  # JSON object of strings
     setup: Mapped[str] = mapped_column(Text)
-    token0: Mapped[str] = mapped_column(String(64), index=True)
-    token1: Mapped[str] = mapped_column(String(64), index=True)
+    # SHA-256 digests of the seat tokens; "" for a seat nobody holds (a bot, an unclaimed invite).
+    seat_hash0: Mapped[str] = mapped_column(String(64), default="")
+    seat_hash1: Mapped[str] = mapped_column(String(64), default="")
+    # Digest of the open invite ticket of a friend game; "" once it is spent.
+    invite_hash: Mapped[str] = mapped_column(String(64), default="")
     name0: Mapped[str] = mapped_column(String(64), default="")
     name1: Mapped[str] = mapped_column(String(64), default="")
     # "bot:<spec>", "friend" or "hotseat"; bot_seat says which seat the bot plays.
     opponent: Mapped[str] = mapped_column(String(64))
     bot_seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    status: Mapped[str] = mapped_column(String(16), default="active", index=True)  # active | finished
+    status: Mapped[str] = mapped_column(String(16), default="active", index=True)  # see STATUSES
     result: Mapped[str] = mapped_column(String(16), default="*")
     reason: Mapped[str] = mapped_column(String(32), default="")
     # Out-of-rules endings (resignation) are not actions; they are replayed from here.
@@ -69,6 +89,13 @@ class ActionRow(Base):
     text: Mapped[str] = mapped_column(String(64))
 
 
+class MetaRow(Base):
+    __tablename__ = "frontlines_meta"
+
+    key: Mapped[str] = mapped_column(String(32), primary_key=True)
+    value: Mapped[str] = mapped_column(String(64))
+
+
 @dataclass
 class StoredGame:
     """A game as read back from the database."""
@@ -77,7 +104,8 @@ class StoredGame:
     ruleset: str
     options: dict[str, str]
     setup: str
-    tokens: tuple[str, str]
+    seat_hashes: tuple[str, str]
+    invite_hash: str
     names: tuple[str, str]
     opponent: str
     bot_seat: int | None
@@ -106,7 +134,8 @@ def _row_to_game(row: GameRow, actions: list[str]) -> StoredGame:
         ruleset=row.ruleset,
         options=json.loads(row.options or "{}"),
         setup=row.setup,
-        tokens=(row.token0, row.token1),
+        seat_hashes=(row.seat_hash0, row.seat_hash1),
+        invite_hash=row.invite_hash,
         names=(row.name0, row.name1),
         opponent=row.opponent,
         bot_seat=row.bot_seat,
@@ -119,6 +148,41 @@ def _row_to_game(row: GameRow, actions: list[str]) -> StoredGame:
         updated=row.updated,
         actions=actions,
     )
+
+
+def _changed(result: object) -> int:
+    """Rows an UPDATE changed (``rowcount`` lives on the cursor result)."""
+    return int(getattr(result, "rowcount", 0))
+
+
+class GameClosed(Exception):
+    """A write to a game that is no longer active."""
+
+
+def _upgrade(conn: Connection) -> None:
+    """Create the tables, or bring an older database up to :data:`SCHEMA_VERSION`."""
+    had_games = inspect(conn).has_table("games")
+    Base.metadata.create_all(conn)
+    version = conn.scalar(select(MetaRow.value).where(MetaRow.key == "schema"))
+    if version is None:
+        columns = {c["name"] for c in inspect(conn).get_columns("games")} if had_games else set()
+        if "token0" in columns:
+            _upgrade_1_to_2(conn)
+        conn.execute(insert(MetaRow).values(key="schema", value=str(SCHEMA_VERSION)))
+    elif int(version) > SCHEMA_VERSION:
+        raise RuntimeError(f"database schema {version} is newer than this server ({SCHEMA_VERSION})")
+
+
+def _upgrade_1_to_2(conn: Connection) -> None:
+    """Version 1 kept the seat tokens in clear; keep their digests instead (same transaction)."""
+    for old in ("token0", "token1"):
+        conn.execute(text(f"DROP INDEX IF EXISTS ix_games_{old}"))
+        conn.execute(text(f"ALTER TABLE games RENAME COLUMN {old} TO seat_hash{old[-1]}"))
+    conn.execute(text("ALTER TABLE games ADD COLUMN invite_hash VARCHAR(64) NOT NULL DEFAULT ''"))
+    rows = conn.execute(text("SELECT id, seat_hash0, seat_hash1 FROM games")).all()
+    for game_id, t0, t1 in rows:
+        conn.execute(text("UPDATE games SET seat_hash0 = :h0, seat_hash1 = :h1 WHERE id = :id"),
+                     {"h0": digest(t0) if t0 else "", "h1": digest(t1) if t1 else "", "id": game_id})
 
 
 class Store:
@@ -135,7 +199,8 @@ class Store:
         self.engine: Engine = create_engine(self.url, **kwargs)
         if self.url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
-        Base.metadata.create_all(self.engine)
+        with self.engine.begin() as conn:
+            _upgrade(conn)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
 
     def close(self) -> None:
@@ -152,16 +217,18 @@ class Store:
         ruleset: str,
         options: dict[str, str],
         setup: str,
-        tokens: tuple[str, str],
+        seat_hashes: tuple[str, str],
         names: tuple[str, str],
         opponent: str,
         bot_seat: int | None,
+        invite_hash: str = "",
     ) -> None:
         now = time.time()
         with self._session() as s, s.begin():
             s.add(GameRow(
                 id=game_id, ruleset=ruleset, options=json.dumps(options, sort_keys=True), setup=setup,
-                token0=tokens[0], token1=tokens[1], name0=names[0], name1=names[1],
+                seat_hash0=seat_hashes[0], seat_hash1=seat_hashes[1], invite_hash=invite_hash,
+                name0=names[0], name1=names[1],
                 opponent=opponent, bot_seat=bot_seat, status="active", result="*", reason="",
                 termination="", loser=None, plies=0, created=now, updated=now,
             ))
@@ -170,7 +237,47 @@ class Store:
         """Store action number ``ply`` (1-based). The primary key refuses a duplicate ply."""
         with self._session() as s, s.begin():
             s.add(ActionRow(game_id=game_id, ply=ply, text=text))
-            s.execute(update(GameRow).where(GameRow.id == game_id).values(plies=ply, updated=time.time()))
+            done = s.execute(update(GameRow).where(GameRow.id == game_id, GameRow.status == "active")
+                             .values(plies=ply, updated=time.time()))
+            if _changed(done) != 1:  # abandoned meanwhile: the insert is rolled back with this
+                raise GameClosed(f"game {game_id} is no longer active")
+
+    def claim_seat(self, game_id: str, invite_hash: str, seat: int, seat_hash: str) -> bool:
+        """Spend the invite ticket and give its seat the new token; False if it was spent already."""
+        column = "seat_hash0" if seat == 0 else "seat_hash1"
+        with self._session() as s, s.begin():
+            done = s.execute(update(GameRow).where(
+                GameRow.id == game_id, GameRow.invite_hash == invite_hash, GameRow.invite_hash != "",
+                GameRow.status == "active",
+            ).values({column: seat_hash, "invite_hash": ""}))
+            return _changed(done) == 1
+
+    def reinvite(self, game_id: str, seat: int, invite_hash: str, setup: str) -> bool:
+        """Before the first move only: revoke ``seat``'s token, open a new ticket, deal again."""
+        column = "seat_hash0" if seat == 0 else "seat_hash1"
+        with self._session() as s, s.begin():
+            done = s.execute(update(GameRow).where(
+                GameRow.id == game_id, GameRow.plies == 0, GameRow.status == "active",
+            ).values({column: "", "invite_hash": invite_hash, "setup": setup, "updated": time.time()}))
+            return _changed(done) == 1
+
+    def abandon_idle(self, *, unstarted_before: float, idle_before: float, keep: set[str],
+                     limit: int = 200) -> list[str]:
+        """Mark active games with no move since the cutoffs as abandoned; answer their ids.
+
+        Games without a move count from their creation (``unstarted_before``), games with
+        moves from their last move (``idle_before``). Nothing is deleted.
+        """
+        idle = ((GameRow.plies == 0) & (GameRow.updated < unstarted_before)) | \
+            ((GameRow.plies > 0) & (GameRow.updated < idle_before))
+        with self._session() as s, s.begin():
+            ids = [i for i in s.scalars(select(GameRow.id).where(GameRow.status == "active", idle).limit(limit))
+                   if i not in keep]
+            if ids:
+                # The cutoff is checked again in the update: a move that landed meanwhile wins.
+                s.execute(update(GameRow).where(GameRow.id.in_(ids), GameRow.status == "active", idle)
+                          .values(status="abandoned"))
+            return ids
 
     def finish(self, game_id: str, *, result: str, reason: str, termination: str = "", loser: int | None = None) -> None:
         with self._session() as s, s.begin():

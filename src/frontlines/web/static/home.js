@@ -58,7 +58,8 @@ function opponentLabel(opponent) {
 function gameItem(g, links) {
   const names = (g.names || []).filter(Boolean).join(" – ");
   const title = rulesets.find((r) => r.name === g.ruleset)?.title || g.ruleset;
-  const state = g.status === "finished" ? `${t("finished")} ${g.result}` : t("{n} moves", { n: num(g.plies) });
+  const state = g.status === "finished" ? `${t("finished")} ${g.result}`
+    : g.status === "abandoned" ? t("abandoned") : t("{n} moves", { n: num(g.plies) });
   return `<li><span class="g-title">${esc(t(title))}</span> <span class="muted">${esc(names)} · ${esc(opponentLabel(g.opponent))} · ${esc(state)}</span> ${links}</li>`;
 }
 
@@ -72,7 +73,7 @@ async function listMine() {
   const byId = Object.fromEntries(rows.map((row) => [row.id, row]));
   $("my-games").innerHTML = mine.filter((g) => byId[g.id]).map((g) => {
     const row = byId[g.id];
-    const play = `<a href="/g/${esc(g.id)}?t=${esc(g.token)}">${row.status === "finished" ? t("Open") : t("Resume")}</a>`;
+    const play = `<a href="/g/${esc(g.id)}?t=${esc(g.token)}">${row.status === "active" ? t("Resume") : t("Open")}</a>`;
     const replay = row.status === "finished" ? ` <a href="/replay/${esc(g.id)}">${t("Replay")}</a>` : "";
     const forget = ` <button type="button" class="link" data-forget="${esc(g.id)}">${t("Forget")}</button>`;
     return gameItem(row, play + replay + forget);

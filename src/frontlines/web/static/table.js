@@ -1,7 +1,7 @@
 // The table: live play over a WebSocket. The server sends this seat's view after every
 // change; we draw it and turn clicks (or keys) into actions from view.legal, the game's
 // action records, through the game's adapter (chosen once, at the first view).
-import { loadCatalog, t, esc, rememberGame, outcomeText, playerName, describeAction } from "./common.js";
+import { loadCatalog, t, esc, myGames, rememberGame, outcomeText, playerName, describeAction } from "./common.js";
 import { renderLog, me } from "./board.js";
 import { adapterFor, renderBoard } from "./adapters.js";
 
@@ -9,7 +9,11 @@ const $ = (id) => document.getElementById(id);
 const root = $("table");
 const gameId = root.dataset.game;
 const params = new URLSearchParams(location.search);
-const token = params.get("t") || "";
+let token = params.get("t") || "";
+// An invite link carries a one-time ticket, not a seat: the page spends it for a seat token
+// of its own (a POST, so a link preview that only fetches the page spends nothing).
+const invite = params.get("invite") || "";
+let notice = "";
 
 let ws = null;
 let msg = null; // the last "view" message
@@ -62,18 +66,21 @@ function draw() {
   const mine = v.to_move !== null && v.to_move === v.viewer && (v.legal || []).length > 0;
   const next = mine ? nextTokens() : new Set();
 
-  // Pass-and-play: hide the new mover's hand until they say they hold the device.
+  // Pass-and-play: hide the new mover's hand until they say they hold the device. Nothing
+  // drawn from either hand stays on the page meanwhile: board, tracker (its ● marks count
+  // the last player's hand), log, moves and status are emptied, not just covered.
   if (msg.role === "both" && v.to_move !== null && v.to_move !== lastMover && lastMover !== null && !handoverOpen) {
     handoverOpen = true;
   }
   $("handover").hidden = !handoverOpen;
   if (handoverOpen) {
     $("handover-text").textContent = t("Pass the device to {name}.", { name: playerName(msg.names, v.to_move) });
-    $("board").hidden = true; $("controls").hidden = true;
+    for (const id of ["board", "controls", "tracker", "log", "moves"]) $(id).innerHTML = "";
+    $("board").hidden = true; $("controls").hidden = true; $("panels").hidden = true;
     setStatus();
     return;
   }
-  $("board").hidden = false; $("controls").hidden = false;
+  $("board").hidden = false; $("controls").hidden = false; $("panels").hidden = false;
   if (msg.role === "both") lastMover = v.to_move;
 
   // Re-rendering replaces the buttons; keep keyboard focus on the same thing, or on the
@@ -91,14 +98,18 @@ function draw() {
     (same && sel.length === 0 ? same : first || same)?.focus();
   }
   $("replay-link").hidden = msg.status !== "finished";
-  if (!$("invite").hidden && typeof msg.role === "number" && msg.online[1 - msg.role]) $("invite").hidden = true;
+  if (!$("invite").hidden && typeof msg.role === "number" && (msg.online[1 - msg.role] || !msg.invite_open)) $("invite").hidden = true;
+  // A friend who lost their seat link is invited again, with a new deal, before the first move.
+  $("reinvite-row").hidden = !(msg.opponent === "friend" && typeof msg.role === "number" && msg.ply === 0
+    && msg.status === "active" && !msg.online[1 - msg.role]);
   $("resign").hidden = msg.status === "finished" || msg.role === null || msg.role === undefined;
 }
 
 function setStatus(extra) {
   const v = msg.view;
   let s;
-  if (v.outcome) s = outcomeText(v.outcome, msg.role === "both" ? null : v.viewer, msg.names);
+  if (handoverOpen) s = "";  // the status line speaks of the game: not while the device changes hands
+  else if (v.outcome) s = outcomeText(v.outcome, msg.role === "both" ? null : v.viewer, msg.names);
   else if (v.to_move === null) s = "";
   else if (msg.role === null || msg.role === undefined) s = t("{name} to move.", { name: playerName(msg.names, v.to_move) });
   else if (v.to_move === v.viewer) {
@@ -108,6 +119,7 @@ function setStatus(extra) {
   }
   else s = t("Waiting for {name}…", { name: playerName(msg.names, v.to_move) });
   if (extra) s = `${extra} ${s}`;
+  else if (notice && (msg.role === null || msg.role === undefined)) s = `${notice} ${s}`;
   $("status").textContent = s;
 }
 
@@ -159,6 +171,17 @@ $("copy-invite").addEventListener("click", async () => {
   try { await navigator.clipboard.writeText($("invite-link").value); } catch (_) { document.execCommand("copy"); }
 });
 
+$("reinvite").addEventListener("click", async () => {
+  const r = await fetch(`/api/games/${encodeURIComponent(gameId)}/invite`, {
+    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ t: token }) });
+  if (!r.ok) { setStatus(t("Refused: {message}", { message: (await r.json()).detail || r.statusText })); return; }
+  const g = await r.json();
+  const known = myGames().find((e) => e.id === gameId && e.token === token);
+  if (known) rememberGame({ ...known, invite: g.invite_url });
+  $("invite-link").value = new URL(g.invite_url, location.href).href;
+  $("invite").hidden = false;
+});
+
 $("join-save").addEventListener("click", () => {
   if (ws) ws.send(JSON.stringify({ type: "name", name: $("join-name").value }));
   $("join").hidden = true;
@@ -175,6 +198,7 @@ function errorText(data) {
     bad_token: t("That seat link is not valid; you are watching."),
     not_found: t("There is no such game."),
     internal: t("Server error; please try again."),
+    malformed: t("The server could not read that."),
   };
   return known[data.code] || data.message;
 }
@@ -197,7 +221,7 @@ function connect() {
       sel = [];
       const text = errorText(data);
       if (msg) { draw(); setStatus(t("Refused: {message}", { message: text })); }
-      else $("status").textContent = text;
+      else $("status").textContent = notice ? `${notice} ${text}` : text;
     }
   };
   ws.onclose = () => {
@@ -213,7 +237,7 @@ function onFirstView() {
     const entry = { id: gameId, token, seat, ruleset: msg.ruleset, opponent: msg.opponent };
     const known = JSON.parse(localStorage.getItem("frontlines.games") || "[]").find((g) => g.id === gameId && g.token === token);
     rememberGame({ ...entry, invite: known ? known.invite : undefined });
-    if (known && known.invite && !msg.online[1 - seat]) {
+    if (known && known.invite && msg.invite_open && !msg.online[1 - seat]) {
       $("invite").hidden = false;
       $("invite-link").value = new URL(known.invite, location.href).href;
     }
@@ -222,5 +246,32 @@ function onFirstView() {
   if (msg.role === "both") lastMover = msg.view.to_move;
 }
 
+/** Spend the invite ticket: on success this page holds the seat under a token of its own. */
+async function claimInvite() {
+  let r = null;
+  try {
+    r = await fetch(`/api/games/${encodeURIComponent(gameId)}/claim`, {
+      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ invite }) });
+  } catch (_) { /* the network: watch for now */ }
+  if (!r || !r.ok) { notice = t("This invite link has been used; you are watching the game."); return; }
+  const g = await r.json();
+  token = g.token;
+  // The address bar and the language links now carry the seat, not the spent ticket.
+  const swap = (href) => {
+    const url = new URL(href, location.href);
+    url.searchParams.delete("invite");
+    url.searchParams.set("t", token);
+    return url.pathname + url.search;
+  };
+  history.replaceState(null, "", swap(location.href));
+  for (const a of document.querySelectorAll("a[hreflang]")) a.setAttribute("href", swap(a.getAttribute("href")));
+}
+
 await loadCatalog();
+if (invite && !token) {
+  // The creator opening their own invite link keeps their seat and leaves the ticket unspent.
+  const mine = myGames().find((g) => g.id === gameId && g.token);
+  if (mine) token = mine.token;
+  else await claimInvite();
+}
 connect();

@@ -1,0 +1,237 @@
+"""What clients may send: request bodies and WebSocket messages as Pydantic models.
+
+Every body and message is checked here before any of it reaches a game or the database:
+its size, its nesting, the range of its numbers and the characters of its strings. NUL,
+other control characters and lone surrogates are refused on every database alike (SQLite
+would store them; PostgreSQL refuses NUL with a server error), so a bad request is always
+a 400 with a message that says what is wrong.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Annotated, Any, Literal
+
+import pydantic_core
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, ValidationError
+
+from frontlines.web.live import MAX_NAME, OPPONENTS
+
+MAX_BODY = 16 * 1024  # bytes of a request body (a new game is about 200)
+MAX_MESSAGE = 4096  # characters of a WebSocket message
+MAX_PLY = 100_000
+MAX_SEED = 2**63 - 1
+GAME_ID_RE = re.compile(r"[A-Za-z0-9_-]{1,32}")
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+# Names may hold line breaks and tabs (they are folded into single spaces), nothing else.
+_NAME_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
+def _plain(value: str) -> str:
+    if _CONTROL.search(value):
+        raise ValueError("control characters are not allowed")
+    return value
+
+
+def _name(value: str) -> str:
+    if _NAME_CONTROL.search(value):
+        raise ValueError("control characters are not allowed")
+    return value
+
+
+def _opponent(value: str) -> str:
+    if value not in OPPONENTS:
+        raise ValueError(f"opponent is one of {', '.join(OPPONENTS)}")
+    return value
+
+
+def _not_bool(value: object) -> object:
+    # Literal[1] would take True (True == 1 in Python); a seat is a number or a word.
+    if isinstance(value, bool):
+        raise ValueError("seat is \"0\", \"1\" or \"random\"")
+    return value
+
+
+def valid_game_id(game_id: str) -> bool:
+    """Ids are ours (``token_urlsafe(9)``); anything else cannot name a game."""
+    return GAME_ID_RE.fullmatch(game_id) is not None
+
+
+Plain = Annotated[str, AfterValidator(_plain)]
+Name = Annotated[str, Field(max_length=4 * MAX_NAME), AfterValidator(_name)]
+Token = Annotated[str, Field(max_length=64), AfterValidator(_plain)]
+ActionText = Annotated[str, Field(min_length=1, max_length=64), AfterValidator(_plain)]
+Ply = Annotated[int, Field(ge=0, le=MAX_PLY)]
+
+
+class Model(BaseModel):
+    # Strict: "0" is not a ply and 1 is not a name; unknown fields are refused, not ignored.
+    model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
+
+
+class NewGame(Model):
+    ruleset: Annotated[Plain, Field(max_length=64)]
+    opponent: Annotated[str, Field(max_length=32), AfterValidator(_opponent)] = "bot:random"
+    seat: Annotated[Literal["0", "1", "random", 0, 1], BeforeValidator(_not_bool)] = "0"
+    name: Name = ""
+    options: Annotated[dict[Annotated[Plain, Field(max_length=32)], Annotated[Plain, Field(max_length=64)]],
+                       Field(max_length=16)] = {}
+    seed: Annotated[int, Field(ge=0, le=MAX_SEED)] | None = None
+
+
+class MoveRequest(Model):
+    """``POST /api/games/<id>/action``: a move or a resignation for the seat of ``t``."""
+
+    t: Token | None = None
+    type: Literal["action", "resign"] = "action"
+    text: ActionText | None = None
+    ply: Ply | None = None
+
+
+class Ticket(Model):
+    """``POST /api/games/<id>/claim``: spend an invite ticket."""
+
+    invite: Token
+
+
+class SeatToken(Model):
+    """``POST /api/games/<id>/invite``: a seat asks for a new invite for the other seat."""
+
+    t: Token
+
+
+# --- WebSocket messages -----------------------------------------------------------------
+class Message(BaseModel):
+    model_config = ConfigDict(strict=True, extra="ignore", frozen=True)
+
+
+class ActionMessage(Message):
+    type: Literal["action"]
+    text: ActionText
+    ply: Ply | None = None
+
+
+class ResignMessage(Message):
+    type: Literal["resign"]
+
+
+class NameMessage(Message):
+    type: Literal["name"]
+    name: Name
+
+
+class PingMessage(Message):
+    type: Literal["ping"]
+
+
+class SyncMessage(Message):
+    type: Literal["sync"]
+
+
+ClientMessage = Annotated[ActionMessage | ResignMessage | NameMessage | PingMessage | SyncMessage,
+                          Field(discriminator="type")]
+_MESSAGE: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
+
+
+class BadInput(Exception):
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+def parse_message(raw: str) -> ActionMessage | ResignMessage | NameMessage | PingMessage | SyncMessage:
+    """One client message, or :class:`BadInput` saying what is wrong with it."""
+    if len(raw) > MAX_MESSAGE:
+        raise BadInput("message too long")
+    try:
+        return _MESSAGE.validate_json(raw)
+    except ValidationError as exc:
+        raise BadInput(explain(exc.errors(include_url=False, include_input=False))) from exc
+
+
+def explain(errors: Any) -> str:
+    """Pydantic's errors as one short sentence per field, for people and scripts alike."""
+    parts: list[str] = []
+    for err in list(errors)[:3]:
+        where = ".".join(str(p) for p in err.get("loc", ()) if p not in ("body",))
+        msg = str(err.get("msg", "invalid"))
+        if err.get("type") == "json_invalid":
+            msg = f"not valid JSON ({err.get('ctx', {}).get('error', msg)})"
+        elif err.get("type") == "union_tag_invalid":
+            msg = "unknown message type"
+        elif err.get("type") == "union_tag_not_found":
+            msg = "messages are JSON objects with a type"
+        elif err.get("type") == "model_type" or err.get("type") == "model_attributes_type":
+            msg = "must be a JSON object"
+        parts.append(f"{where}: {msg}" if where else msg)
+    return "; ".join(parts) or "invalid request"
+
+
+# --- request bodies, before FastAPI reads them ---------------------------------------------
+Scope = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
+Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
+
+
+class BodyLimits:
+    """ASGI middleware: refuse large bodies (413) and malformed JSON (400) up front.
+
+    The body is read once, at most :data:`MAX_BODY` bytes of it, and checked with
+    pydantic-core's JSON parser, which limits nesting and number length itself (a body of
+    3,000 ``[`` or a 5,000-digit number is an error here, not a ``RecursionError`` or a
+    ``ValueError`` deeper in). The checked body is then handed on unchanged.
+    """
+
+    def __init__(self, app: Callable[[Scope, Receive, Send], Awaitable[None]]) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] in ("GET", "HEAD", "OPTIONS"):
+            await self.app(scope, receive, send)
+            return
+        for key, value in scope.get("headers", ()):
+            if key == b"content-length" and (not value.isdigit() or int(value) > MAX_BODY):
+                await _refuse(send, 413, f"request body over {MAX_BODY} bytes")
+                return
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > MAX_BODY:
+                await _refuse(send, 413, f"request body over {MAX_BODY} bytes")
+                return
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        if body:
+            try:
+                pydantic_core.from_json(body)
+            except ValueError as exc:
+                await _refuse(send, 400, f"body is not valid JSON ({exc})")
+                return
+        sent = False
+
+        async def replay() -> MutableMapping[str, Any]:
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+
+async def _refuse(send: Send, status: int, detail: str) -> None:
+    import json
+
+    payload = json.dumps({"detail": detail}).encode()
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(payload)).encode())]})
+    await send({"type": "http.response.body", "body": payload})

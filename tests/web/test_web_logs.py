@@ -1,0 +1,107 @@
+"""No secret in any log line (issue 19, finding 5): a real ``frontlines serve`` at the most
+talkative log level plays a whole friend game over HTTP and WebSockets; its output must name
+no seat token, no invite ticket and no database password."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+from webhelpers import free_port
+
+from frontlines.web.logs import mask_url, redact
+
+RULESET = "battleline-basic"
+PASSWORD = "pw-Very-Secret-42"
+
+
+def http(base: str, path: str, body: dict[str, Any] | None = None) -> Any:
+    data = json.dumps(body).encode() if body is not None else None
+    request = urllib.request.Request(base + path, data=data, headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as r:
+        raw = r.read()
+        return json.loads(raw) if r.headers.get("content-type", "").startswith("application/json") else raw
+
+
+def play_a_whole_game(base: str) -> list[str]:
+    """Create, invite, play to the end over both sockets; answer every secret handed out."""
+    from websockets.sync.client import connect
+
+    game = http(base, "/api/games", {"ruleset": RULESET, "opponent": "friend", "name": "Ann"})
+    gid, ticket = game["id"], game["invite_token"]
+    http(base, f"/g/{gid}?invite={ticket}")  # the page a friend opens first
+    friend = http(base, f"/api/games/{gid}/claim", {"invite": ticket})
+    tokens = [game["token"], friend["token"]] if friend["seat"] == 1 else [friend["token"], game["token"]]
+    http(base, f"/g/{gid}?t={tokens[0]}&lang=fa")
+    http(base, f"/api/games/{gid}?t={tokens[1]}")
+    ws_base = base.replace("http://", "ws://")
+    rng = random.Random(1)
+    with connect(f"{ws_base}/ws/{gid}?t={tokens[0]}") as ws0, connect(f"{ws_base}/ws/{gid}?t={tokens[1]}") as ws1:
+        socks = [ws0, ws1]
+        last = [json.loads(ws0.recv(timeout=10)), None]
+        last[0] = json.loads(ws0.recv(timeout=10))  # again when seat 1 joined
+        last[1] = json.loads(ws1.recv(timeout=10))
+        plies = 0
+        while last[0]["view"]["to_move"] is not None and plies < 400:
+            mover = last[0]["view"]["to_move"]
+            move = rng.choice(last[mover]["view"]["legal"])["text"]
+            if plies == 3:  # one move over HTTP, with the token in the body
+                http(base, f"/api/games/{gid}/action", {"t": tokens[mover], "text": move})
+            else:
+                socks[mover].send(json.dumps({"type": "action", "text": move, "ply": last[mover]["ply"]}))
+            last = [json.loads(ws0.recv(timeout=10)), json.loads(ws1.recv(timeout=10))]
+            plies += 1
+        assert last[0]["status"] == "finished"
+    return [*tokens, ticket]
+
+
+@pytest.mark.parametrize("database", ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def test_no_secret_in_any_log_line(tmp_path: Path, request: pytest.FixtureRequest, database: str) -> None:
+    if database == "sqlite":
+        url = f"sqlite:///{tmp_path / 'logs.db'}"
+    else:  # the test cluster trusts local connections, so any password will do
+        server: str = request.getfixturevalue("pg_server")
+        url = server.replace("postgres@", f"postgres:{PASSWORD}@", 1)
+    port = free_port()
+    out = (tmp_path / "server.log").open("wb")
+    proc = subprocess.Popen([sys.executable, "-m", "frontlines", "serve", "--port", str(port), "--bot-threads",
+                             "--log-level", "trace", "--database", url], cwd=tmp_path, stdout=out, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.time() + 30
+        while True:
+            try:
+                http(base, "/api/rulesets")
+                break
+            except OSError:
+                assert proc.poll() is None and time.time() < deadline, "frontlines serve did not start"
+                time.sleep(0.1)
+        secrets = play_a_whole_game(base)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+        out.close()
+    log = (tmp_path / "server.log").read_text(encoding="utf-8", errors="replace")
+    for secret in secrets:
+        assert secret not in log
+    assert PASSWORD not in log
+    # The server did log the requests (trace shows every ASGI message), only without secrets.
+    assert "/ws/" in log and "/claim" in log and "t=***" in log and "invite=***" in log
+    if database == "postgres":
+        assert "postgres:***@" in log
+
+
+def test_redaction_rules() -> None:
+    assert redact("GET /g/abc?t=SECRET&lang=fa HTTP/1.1") == "GET /g/abc?t=***&lang=fa HTTP/1.1"
+    assert redact("'query_string': b't=SECRET'") == "'query_string': b't=***'"
+    assert redact("/g/x?lang=fa&invite=SECRET#top") == "/g/x?lang=fa&invite=***#top"
+    assert redact("format=json&at=5") == "format=json&at=5"
+    assert mask_url("postgresql://ann:p@ss:w0rd@db.example/fl") == "postgresql://ann:***@db.example/fl"
+    assert mask_url("sqlite:///frontlines.db") == "sqlite:///frontlines.db"
