@@ -13,10 +13,11 @@ from rich.cells import cell_len
 
 from frontlines.commands import play as play_command
 from frontlines.games import new_state
+from frontlines.tui.adapters import moves_from_view
 from frontlines.tui.cards import formation_label, tracker_rows, unseen_tactics
 from frontlines.tui.render import COLUMN_ROWS, Marks, column_hit, flag_column, plain_table
 from frontlines.tui.session import HUMAN, GameConfig, GameSession
-from frontlines.tui.steps import BUTTON, CARD, CLAIM, DECK, FLAG, HAND, Picker, Token, moves_from_view
+from frontlines.tui.steps import BUTTON, CARD, CLAIM, DECK, FLAG, HAND, Picker, Token
 from frontlines.tui.widgets import side_info
 from frontlines.tui.words import claim_explanation, describe_action, flag_details, outcome_text
 

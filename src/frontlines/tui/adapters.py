@@ -14,8 +14,24 @@ from typing import Any, ClassVar
 from rich.text import Text
 
 from frontlines.tui.cards import card_name, tactics_help
-from frontlines.tui.steps import ACTION, BUTTON, CARD, CLAIM, DECK, FLAG, HAND, Move, Token
-from frontlines.tui.warmachine import END, END_KEYS, END_WORDS
+from frontlines.tui.steps import (
+    ACTION,
+    BUTTON,
+    CARD,
+    CLAIM,
+    DECK,
+    END,
+    FLAG,
+    HAND,
+    Move,
+    Token,
+    battleline_path,
+    card_locations,
+    moves_with,
+    one_step,
+    warmachine_path,
+)
+from frontlines.tui.warmachine import END_KEYS, END_WORDS
 from frontlines.tui.widgets import BattleLineBoard, WarMachineBoard, tracker_text
 from frontlines.tui.words import claim_explanation, flag_details
 
@@ -33,6 +49,10 @@ class GameUI:
 
     def board(self) -> BattleLineBoard | WarMachineBoard:
         return WarMachineBoard(id="board")
+
+    def moves(self, view: Mapping[str, Any]) -> list[Move]:
+        """Every legal entry of the view with the path of choices that builds it."""
+        return moves_with(view, one_step)
 
     @property
     def has_tracker(self) -> bool:
@@ -82,6 +102,10 @@ class BattleLineUI(GameUI):
 
     def board(self) -> BattleLineBoard | WarMachineBoard:
         return BattleLineBoard(id="board")
+
+    def moves(self, view: Mapping[str, Any]) -> list[Move]:
+        where = card_locations(view)
+        return moves_with(view, lambda entry: battleline_path(entry, view, where))
 
     @property
     def has_tracker(self) -> bool:
@@ -193,6 +217,9 @@ def _flag(view: Mapping[str, Any], index: int) -> Mapping[str, Any] | None:
 class WarMachineUI(GameUI):
     game = "warmachine"
 
+    def moves(self, view: Mapping[str, Any]) -> list[Move]:
+        return moves_with(view, warmachine_path)
+
     def key_token(self, key: str, options: Sequence[Token]) -> Token | None:
         wanted = [Token(BUTTON, "skip")] if key == "p" else []
         if key in END_KEYS:
@@ -233,3 +260,8 @@ _ADAPTERS: dict[str, type[GameUI]] = {ui.game: ui for ui in (BattleLineUI, WarMa
 def ui_for(game: str) -> GameUI:
     """The adapter of ``game`` (the generic one for a game without its own)."""
     return _ADAPTERS.get(game, GameUI)()
+
+
+def moves_from_view(view: Mapping[str, Any]) -> list[Move]:
+    """Every legal entry of ``view`` with its path, by the adapter of the view's game."""
+    return ui_for(str(view.get("game", ""))).moves(view)

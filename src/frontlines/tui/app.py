@@ -29,7 +29,7 @@ from frontlines.tui.cards import card_name
 from frontlines.tui.render import Marks
 from frontlines.tui.screens import ConfirmScreen, HelpScreen, PassScreen, SaveScreen, SetupScreen
 from frontlines.tui.session import GameConfig, GameSession, load_record, make_bot, replay_states
-from frontlines.tui.steps import ACTION, BUTTON, CARD, CLAIM, DECK, FLAG, HAND, Move, Picker, Token, moves_from_view
+from frontlines.tui.steps import ACTION, BUTTON, CARD, CLAIM, DECK, FLAG, HAND, Move, Picker, Token
 from frontlines.tui.warmachine import END
 from frontlines.tui.widgets import BattleLineBoard, FlagColumn, HandBar, Pane, WarMachineBoard
 from frontlines.tui.words import describe_action, outcome_text
@@ -151,7 +151,7 @@ class GameScreen(Screen[None]):
         position = (len(session.state.history), session.to_move())
         if position != self._position:
             self._position = position
-            self.picker.reset(moves_from_view(data) if self.my_turn() else [])
+            self.picker.reset(self.ui.moves(data) if self.my_turn() else [])
             self.claim_mode = False
             self.cursor = 0
         self._draw(view, data)

@@ -10,7 +10,7 @@ explained as a sequence of questions. Games without a dedicated mapping (and unk
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -102,20 +102,16 @@ def warmachine_path(entry: Mapping[str, Any]) -> tuple[Token, ...]:
     return (Token(ACTION, str(entry["text"])),)
 
 
-def moves_from_view(view: Mapping[str, Any]) -> list[Move]:
-    """Every legal entry of the view with its path (game-specific where we know the game)."""
+def moves_with(view: Mapping[str, Any], path: Callable[[Mapping[str, Any]], tuple[Token, ...]]) -> list[Move]:
+    """Every legal entry of the view with the path ``path`` gives it (the game's adapter
+    chooses ``path``: :func:`battleline_path`, :func:`warmachine_path`, or one step)."""
     legal: Sequence[Mapping[str, Any]] = view.get("legal") or []
-    game = view.get("game")
-    out = []
-    if game == "battleline":
-        where = card_locations(view)
-        for entry in legal:
-            out.append(Move(str(entry["text"]), str(entry.get("kind", "")), battleline_path(entry, view, where), entry))
-    else:
-        for entry in legal:
-            path = warmachine_path(entry) if game == "warmachine" else (Token(ACTION, str(entry["text"])),)
-            out.append(Move(str(entry["text"]), str(entry.get("kind", "")), path, entry))
-    return out
+    return [Move(str(entry["text"]), str(entry.get("kind", "")), path(entry), entry) for entry in legal]
+
+
+def one_step(entry: Mapping[str, Any]) -> tuple[Token, ...]:
+    """The path of an entry a game has no steps for: its action, as one choice."""
+    return (Token(ACTION, str(entry["text"])),)
 
 
 class Picker:
