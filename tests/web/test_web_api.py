@@ -55,8 +55,11 @@ def assert_no_leak(message: dict[str, Any], secret: set[str]) -> None:
     view = body.get("view", {})
     view.pop("unseen", None)
     # Cards of the other hand this seat knows because it put them where they were drawn
-    # from (Scout): its own knowledge, not a leak.
-    view.pop("known_cards", None)
+    # from (Scout): its own knowledge, not a leak; so are the cards of its own log entries
+    # (the card it put back). The other seat's entries stay checked.
+    view.pop("known", None)
+    viewer = view.get("viewer")
+    view["log_records"] = [r for r in view.get("log_records") or [] if viewer is None or r.get("seat") != viewer]
     # A failed claim's counter-example is a hypothetical completion drawn from the unseen
     # cards; naming one of them is not knowledge of where it is.
     for flag in view.get("flags") or []:
