@@ -10,7 +10,7 @@ import pytest
 
 from frontlines.arena.match import MatchConfig, run_match
 from frontlines.arena.results import PairedDeals, paired_deals, tally
-from frontlines.arena.runner import GameResult
+from frontlines.arena.runner import ArenaGame
 from frontlines.arena.schedule import pairings, schedule
 from frontlines.cli import main
 from frontlines.commands.arena import parse_bots
@@ -64,8 +64,8 @@ def test_cli_json_schema_and_records(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert final.is_terminal() and record.tags["Event"] == "frontlines arena"
 
 
-def _result(index: int, deal: int, players: tuple[str, str], winner: int | None) -> GameResult:
-    return GameResult(index, deal, 1, players, winner, "breakthrough" if winner is not None else "stall")
+def _result(index: int, deal: int, players: tuple[str, str], winner: int | None) -> ArenaGame:
+    return ArenaGame(index, deal, 1, players, winner, "breakthrough" if winner is not None else "stall")
 
 
 def test_paired_deal_counts_and_interval() -> None:

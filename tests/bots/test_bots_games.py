@@ -10,10 +10,21 @@ import pytest
 
 from frontlines.bots import Bot, Clock, make_bot
 from frontlines.bots.heuristic import policy_for
-from frontlines.commands.selfplay import play_game
 from frontlines.core.game import Action, State, Termination, View
+from frontlines.core.referee import GameResult, Referee
 from frontlines.games import new_state
 from frontlines.games.battleline.notation import build_state
+
+
+def referee_game(ruleset: str, specs: tuple[str, str], seed: int) -> GameResult:
+    """One game between two bot specs, refereed as selfplay and the arena referee theirs."""
+    bots = [make_bot(specs[0], seed), make_bot(specs[1], seed + 100)]
+    try:
+        return Referee(new_state(ruleset, seed=seed)).play(bots, seed=seed)
+    finally:
+        for bot in bots:
+            bot.close()
+
 
 RULESETS = ["battleline", "battleline-basic", "schotten-totten", "schotten-totten-tactics", "medieval", "warmachine"]
 # how a game between bots that keep the rules ends (no forfeit, no move limit)
@@ -176,10 +187,9 @@ def test_heuristic_beats_random_in_the_basic_game() -> None:
     wins = 0
     for seed in range(10):
         specs = ("heuristic", "random") if seed % 2 == 0 else ("random", "heuristic")
-        _initial, final, _think, _n = play_game("battleline-basic", specs, seed, bot_seeds=(seed, seed + 100))
-        outcome = final.outcome()
-        assert outcome is not None and outcome.reason in BY_THE_RULES, outcome  # nobody forfeited
-        wins += outcome.winner == specs.index("heuristic")
+        result = referee_game("battleline-basic", specs, seed)
+        assert result.reason in BY_THE_RULES, result  # nobody forfeited, no move limit
+        wins += result.winner == specs.index("heuristic")
     assert wins >= 8
 
 
@@ -187,10 +197,9 @@ def test_heuristic_beats_random_in_war_machine() -> None:
     wins = 0
     for seed in range(10):
         specs = ("heuristic", "random") if seed % 2 == 0 else ("random", "heuristic")
-        _initial, final, _think, _n = play_game("warmachine", specs, seed, bot_seeds=(seed, seed + 100))
-        outcome = final.outcome()
-        assert outcome is not None and outcome.reason in BY_THE_RULES, outcome  # nobody forfeited
-        wins += outcome.winner == specs.index("heuristic")
+        result = referee_game("warmachine", specs, seed)
+        assert result.reason in BY_THE_RULES, result  # nobody forfeited, no move limit
+        wins += result.winner == specs.index("heuristic")
     assert wins >= 8
 
 
@@ -241,10 +250,9 @@ def test_ismcts_holds_its_own_against_heuristic(ruleset: str, share: float) -> N
     games = 20
     for seed in range(games):
         specs = ("ismcts:iterations=600", "heuristic") if seed % 2 == 0 else ("heuristic", "ismcts:iterations=600")
-        _initial, final, _think, _n = play_game(ruleset, specs, seed, bot_seeds=(seed, seed + 100))
-        outcome = final.outcome()
-        assert outcome is not None and outcome.reason in BY_THE_RULES, outcome  # nobody forfeited
-        wins += outcome.winner == specs.index("ismcts:iterations=600")
+        result = referee_game(ruleset, specs, seed)
+        assert result.reason in BY_THE_RULES, result  # nobody forfeited, no move limit
+        wins += result.winner == specs.index("ismcts:iterations=600")
     assert wins >= games * share
 
 

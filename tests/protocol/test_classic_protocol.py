@@ -197,20 +197,20 @@ def test_classic_engine_survives_a_failing_bot() -> None:
 
 
 def test_classic_bot_outside_classic_rules_still_plays() -> None:
-    from frontlines.arena.runner import play_game
+    from frontlines.arena.runner import play_task
     from frontlines.arena.schedule import GameTask
 
     bot = ClassicExternalBot(classic_fake())
     try:
         # plain battleline-basic (claims before the draw): the host applies claims and draws for it
-        result = play_game(GameTask(0, 0, RULES, 4, ("first", "random"), ()), (bot, make_bot("random", 2)))
+        result = play_task(GameTask(0, 0, RULES, 4, ("first", "random"), ()), (bot, make_bot("random", 2)))
         assert result.error_seat is None, result.detail
     finally:
         bot.close()
 
 
 def test_host_sends_the_classic_messages() -> None:
-    from frontlines.arena.runner import play_game
+    from frontlines.arena.runner import play_task
     from frontlines.arena.schedule import GameTask
 
     transcripts: list[list[str]] = []
@@ -224,7 +224,7 @@ def test_host_sends_the_classic_messages() -> None:
             original()
 
         bot.close = close  # type: ignore[method-assign]
-    result = play_game(GameTask(0, 0, RULES, 8, ("a", "b"), ()), (bots[0], bots[1]), classic_rules=True)
+    result = play_task(GameTask(0, 0, RULES, 8, ("a", "b"), ()), (bots[0], bots[1]), classic_rules=True)
     assert result.error_seat is None and result.reason in ("breakthrough", "envelopment", "stall")
     sides = set()
     for lines in transcripts:

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from protocol_helpers import fake
 
-from frontlines.arena.runner import GameResult, play_game
+from frontlines.arena.runner import ArenaGame, play_task
 from frontlines.arena.schedule import GameTask
 from frontlines.bots.base import Bot, Clock
 from frontlines.bots.engine import EngineServer, parse_spec
@@ -27,8 +27,8 @@ def task(seed: int = 3, time_s: float | None = None) -> GameTask:
     return GameTask(0, 0, RULES, seed, ("ext", "random"), (), time_s, 0.0)
 
 
-def play(bot: Bot, seed: int = 3, time_s: float | None = None) -> GameResult:
-    return play_game(task(seed, time_s), (bot, make_bot("random", 1)))
+def play(bot: Bot, seed: int = 3, time_s: float | None = None) -> ArenaGame:
+    return play_task(task(seed, time_s), (bot, make_bot("random", 1)))
 
 
 def test_round_trip_with_frontlines_bot_random() -> None:
@@ -52,7 +52,7 @@ def test_round_trip_with_frontlines_bot_random() -> None:
 def test_external_bot_on_war_machine() -> None:
     bot = ExternalBot("frontlines bot random")
     try:
-        result = play_game(GameTask(0, 0, "warmachine", 2, ("ext", "random"), ()), (bot, make_bot("random", 1)))
+        result = play_task(GameTask(0, 0, "warmachine", 2, ("ext", "random"), ()), (bot, make_bot("random", 1)))
         assert result.error_seat is None, result.detail
     finally:
         bot.close()

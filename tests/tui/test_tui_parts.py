@@ -12,6 +12,7 @@ import pytest
 from rich.cells import cell_len
 
 from frontlines.commands import play as play_command
+from frontlines.core.errors import IllegalAction
 from frontlines.games import new_state
 from frontlines.tui.adapters import moves_from_view
 from frontlines.tui.cards import formation_label, tracker_rows, unseen_tactics
@@ -252,6 +253,27 @@ def test_session_undo_pops_back_to_the_humans_decision() -> None:
     assert session.undo() == 1
     assert state.to_notation() == start
     assert session.undo() == 0
+
+
+@pytest.mark.parametrize(("error", "detail"), [
+    (ValueError("boom"), "crash: ValueError: boom"),
+    (IllegalAction("R99@9 is not legal"), "illegal: R99@9 is not legal"),
+])
+def test_a_failing_bot_forfeits_through_the_referee(error: Exception, detail: str) -> None:
+    state = new_state("battleline", seed=5, options={"first_player": "1"})
+    session = GameSession(state, (HUMAN, "random"), seed=5)
+    with pytest.raises(IllegalAction, match="not player 1's turn"):
+        session.referee.move(0, state.legal_actions()[0])  # the bot is to move, not the human
+    session.forfeit(1, error)
+    outcome = state.outcome()
+    assert outcome is not None and (outcome.winner, outcome.reason, outcome.detail) == (0, "forfeit", detail)
+    assert not session.can_undo() and session.to_move() is None
+    with pytest.raises(IllegalAction, match="over"):
+        session.play(state.legal_actions()[0] if state.legal_actions() else 0)
+    record = session.record()
+    assert (record.tags["Termination"], record.tags["Loser"]) == ("forfeit", "1")
+    again = GameSession.from_record(record, (HUMAN, HUMAN))
+    assert again.state == state
 
 
 def test_first_move_choice_maps_to_the_ruleset_option() -> None:

@@ -8,7 +8,7 @@ from typing import Any
 
 from frontlines.arena.ratings import expected_score
 from frontlines.arena.results import RecordSink, format_table, ratings, tally, to_json
-from frontlines.arena.runner import GameResult, Progress, is_classic, make_arena_bot, run_games
+from frontlines.arena.runner import ArenaGame, Progress, is_classic, make_arena_bot, run_games
 from frontlines.arena.schedule import BotEntry, GameTask, deal_pair, pairings, schedule
 from frontlines.arena.sprt import SPRT, parse_sprt
 
@@ -37,7 +37,7 @@ class MatchConfig:
 class Report:
     text: str
     data: dict[str, Any]
-    results: list[GameResult]
+    results: list[ArenaGame]
 
 
 def _validate(config: MatchConfig, entries: list[BotEntry]) -> None:
@@ -93,11 +93,11 @@ def run_match(config: MatchConfig) -> Report:
         tasks = sprt_tasks()
 
     progress = Progress(total, enabled=config.progress)
-    done: list[GameResult] = []
-    halves: dict[int, GameResult] = {}
+    done: list[ArenaGame] = []
+    halves: dict[int, ArenaGame] = {}
     decided: list[str | None] = [None]
 
-    def on_result(result: GameResult) -> bool:
+    def on_result(result: ArenaGame) -> bool:
         done.append(result)
         sink.add(result)
         note = ""

@@ -23,11 +23,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from frontlines.arena.ratings import Z95, PairTally, Rating, fit_bradley_terry, wilson
-from frontlines.arena.runner import GameResult
+from frontlines.arena.runner import ArenaGame
 from frontlines.core.record import GameRecord
 
 
-def tally(names: Sequence[str], results: Iterable[GameResult], pairs: Sequence[tuple[str, str]] | None = None) -> list[PairTally]:
+def tally(names: Sequence[str], results: Iterable[ArenaGame], pairs: Sequence[tuple[str, str]] | None = None) -> list[PairTally]:
     """Per-pair counts; pairs in ``pairs`` order (from ``a``'s side), else in first-met order."""
     table: dict[frozenset[str], PairTally] = {}
     if pairs is not None:
@@ -80,7 +80,7 @@ class PairedDeals:
         return mean, max(0.0, mean - half), min(1.0, mean + half)
 
 
-def paired_deals(tallies: Sequence[PairTally], results: Iterable[GameResult]) -> list[PairedDeals]:
+def paired_deals(tallies: Sequence[PairTally], results: Iterable[ArenaGame]) -> list[PairedDeals]:
     """Per tally (same order), the deals of that pairing played from both seats."""
     order = {frozenset((t.a, t.b)): i for i, t in enumerate(tallies)}
     halves: dict[tuple[int, int], list[float]] = {}
@@ -109,7 +109,7 @@ def to_json(
     names: Sequence[str],
     tallies: Sequence[PairTally],
     rated: Sequence[Rating],
-    results: Sequence[GameResult],
+    results: Sequence[ArenaGame],
     *,
     extra: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
@@ -166,7 +166,7 @@ def to_json(
     return out
 
 
-def format_table(tallies: Sequence[PairTally], rated: Sequence[Rating], results: Sequence[GameResult]) -> str:
+def format_table(tallies: Sequence[PairTally], rated: Sequence[Rating], results: Sequence[ArenaGame]) -> str:
     """The text the arena prints: ratings, then pairs with Wilson intervals, then failures."""
     games_of: dict[str, int] = {}
     score_of: dict[str, float] = {}
@@ -228,7 +228,7 @@ class RecordSink:
             with open(path, "w", encoding="utf-8"):
                 pass
 
-    def add(self, result: GameResult) -> None:
+    def add(self, result: ArenaGame) -> None:
         if not self.path:
             return
         record = GameRecord.from_json(result.record)

@@ -1,9 +1,9 @@
-"""Playing arena games: one game with clocks and forfeits, and many games on workers.
+"""Playing arena games: one game refereed with clocks and forfeits, and many games on workers.
 
-A bot failure never stops a match: :class:`BotError` (timeout, crash, garbage, illegal)
-and any exception a built-in bot raises end that game with the failing bot losing
-(``State.resign(loser, "time" | "forfeit", detail)``), the reason goes into the record,
-and the next game starts with a fresh engine process.
+The referee (:mod:`frontlines.core.referee`) plays each game. A bot failure never stops a
+match: :class:`BotError` (timeout, crash, garbage, illegal) and any exception a built-in
+bot raises end that game with the failing bot losing on ``time`` or by ``forfeit``, the
+reason goes into the record, and the next game starts with a fresh engine process.
 """
 
 from __future__ import annotations
@@ -20,17 +20,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from frontlines.arena.schedule import BotEntry, GameTask
-from frontlines.bots.base import Bot, BotError, Clock
-from frontlines.core.errors import FrontlinesError
-from frontlines.core.record import GameRecord, result_text
-
-# A game that runs this many decisions is stopped and scored as a draw (reason "limit").
-MAX_DECISIONS = 20000
+from frontlines.bots.base import Bot
+from frontlines.core.referee import MAX_ACTIONS, Referee, TimeControl
 
 
 @dataclass
-class GameResult:
-    """What the main process needs from one game (picklable)."""
+class ArenaGame:
+    """One game of a match as the main process needs it (picklable): its place in the
+    match, the referee's verdict and the record."""
 
     index: int
     pair: int
@@ -40,7 +37,7 @@ class GameResult:
     reason: str
     detail: str = ""
     error_seat: int | None = None  # seat of the bot that failed, if one did
-    error: str = ""  # its BotError reason (timeout, crash, garbage, illegal, protocol)
+    error: str = ""  # its failure (timeout, crash, garbage, illegal, protocol)
     decisions: int = 0
     seconds: float = 0.0
     record: dict[str, Any] = field(default_factory=dict)
@@ -69,121 +66,51 @@ def is_classic(entry: BotEntry, protocol: str) -> bool:
     return parse_spec(entry.spec, protocol).classic
 
 
-def play_game(
+def play_task(
     task: GameTask,
     bots: tuple[Bot, Bot],
     *,
     classic_rules: bool = False,
-    max_decisions: int = MAX_DECISIONS,
-) -> GameResult:
-    """Play ``task`` between ``bots`` (seat order); never raises for a bot's failure."""
+    max_actions: int = MAX_ACTIONS,
+) -> ArenaGame:
+    """Referee ``task`` between ``bots`` (seat order); never raises for a bot's failure.
+
+    ``classic_rules``: a classic-protocol engine plays, so the game follows the classic
+    engine's rules (its options, and the actions it takes by itself).
+    """
     from frontlines.games import new_state
 
-    started = time.monotonic()
     options = dict(task.options)
+    automatic = None
     if classic_rules:
-        from frontlines.bots.classic import classic_game_options
+        from frontlines.bots.classic import automatic_action, classic_game_options
 
         options = classic_game_options(task.ruleset, options)
+        automatic = automatic_action
     state = new_state(task.ruleset, seed=task.seed, options=options or None)
-    initial = state.clone()
-    clocks: list[float | None] = [task.time, task.time]
-    error_seat: int | None = None
-    error = ""
-    decisions = 0
-    limit_hit = False
-
-    def fail(seat: int, reason: str, detail: str) -> None:
-        nonlocal error_seat, error
-        error_seat, error = seat, reason
-        state.resign(seat, "time" if reason == "timeout" else "forfeit", f"{reason}: {detail}"[:500])
-
-    for seat in (0, 1):
-        try:
-            bots[seat].new_game(task.ruleset, seat, task.seed)
-        except BotError as exc:
-            fail(seat, exc.reason, exc.detail)
-            break
-        except Exception as exc:  # a built-in bot's bug must not stop the match
-            fail(seat, "crash", f"new_game raised {type(exc).__name__}: {exc}")
-            break
-
-    auto: Callable[[Any], Any] | None = None
-    if classic_rules:
-        from frontlines.bots.classic import automatic_action
-
-        auto = automatic_action
-    while not state.is_terminal():
-        if decisions >= max_decisions:
-            limit_hit = True
-            break
-        mover = state.current_player()
-        assert mover is not None
-        seat = mover
-        view = state.view(seat)
-        if auto is not None:
-            action = auto(view)
-            if action is not None:
-                state.apply(action)
-                continue
-        decisions += 1
-        left = clocks[seat]
-        clock = Clock(left, task.increment) if left is not None else None
-        t0 = time.monotonic()
-        try:
-            action = bots[seat].choose(view, clock)
-        except BotError as exc:
-            fail(seat, exc.reason, exc.detail)
-            break
-        except Exception as exc:
-            fail(seat, "crash", f"{type(exc).__name__}: {exc}")
-            break
-        spent = time.monotonic() - t0
-        if left is not None:
-            remaining = left - spent
-            if remaining < 0:
-                fail(seat, "timeout", f"clock ran out ({spent:.2f}s used, {left:.2f}s left)")
-                break
-            clocks[seat] = remaining + task.increment
-        try:
-            state.apply(action)
-        except FrontlinesError as exc:
-            fail(seat, "illegal", f"{exc}")
-            break
-        except Exception as exc:  # unhashable or foreign objects
-            fail(seat, "illegal", f"{type(exc).__name__}: {exc}")
-            break
-
-    outcome = state.outcome()
-    winner = outcome.winner if outcome is not None else None
-    reason = outcome.reason if outcome is not None else ("limit" if limit_hit else "unfinished")
-    detail = outcome.detail if outcome is not None else ""
-    for seat in (0, 1):
-        over = getattr(bots[seat], "game_over", None)
-        if callable(over):
-            with contextlib.suppress(Exception):
-                over(result_text(outcome), reason)
+    clock = None if task.time is None else TimeControl(task.time, task.increment)
+    referee = Referee(state, time_control=clock, max_actions=max_actions)
+    result = referee.play(bots, seed=task.seed, automatic=automatic)
     extra = {"Event": "frontlines arena", "Round": str(task.index + 1), "Deal": str(task.pair + 1), "Seed": str(task.seed)}
     if task.time is not None:
         extra["TimeControl"] = f"{task.time:g}+{task.increment:g}"
     if options:
         extra["Options"] = ",".join(f"{k}={v}" for k, v in sorted(options.items()))
-    if error_seat is not None:
-        extra["BotError"] = error
-    record = GameRecord.from_state(initial, state, players=task.players, extra=extra)
-    return GameResult(
+    if result.failure is not None:
+        extra["BotError"] = str(result.failure)
+    return ArenaGame(
         index=task.index,
         pair=task.pair,
         seed=task.seed,
         players=task.players,
-        winner=winner,
-        reason=reason,
-        detail=detail,
-        error_seat=error_seat,
-        error=error,
-        decisions=decisions,
-        seconds=time.monotonic() - started,
-        record=record.to_json(),
+        winner=result.winner,
+        reason=result.reason,
+        detail=result.detail,
+        error_seat=result.failed,
+        error=str(result.failure or ""),
+        decisions=sum(result.decisions),
+        seconds=result.seconds,
+        record=referee.record(task.players, extra).to_json(),
     )
 
 
@@ -209,11 +136,11 @@ class BotPool:
     def classic(self, task: GameTask) -> bool:
         return any(is_classic(self.entries[n], self.protocol) for n in task.players)
 
-    def play(self, task: GameTask) -> GameResult:
+    def play(self, task: GameTask) -> ArenaGame:
         a, b = task.players
         if a == b:
             raise ValueError("a bot cannot play itself in one arena game (give it two names)")
-        return play_game(task, (self.get(a), self.get(b)), classic_rules=self.classic(task))
+        return play_task(task, (self.get(a), self.get(b)), classic_rules=self.classic(task))
 
     def close(self) -> None:
         for bot in self.bots.values():
@@ -295,15 +222,15 @@ def run_games(
     protocol: str = "frontlines",
     seed: int | None = None,
     external: dict[str, Any] | None = None,
-    on_result: Callable[[GameResult], bool] | None = None,
-) -> list[GameResult]:
+    on_result: Callable[[ArenaGame], bool] | None = None,
+) -> list[ArenaGame]:
     """Play ``tasks`` (in-process when ``workers`` is 1); ``on_result`` returning True stops early.
 
     Results come back in completion order; a stop still lets games in flight finish and
     reports them too (so a pair is never cut in half by the stop itself).
     """
     external = dict(external or {})
-    results: list[GameResult] = []
+    results: list[ArenaGame] = []
     if workers <= 1:
         pool = BotPool(entries, protocol, seed, external)
         try:
@@ -371,4 +298,4 @@ def run_games(
     return results
 
 
-__all__ = ["BotPool", "GameResult", "Progress", "is_classic", "make_arena_bot", "play_game", "run_games"]
+__all__ = ["ArenaGame", "BotPool", "Progress", "is_classic", "make_arena_bot", "play_task", "run_games"]

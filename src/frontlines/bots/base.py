@@ -13,37 +13,20 @@ full state. Subclass :class:`Bot` and implement :meth:`Bot.choose` to write a ho
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
 from typing import Any
 
 from frontlines.core.game import Action, View
+from frontlines.core.referee import Clock as Clock  # bots are handed the referee's clock
+from frontlines.core.referee import PlayerError
 
 
-@dataclass(frozen=True, slots=True)
-class Clock:
-    """Time control seen by the bot about to move (seconds)."""
-
-    time_left: float | None = None
-    increment: float = 0.0
-
-    def budget(self, moves_left_guess: int = 20) -> float | None:
-        """A simple share of the remaining time for one decision."""
-        if self.time_left is None:
-            return None
-        return max(0.01, self.time_left / max(1, moves_left_guess) + 0.8 * self.increment)
-
-
-class BotError(Exception):
+class BotError(PlayerError):
     """A bot failed: it crashed, hung, answered garbage or an illegal action.
 
-    ``reason`` is one word for records and tables: ``timeout``, ``illegal``, ``garbage``,
-    ``crash``, ``protocol``.
+    ``reason`` is one word for records and tables (a ``core.referee.Failure``): ``timeout``,
+    ``illegal``, ``garbage``, ``crash``, ``protocol``. The referee ends the game with
+    the bot losing.
     """
-
-    def __init__(self, reason: str, detail: str) -> None:
-        super().__init__(f"{reason}: {detail}")
-        self.reason = reason
-        self.detail = detail
 
 
 class Bot(ABC):

@@ -415,8 +415,7 @@ class GameScreen(Screen[None]):
         if generation != self.generation:
             self.schedule_bot()
             return
-        if not self.session.state.is_terminal():
-            self.session.state.resign(seat, "forfeit", f"bot error: {exc}")
+        self.session.forfeit(seat, exc)
         self.say(f"The bot failed and forfeits: {exc}", "red")
         self.refresh_table()
 

@@ -1,8 +1,9 @@
 """One game in progress as the terminal app holds it (no Textual here).
 
 The session owns the full :class:`State`; humans are shown ``state.view(seat)`` and
-bots are handed only ``state.view(bot_seat)``. Every action goes through
-``State.push`` so that undo is a plain sequence of ``pop`` calls.
+bots are handed only ``state.view(bot_seat)``. The referee (:mod:`frontlines.core.referee`)
+judges every move, resignation and bot failure; it plays actions with ``State.push`` so
+that undo is a plain sequence of ``pop`` calls. People play without a move limit.
 """
 
 from __future__ import annotations
@@ -14,8 +15,10 @@ from pathlib import Path
 
 from frontlines.bots.base import Bot
 from frontlines.bots.levels import BOT_OPPONENTS
+from frontlines.core.errors import FrontlinesError, IllegalAction
 from frontlines.core.game import Action, State, View
 from frontlines.core.record import GameRecord
+from frontlines.core.referee import Failure, PlayerError, Referee
 from frontlines.games import parse_state
 
 HUMAN = "human"
@@ -76,8 +79,9 @@ class GameSession:
 
     def __init__(self, state: State, kinds: tuple[str, str], *, seed: int | None = None,
                  initial: State | None = None) -> None:
+        self.referee = Referee(state, undo=True, max_actions=None, initial=initial)
         self.state = state
-        self.initial = (initial or state).clone()
+        self.initial = self.referee.initial
         self.kinds = kinds
         self.seed = seed
         self.bots: dict[int, Bot] = {}
@@ -101,16 +105,10 @@ class GameSession:
     def from_record(cls, record: GameRecord, kinds: tuple[str, str], seed: int | None = None) -> GameSession:
         """Continue a saved game: replay its actions with ``push`` so undo still works."""
         initial = record.initial_state(parse_state)
-        state = initial.clone()
-        session = cls(state, kinds, seed=seed, initial=initial)
+        session = cls(initial.clone(), kinds, seed=seed, initial=initial)
         for text in record.actions:
-            player = state.current_player()
-            state.push(state.parse_action(text))
-            session.movers.append(-1 if player is None else player)
-        termination = record.tags.get("Termination")
-        loser = record.tags.get("Loser")
-        if termination and loser in ("0", "1") and not state.is_terminal():
-            state.resign(int(loser), termination, record.tags.get("Detail", ""))
+            session.play_text(text)
+        record.terminate(session.state)
         return session
 
     # --- questions --------------------------------------------------------------------
@@ -123,7 +121,7 @@ class GameSession:
         return len(self.humans) == 2
 
     def to_move(self) -> int | None:
-        return None if self.state.is_terminal() else self.state.current_player()
+        return self.referee.to_move()
 
     def human_to_move(self) -> bool:
         mover = self.to_move()
@@ -147,9 +145,11 @@ class GameSession:
     # --- moves ------------------------------------------------------------------------
     def play(self, action: Action) -> None:
         """Apply a move of whoever is to act (raises ``IllegalAction``)."""
-        mover = self.state.current_player()
-        self.state.push(action)
-        self.movers.append(-1 if mover is None else mover)
+        mover = self.to_move()
+        if mover is None:
+            raise IllegalAction("the game is over")
+        self.referee.move(mover, action)
+        self.movers.append(mover)
 
     def play_text(self, text: str) -> None:
         self.play(self.state.parse_action(text))
@@ -180,7 +180,16 @@ class GameSession:
         return popped
 
     def resign(self, seat: int) -> None:
-        self.state.resign(seat, "resignation")
+        self.referee.resign(seat)
+
+    def forfeit(self, seat: int, error: BaseException) -> None:
+        """The bot at ``seat`` failed: its action was refused (``FrontlinesError``) or it raised."""
+        if isinstance(error, PlayerError):
+            self.referee.fail(seat, error.reason, error.detail)
+        elif isinstance(error, FrontlinesError):
+            self.referee.fail(seat, Failure.ILLEGAL, str(error))
+        else:
+            self.referee.fail(seat, Failure.CRASH, f"{type(error).__name__}: {error}")
 
     # --- records ----------------------------------------------------------------------
     def record(self) -> GameRecord:
@@ -188,7 +197,7 @@ class GameSession:
         extra = {"Date": _dt.date.today().isoformat(), "Event": "frontlines play"}
         if self.seed is not None:
             extra["Seed"] = str(self.seed)
-        return GameRecord.from_state(self.initial, self.state, players=players, extra=extra)
+        return self.referee.record(players, extra)
 
     def save(self, path: Path) -> Path:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -223,11 +232,5 @@ def replay_states(record: GameRecord) -> tuple[list[State], list[str]]:
     """Every position of a record and the action text leading to each (first is empty)."""
     states = list(record.states(parse_state))
     texts: Sequence[str] = ["", *record.actions]
-    final = states[-1]
-    termination = record.tags.get("Termination")
-    loser = record.tags.get("Loser")
-    if termination and loser in ("0", "1") and not final.is_terminal():
-        final = final.clone()
-        final.resign(int(loser), termination, record.tags.get("Detail", ""))
-        states[-1] = final
+    record.terminate(states[-1])  # states are clones: ending the last changes no other
     return states, list(texts)
