@@ -7,7 +7,7 @@ space is the codes that can ever be legal in it, numbered densely in code order:
 ``end``), ``schotten-totten`` 498, the rulesets with tactics 2,009.
 
 Game length. No bound is proven: a player may pass for ever while a tactic stays playable
-or a claim stays unmade (docs/battleline.md, "Stall"), so the interfaces end a game at
+or a claim stays unmade (docs/rules.md §2.14), so the interfaces end a game at
 :data:`MAX_GAME_LENGTH` actions, far above what play reaches (random play: at most about
 160 in a thousand games of each ruleset).
 
@@ -74,14 +74,14 @@ OBSERVATION_LAYOUT: tuple[Block, ...] = (
           "(a deck or their hand) or not in the ruleset"),
     Block("flags", (NUM_FLAGS, FLAG_FEATURES),
           "per flag: 0 claimed by me, 1 claimed by them, 2 Fog, 3 Mud, 4 my side complete, 5 their side "
-          "complete, 6 my side completed first (both complete), 7 theirs completed first, 8 my cards / 4, "
-          "9 their cards / 4, 10 capacity - 3 (Mud +1, battlefields -1 or +1), 11 battlefield face up, 12-20 which battlefield (one-hot, "
+          "complete, 6 my side completed first (both complete), 7 theirs completed first, 8 my cards / 5, "
+          "9 their cards / 5, 10 (capacity - 3) / 2 (Mud adds 1; battlefields make it 2-4), 11 battlefield face up, 12-20 which battlefield (one-hot, "
           "face up only)"),
     Block("global", (GLOBALS,),
           "0-5 phase one-hot (play, draw, scout, return, excess, over), 6 my turn, 7 troop deck / 60, "
           "8 tactics deck / 10, 9 my hand / 9, 10 their troops in hand / 9, 11 their tactics in hand / 9, "
           "12 tactics I played / 5, 13 they played / 5, 14 I played a leader, 15 they did, 16 Scout draws "
-          "left / 3, 17 Scout returns left / 3, 18 consecutive passes / 2, 19 stuck turns / 2, 20 flags I "
+          "left / 3, 17 Scout returns left / 3, 18 consecutive passes (at most 2) / 2, 19 stuck turns / 2, 20 flags I "
           "hold / 9, 21 flags they hold / 9, 22 this turn passed"),
 )
 INFORMATION_STATE_LAYOUT: tuple[Block, ...] = (
@@ -234,11 +234,11 @@ def _observe(
         if mine:
             for c in mine:
                 t[c * PLACES + MY_SIDE + f] = 1.0
-            t[row + 8] = len(mine) / 4
+            t[row + 8] = len(mine) / 5
         if theirs:
             for c in theirs:
                 t[c * PLACES + THEIR_SIDE + f] = 1.0
-            t[row + 9] = len(theirs) / 4
+            t[row + 9] = len(theirs) / 5
         owner = claimed[f]
         if owner >= 0:
             t[row + (owner != me)] = 1.0
@@ -257,13 +257,13 @@ def _observe(
         if mud[f] >= 0:
             t[row + 3] = 1.0
             t[MUD * PLACES + (MY_SIDE if mud[f] == me else THEIR_SIDE) + f] = 1.0
-            t[row + 10] = 1.0
+            t[row + 10] = 0.5  # capacity 4: (4 - 3) / 2
     bf_up = v.bf_up
     if bf_up:
         base_caps, bf_ids = v.base_caps, v.bf_ids
         for f in range(NUM_FLAGS):
             row = _CARDS_END + f * FLAG_FEATURES
-            t[row + 10] = base_caps[f] + (mud[f] >= 0) - 3
+            t[row + 10] = (base_caps[f] + (mud[f] >= 0) - 3) / 2
             if bf_up >> f & 1:
                 t[row + 11] = 1.0
                 t[row + 12 + bf_ids[f]] = 1.0
@@ -295,7 +295,7 @@ def _observe(
     if v.ret_left:
         t[g + 17] = v.ret_left / 3
     if v.passes:
-        t[g + 18] = v.passes / 2
+        t[g + 18] = min(v.passes, 2) / 2  # rule b lets passes run on
     if v.noops:
         t[g + 19] = v.noops / 2
     t[g + 20] = held[0] / 9

@@ -64,11 +64,11 @@ OBSERVATION_LAYOUT: tuple[Block, ...] = (
           "30 their hand (seen); all zero: unseen"),
     Block("positions", (POSITIONS, POSITION_FEATURES),
           "per position P1-P6: 0-5 country one-hot, 6 war machine depicted, 7-11 battle one-hot (open, "
-          "pending, won by me, won by them, no winner), 12 my strength / 10, 13 theirs / 10, 14-20 my "
+          "pending, won by me, won by them, no winner), 12 my strength / 16, 13 theirs / 16, 14-20 my "
           "colour one-hot (6 countries, none), 21-27 theirs, 28 support pile / 4"),
     Block("global", (GLOBALS,),
           "0-3 phase one-hot (choose, play, draw, over), 4 my turn, 5 draws left / 2, 6 support / 24, 7 my "
-          "hand / 10, 8 their hand / 10, 9 I shuffled, 10 I moved first, 11 first player known, 12 game "
+          "hand / 30, 8 their hand / 30, 9 I shuffled, 10 I moved first, 11 first player known, 12 game "
           "number / 3, 13 games I won / 3, 14 games they won / 3"),
 )
 INFORMATION_STATE_LAYOUT: tuple[Block, ...] = (
@@ -181,8 +181,8 @@ def _observe(b: Board, me: int, t: array[float]) -> None:
         else:
             t[row + (9 if st - WON0 == me else 10)] = 1.0
         strength = b.strength[p]
-        t[row + 12] = strength[me] / 10
-        t[row + 13] = strength[you] / 10
+        t[row + 12] = strength[me] / 16
+        t[row + 13] = strength[you] / 16
         colour = b.colour[p]
         t[row + 14 + (colour[me] if colour[me] >= 0 else NUM_COUNTRIES)] = 1.0
         t[row + 21 + (colour[you] if colour[you] >= 0 else NUM_COUNTRIES)] = 1.0
@@ -193,8 +193,8 @@ def _observe(b: Board, me: int, t: array[float]) -> None:
         t[g + 4] = 1.0
     t[g + 5] = b.draws_left / 2 if b.phase == DRAW else 0.0
     t[g + 6] = b.support / 24
-    t[g + 7] = len(b.hands[me]) / 10
-    t[g + 8] = len(b.hands[you]) / 10
+    t[g + 7] = len(b.hands[me]) / 30
+    t[g + 8] = len(b.hands[you]) / 30
     t[g + 9] = float(b.shuffler == me)
     t[g + 10] = float(b.first == me)
     t[g + 11] = float(b.first >= 0)

@@ -1,0 +1,120 @@
+"""Every ruleset as a PettingZoo AEC environment (the ``rl`` extra).
+
+>>> from frontlines.rl.pettingzoo import env
+>>> e = env(ruleset="battleline-basic")
+>>> e.reset(seed=1)
+>>> obs, reward, termination, truncation, info = e.last()
+>>> sorted(obs), obs["observation"].shape, obs["action_mask"].shape
+(['action_mask', 'observation'], (1682,), (552,))
+
+Agents ``player_0`` and ``player_1`` are the seats. A turn may take several actions of the
+same player (a card, claims, a draw): ``agent_selection`` is always the player to move.
+Observations are dictionaries: ``observation``, the agent's tensor (float32; the
+observation tensor, or with ``observation="information_state"`` the information-state
+tensor, docs/research.md) and ``action_mask`` (int8, 1 for the legal action ids; all zero
+when it is not the agent's turn). Actions are the ruleset's dense action ids. Rewards come
+at the end: +1 win, -1 loss, 0 draw. A Battle Line game still going at
+``max_game_length`` actions is truncated. An illegal action id raises
+:class:`~frontlines.rl._common.IllegalActionId` (an ``AssertionError``) naming it and the
+legal ones, and changes nothing. ``render_mode="ansi"``: ``render()`` returns the table as
+the terminal game draws it (``"human"`` prints it).
+
+Rules options are keyword arguments with text values: ``env(ruleset="battleline",
+claim_timing="after_play")``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from frontlines.rl._common import IllegalActionId, Observation, Table
+
+AGENTS = ("player_0", "player_1")
+
+
+def env(ruleset: str = "battleline-basic", render_mode: str | None = None, observation: str = "observation",
+        **options: str) -> AECEnv:
+    """The AEC environment of ``ruleset`` with ``options``, in PettingZoo's usual wrappers
+    (an action outside the space fails their bounds check; the call order is enforced)."""
+    aec: AECEnv = raw_env(ruleset, render_mode=render_mode, observation=observation, **options)
+    aec = wrappers.AssertOutOfBoundsWrapper(aec)
+    return wrappers.OrderEnforcingWrapper(aec)
+
+
+class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo is untyped; the name is its convention
+    """The environment without wrappers (see the module's documentation)."""
+
+    metadata: dict[str, Any] = {  # noqa: RUF012 (PettingZoo declares it so)
+        "render_modes": ["ansi", "human"], "name": "frontlines_v0", "is_parallelizable": False,
+    }
+
+    def __init__(self, ruleset: str = "battleline-basic", render_mode: str | None = None,
+                 observation: str = "observation", **options: str) -> None:
+        super().__init__()
+        if render_mode not in (None, *self.metadata["render_modes"]):
+            raise ValueError(f"render_mode must be None, 'ansi' or 'human', not {render_mode!r}")
+        self.table = Table(ruleset, options, observation)
+        self.metadata = {**self.metadata, "name": f"frontlines_{self.table.ruleset.replace('-', '_')}_v0"}
+        self.render_mode = render_mode
+        self.possible_agents = list(AGENTS)
+        self.agents = list(AGENTS)
+        self.observation_spaces = dict.fromkeys(AGENTS, self.table.observation_space)
+        self.action_spaces = dict.fromkeys(AGENTS, self.table.action_space)
+        self._start()
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def _start(self) -> None:
+        self.agents = list(AGENTS)
+        self.rewards = dict.fromkeys(AGENTS, 0.0)
+        self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)
+        self.terminations = dict.fromkeys(AGENTS, False)
+        self.truncations = dict.fromkeys(AGENTS, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in AGENTS}
+        self.agent_selection = AGENTS[self.table.state.current_player() or 0]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        self.table.deal(seed)
+        self._start()
+
+    def observe(self, agent: str) -> Observation:
+        return self.table.observe(AGENTS.index(agent))
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        table = self.table
+        if action is None:
+            raise IllegalActionId(f"{agent} must act: {table.legal_text()}")
+        table.play(action)
+        self._cumulative_rewards[agent] = 0.0
+        state = table.state
+        if table.over():
+            self.rewards = dict(zip(AGENTS, table.encoding.returns(state), strict=True))
+            self.terminations = dict.fromkeys(AGENTS, True)
+            self.agent_selection = AGENTS[1 - AGENTS.index(agent)]
+        else:
+            self.rewards = dict.fromkeys(AGENTS, 0.0)
+            if table.truncated():
+                self.truncations = dict.fromkeys(AGENTS, True)
+            self.agent_selection = AGENTS[state.current_player() or 0]
+        self._accumulate_rewards()
+
+    def render(self) -> str | None:
+        return self.table.render(self.render_mode)
+
+    def close(self) -> None:
+        pass
+
+
+__all__ = ["AGENTS", "IllegalActionId", "env", "raw_env"]

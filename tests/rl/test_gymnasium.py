@@ -1,0 +1,107 @@
+"""frontlines.rl.gymnasium: registration, Gymnasium's check_env, the opponent, illegal actions."""
+
+from __future__ import annotations
+
+import pytest
+
+gymnasium = pytest.importorskip("gymnasium")
+np = pytest.importorskip("numpy")
+
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+
+import frontlines.rl.gymnasium  # noqa: E402, F401  (registers the ids)
+from frontlines.rl._common import IllegalActionId  # noqa: E402
+
+IDS = ["frontlines/BattleLine-v0", "frontlines/WarMachine-v0"]
+
+
+@pytest.mark.parametrize("env_id", IDS)
+@pytest.mark.parametrize("opponent", ["heuristic", "random"])
+def test_check_env(env_id: str, opponent: str) -> None:
+    # check_env steps actions sampled without the mask, so it needs illegal="lose"
+    env = gymnasium.make(env_id, opponent=opponent, illegal="lose")
+    check_env(env.unwrapped)
+
+
+@pytest.mark.parametrize("ruleset", ["battleline", "schotten-totten", "medieval"])
+def test_other_rulesets_and_the_information_state(ruleset: str) -> None:
+    env = gymnasium.make("frontlines/BattleLine-v0", ruleset=ruleset, observation="information_state", illegal="lose")
+    check_env(env.unwrapped)
+
+
+def play_out(env: object, rng: np.random.Generator, obs: dict[str, np.ndarray]) -> tuple[float, bool, bool]:
+    while True:
+        legal = np.flatnonzero(obs["action_mask"])
+        assert len(legal) > 0
+        obs, reward, terminated, truncated, _info = env.step(int(rng.choice(legal)))  # type: ignore[attr-defined]
+        if terminated or truncated:
+            return float(reward), terminated, truncated
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_the_agent_plays_its_seat_and_the_bot_the_other(seat: int) -> None:
+    env = gymnasium.make("frontlines/BattleLine-v0", opponent="heuristic", seat=seat)
+    obs, info = env.reset(seed=4)
+    assert info["seat"] == seat
+    table = env.unwrapped.table
+    assert table.state.current_player() == seat
+    assert (env.unwrapped.action_masks() == obs["action_mask"]).all()
+    reward, terminated, _ = play_out(env, np.random.default_rng(0), obs)
+    outcome = table.state.outcome()
+    assert terminated and outcome is not None
+    assert reward == (0.0 if outcome.winner is None else 1.0 if outcome.winner == seat else -1.0)
+    with pytest.raises(IllegalActionId, match="reset"):
+        env.step(0)
+
+
+def test_random_seats() -> None:
+    env = gymnasium.make("frontlines/WarMachine-v0", seat=None)
+    seats = {env.reset(seed=s)[1]["seat"] for s in range(12)}
+    assert seats == {0, 1}
+
+
+def test_an_illegal_action_raises_and_changes_nothing() -> None:
+    env = gymnasium.make("frontlines/BattleLine-v0", opponent="random")
+    obs, _ = env.reset(seed=9)
+    state = env.unwrapped.table.state
+    enc = env.unwrapped.table.encoding
+    before = state.to_notation()
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    with pytest.raises(AssertionError, match=r"action id \d+ \(.+\) is not legal now; legal: \d+ \(") as info:
+        env.step(illegal)
+    assert state.action_to_text(enc.action(illegal)) in str(info.value)
+    with pytest.raises(AssertionError, match="not an action id"):
+        env.step(enc.num_actions + 3)
+    assert state.to_notation() == before
+
+
+def test_illegal_lose_ends_the_game_lost() -> None:
+    env = gymnasium.make("frontlines/BattleLine-v0", illegal="lose")
+    obs, _ = env.reset(seed=9)
+    before = env.unwrapped.table.state.to_notation()
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    obs, reward, terminated, truncated, info = env.step(illegal)
+    assert (reward, terminated, truncated) == (-1.0, True, False)
+    assert "not legal" in info["illegal"]
+    assert not env.unwrapped.action_masks().any()
+    assert env.unwrapped.table.state.to_notation() == before
+
+
+def test_same_seed_same_game() -> None:
+    def history(seed: int) -> list[object]:
+        env = gymnasium.make("frontlines/BattleLine-v0", opponent="heuristic")
+        obs, _ = env.reset(seed=seed)
+        play_out(env, np.random.default_rng(1), obs)
+        return list(env.unwrapped.table.state.history)
+
+    assert history(7) == history(7)
+    assert history(7) != history(8)
+
+
+def test_bad_keywords() -> None:
+    with pytest.raises(ValueError, match="unknown bot"):
+        gymnasium.make("frontlines/BattleLine-v0", opponent="grandmaster")
+    with pytest.raises(ValueError, match="seat"):
+        gymnasium.make("frontlines/BattleLine-v0", seat=2)
+    with pytest.raises(ValueError, match="illegal"):
+        gymnasium.make("frontlines/BattleLine-v0", illegal="ignore")

@@ -1,0 +1,128 @@
+"""frontlines.rl.pettingzoo: PettingZoo's own checks, illegal actions, rewards, rendering."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+pytest.importorskip("pettingzoo")
+np = pytest.importorskip("numpy")
+
+from pettingzoo.test import api_test, render_test, seed_test  # noqa: E402
+
+from frontlines.games import all_rulesets  # noqa: E402
+from frontlines.rl._common import IllegalActionId  # noqa: E402
+from frontlines.rl.pettingzoo import env, raw_env  # noqa: E402
+
+RULESETS = [r.name for r in all_rulesets()]
+# api_test notes that observations are dictionaries (action masks), as for its own classic games
+pytestmark = [
+    pytest.mark.filterwarnings("ignore:Observation is not a NumPy array"),
+    pytest.mark.filterwarnings("ignore:Observation space for each agent probably"),
+]
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_api_test(ruleset: str) -> None:
+    api_test(env(ruleset=ruleset), num_cycles=400)
+
+
+def test_api_test_with_information_states_and_options() -> None:
+    api_test(env(ruleset="battleline", observation="information_state", claim_timing="after_play"), num_cycles=400)
+
+
+@pytest.mark.parametrize("ruleset", ["battleline-basic", "battleline", "warmachine"])
+def test_seed_and_render_tests(ruleset: str) -> None:
+    seed_test(lambda **kw: env(ruleset=ruleset, **kw), num_cycles=300)
+    render_test(lambda render_mode=None: env(ruleset=ruleset, render_mode=render_mode))
+
+
+def test_ansi_shows_the_table() -> None:
+    e = env(ruleset="battleline-basic", render_mode="ansi")
+    e.reset(seed=3)
+    text = e.render()
+    assert isinstance(text, str)
+    assert "battleline-basic" in text and "to move" in text and "troop deck 46" in text
+
+
+@pytest.mark.parametrize("ruleset", ["battleline-basic", "warmachine"])
+def test_rewards_at_the_end(ruleset: str) -> None:
+    e = env(ruleset=ruleset)
+    rng = random.Random(5)
+    for seed in range(4):
+        e.reset(seed=seed)
+        rewards = dict.fromkeys(e.possible_agents, 0.0)
+        for agent in e.agent_iter():
+            obs, reward, termination, truncation, _info = e.last()
+            rewards[agent] += reward
+            if termination or truncation:
+                e.step(None)
+                continue
+            e.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+        state = e.unwrapped.table.state
+        outcome = state.outcome()
+        assert outcome is not None
+        if outcome.winner is None:
+            assert rewards == {"player_0": 0.0, "player_1": 0.0}
+        else:
+            assert rewards[f"player_{outcome.winner}"] == 1.0
+            assert rewards[f"player_{1 - outcome.winner}"] == -1.0
+
+
+def test_the_agent_to_move_is_the_player_to_move() -> None:
+    e = env(ruleset="battleline")
+    e.reset(seed=11)
+    rng = random.Random(1)
+    for _ in range(60):
+        obs, *_ = e.last()
+        state = e.unwrapped.table.state
+        assert e.agent_selection == f"player_{state.current_player()}"
+        other = e.observe(f"player_{1 - state.current_player()}")
+        assert not other["action_mask"].any()
+        e.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+
+
+@pytest.mark.parametrize("ruleset", ["battleline-basic", "warmachine"])
+def test_an_illegal_action_raises_and_changes_nothing(ruleset: str) -> None:
+    e = env(ruleset=ruleset)
+    e.reset(seed=2)
+    obs, *_ = e.last()
+    state = e.unwrapped.table.state
+    before = state.to_notation()
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    legal = int(np.flatnonzero(obs["action_mask"])[0])
+    with pytest.raises(AssertionError) as info:
+        e.step(illegal)
+    assert isinstance(info.value, IllegalActionId)
+    text = str(info.value)
+    enc = e.unwrapped.table.encoding
+    assert f"action id {illegal} ({state.action_to_text(enc.action(illegal))})" in text
+    assert f"{legal} ({state.action_to_text(enc.action(legal))})" in text
+    assert state.to_notation() == before
+    with pytest.raises(AssertionError):  # outside the space: PettingZoo's bounds check
+        e.step(enc.num_actions)
+    assert state.to_notation() == before
+    e.step(legal)  # the game goes on
+    assert state.to_notation() != before
+
+
+def test_truncation_at_the_game_length(monkeypatch: pytest.MonkeyPatch) -> None:
+    e = raw_env(ruleset="battleline-basic")
+    monkeypatch.setattr(e.table.encoding, "max_game_length", 5)
+    e.reset(seed=1)
+    rng = random.Random(2)
+    for _ in range(5):
+        e.step(rng.choice(np.flatnonzero(e.observe(e.agent_selection)["action_mask"]).tolist()))
+    assert all(e.truncations.values()) and not any(e.terminations.values())
+
+
+def test_bad_construction() -> None:
+    with pytest.raises(KeyError, match="known"):
+        env(ruleset="chess")
+    with pytest.raises(ValueError, match="claim_timing"):
+        env(ruleset="battleline", claim_timing="never")
+    with pytest.raises(ValueError, match="render_mode"):
+        env(render_mode="rgb_array")
+    with pytest.raises(ValueError, match="observation"):
+        env(observation="pixels")
