@@ -67,7 +67,7 @@ def test_an_illegal_action_raises_and_changes_nothing() -> None:
     enc = env.unwrapped.table.encoding
     before = state.to_notation()
     illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
-    with pytest.raises(AssertionError, match=r"action id \d+ \(.+\) is not legal now; legal: \d+ \(") as info:
+    with pytest.raises(AssertionError, match=r"action id \d+ \(.+\) is not legal now \(.+\); legal: \d+ \(") as info:
         env.step(illegal)
     assert state.action_to_text(enc.action(illegal)) in str(info.value)
     with pytest.raises(AssertionError, match="not an action id"):

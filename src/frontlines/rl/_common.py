@@ -81,11 +81,12 @@ class Table:
             action = self.encoding.action(int(action_id))  # type: ignore[call-overload]
         except (TypeError, ValueError) as exc:
             raise IllegalActionId(f"{action_id!r} is not an action id: {exc}; {self.legal_text()}") from None
-        if action not in state.legal_actions():
+        try:
+            state.apply(action)  # checks legality and changes nothing when it raises
+        except IllegalAction as exc:
             raise IllegalActionId(
-                f"action id {action_id} ({state.action_to_text(action)}) is not legal now; {self.legal_text()}"
-            )
-        state.apply(action)
+                f"action id {action_id} ({state.action_to_text(action)}) is not legal now ({exc}); {self.legal_text()}"
+            ) from None
 
     def legal_text(self, most: int = 40) -> str:
         """The legal actions as ``id (text)``, for error messages."""

@@ -29,7 +29,6 @@ from typing import Any
 
 from gymnasium import spaces
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
 
 from frontlines.rl._common import IllegalActionId, Observation, Table
 
@@ -37,12 +36,15 @@ AGENTS = ("player_0", "player_1")
 
 
 def env(ruleset: str = "battleline-basic", render_mode: str | None = None, observation: str = "observation",
-        **options: str) -> AECEnv:
-    """The AEC environment of ``ruleset`` with ``options``, in PettingZoo's usual wrappers
-    (an action outside the space fails their bounds check; the call order is enforced)."""
-    aec: AECEnv = raw_env(ruleset, render_mode=render_mode, observation=observation, **options)
-    aec = wrappers.AssertOutOfBoundsWrapper(aec)
-    return wrappers.OrderEnforcingWrapper(aec)
+        **options: str) -> raw_env:
+    """The AEC environment of ``ruleset`` with ``options``.
+
+    It is not wrapped in PettingZoo's ``AssertOutOfBoundsWrapper`` and
+    ``OrderEnforcingWrapper``: the environment checks every action id itself (an id outside
+    the space is an illegal action like any other), it is dealt and usable from the start,
+    and the wrappers' attribute forwarding would cost more than the game itself.
+    """
+    return raw_env(ruleset, render_mode=render_mode, observation=observation, **options)
 
 
 class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo is untyped; the name is its convention

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Mapping
-from copy import copy
 from typing import Protocol
 
 from frontlines.core.encoding import Block, Encoding, player_of
@@ -178,7 +177,7 @@ class BattleLineEncoding(Encoding):
         super().__init__(ruleset, action_codes(VARIANTS[ruleset]), MAX_GAME_LENGTH, False)
 
     def observation_tensor(self, view: View) -> array[float]:
-        t = copy(_ZEROS_OBS)
+        t = _ZEROS_OBS[:]
         _observe_view(_battleline_view(view), player_of(view), t)
         return t
 
@@ -188,14 +187,14 @@ class BattleLineEncoding(Encoding):
         # sizes of the hidden hand and decks (tests compare both paths)
         if not isinstance(state, BattleLineState) or player not in (0, 1):
             return super().observation_tensor_of(state, player)
-        t = copy(_ZEROS_OBS)
+        t = _ZEROS_OBS[:]
         other = state.hands[1 - player]
         _observe(state, player, state.hands[player], (other & TROOP_MASK).bit_count(),
                  (other & TACTICS_MASK).bit_count(), len(state.tdeck), len(state.xdeck), t)
         return t
 
     def information_state_tensor(self, view: View) -> array[float]:
-        t = copy(_ZEROS_INFO)
+        t = _ZEROS_INFO[:]
         me = player_of(view)
         v = _battleline_view(view)
         _observe_view(v, me, t)

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Mapping
-from copy import copy
 
 from frontlines.core.encoding import Block, Encoding, player_of
 from frontlines.core.game import State, View
@@ -111,7 +110,7 @@ class WarMachineEncoding(Encoding):
         super().__init__(RULESET.name, action_codes(), GAME_LENGTH * (3 if best_of_3 else 1), True)
 
     def observation_tensor(self, view: View) -> array[float]:
-        t = copy(_ZEROS_OBS)
+        t = _ZEROS_OBS[:]
         _observe(_board_view(view).board, player_of(view), t)
         return t
 
@@ -120,12 +119,12 @@ class WarMachineEncoding(Encoding):
         # _observe reads the hidden lists only where the view shows them (tests compare)
         if not isinstance(state, WarMachineState) or player not in (0, 1):
             return super().observation_tensor_of(state, player)
-        t = copy(_ZEROS_OBS)
+        t = _ZEROS_OBS[:]
         _observe(state.board, player, t)
         return t
 
     def information_state_tensor(self, view: View) -> array[float]:
-        t = copy(_ZEROS_INFO)
+        t = _ZEROS_INFO[:]
         v = _board_view(view)
         me = player_of(view)
         b = v.board
