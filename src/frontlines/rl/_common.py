@@ -118,30 +118,42 @@ class Table:
 
 
 def table_text(state: State) -> str:
-    """Plain text of ``state``'s table for spectators: the terminal game's drawing (it needs
-    Rich, part of the ``rl`` extra), a line of counts, and the result once there is one."""
-    view = state.view(None)
-    d = view.to_dict()
+    """Plain text of ``state``'s table for spectators, laid out as the terminal game lays it
+    out: a column per flag (per position in War Machine), player 2's cards above, player 1's
+    below, then a line of counts and who moves or who won."""
+    d = state.view(None).to_dict()
+    columns: list[tuple[list[str], list[str], list[str]]] = []
     if state.game == "warmachine":
-        from frontlines.tui.warmachine import status_line
-        from frontlines.tui.warmachine import table_text as front_text
-
-        body = front_text(d, 0, 80).plain
-        counts = status_line(d).plain
+        for pos in d["front"]:
+            sides = [[c["code"] + ("^" if c["up"] == "war_machine" else "v") for c in side] for side in pos["sides"]]
+            won = f"won P{pos['winner'] + 1}" if pos["winner"] is not None else pos["status"]
+            middle = [f"{pos['index']} {pos['country']}", f"{'WM' if pos['value'] == 2 else 'inf'} p{pos['pile']}", won]
+            columns.append((sides[1], middle, sides[0]))
+        counts = f"support {d['support']}  burned {d['burned']}  hands {d['hand_sizes'][0]}-{d['hand_sizes'][1]}"
     else:
-        from frontlines.tui.render import plain_table
-
-        body = plain_table(d, 0, names=["P1", "P2"])
-        hands = d.get("hand_sizes") or ["?", "?"]
-        counts = f"hands {hands[0]}-{hands[1]}  troop deck {d.get('troop_deck', '?')}  tactics deck {d.get('tactics_deck', '?')}"
-    lines = [f"{state.ruleset}  move {len(state.history)}", body, counts]
+        for flag in d["flags"]:
+            marks = "".join(m for m, on in (("F", flag["fog"]), ("M", flag["mud"])) if on)
+            owner = flag["claimed_by"]
+            middle = [f"{flag['index']}{marks}" + (f" P{owner + 1}" if owner is not None else "")]
+            columns.append((list(flag["sides"][1]), middle, list(flag["sides"][0])))
+        hands = d["hand_sizes"]
+        counts = f"hands {hands[0]}-{hands[1]}  troop deck {d['troop_deck']}  tactics deck {d['tactics_deck']}"
+    width = max(8, *(len(x) for col in columns for part in col for x in part)) + 1
+    depth = max(4, *(max(len(col[0]), len(col[2])) for col in columns))
+    rows = max(len(col[1]) for col in columns)
+    lines = []
+    for r in range(depth):  # player 2's cards, the newest nearest the middle
+        lines.append([(col[0][depth - 1 - r] if depth - 1 - r < len(col[0]) else "") for col in columns])
+    lines += [[col[1][r] if r < len(col[1]) else "" for col in columns] for r in range(rows)]
+    lines += [[col[2][r] if r < len(col[2]) else "" for col in columns] for r in range(depth)]
+    body = ["|".join(cell.center(width) for cell in line).rstrip() for line in lines]
     outcome = state.outcome()
     if outcome is not None:
-        who = "draw" if outcome.winner is None else f"P{outcome.winner + 1} wins"
-        lines.append(f"game over: {who} ({outcome.reason})")
+        who = "a draw" if outcome.winner is None else f"P{outcome.winner + 1} wins"
+        end = f"game over: {who} ({outcome.reason})"
     else:
-        lines.append(f"P{(state.current_player() or 0) + 1} to move")
-    return "\n".join(lines)
+        end = f"P{(state.current_player() or 0) + 1} to move"
+    return "\n".join([f"{state.ruleset}  move {len(state.history)}  (P2 above, P1 below)", *body, counts, end])
 
 
 __all__ = ["OBSERVATIONS", "IllegalActionId", "Observation", "Table", "table_text"]

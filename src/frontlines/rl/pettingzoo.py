@@ -17,7 +17,7 @@ at the end: +1 win, -1 loss, 0 draw. A Battle Line game still going at
 ``max_game_length`` actions is truncated. An illegal action id raises
 :class:`~frontlines.rl._common.IllegalActionId` (an ``AssertionError``) naming it and the
 legal ones, and changes nothing. ``render_mode="ansi"``: ``render()`` returns the table as
-the terminal game draws it (``"human"`` prints it).
+the terminal game lays it out (``"human"`` prints it).
 
 Rules options are keyword arguments with text values: ``env(ruleset="battleline",
 claim_timing="after_play")``.
