@@ -77,7 +77,7 @@ from frontlines.games.battleline.state import (
 _NO_SCORE = -1  # a side that cannot be completed
 _HAND_SHARE = 0.6  # chance that a hand card is still free for a given flag
 # Share of the troop deck that each side's sampled future draws from the unseen troops.
-# Tuned by self-play (benchmarks/tune_battleline_heuristic.py, figures in docs/bots.md): a
+# Tuned by self-play (benchmarks/tune_battleline_heuristic.py, docs/experiments/battleline-heuristic.md): a
 # generous share for me and a small one for the opponent win 57-58 % of games against equal
 # shares of 0.3 in every ruleset. A side uses only its best few cards of a long future, so
 # the large share stands for my choice among all the cards I will see, not for cards held.

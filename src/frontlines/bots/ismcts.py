@@ -19,7 +19,7 @@ hands the opponent may hold, as its tree does for the opponent's replies. Late i
 ``late_from`` or more) ``late_horizon``, ``late_eval_samples`` and ``late_eval_scale``,
 where set, replace ``horizon``, ``eval_samples`` and ``eval_scale``: there the evaluation is
 sharper, a few turns decide the flags, and the search has iterations to spare (all off by
-default; docs/bots.md has the measurements).
+default; docs/experiments/battleline-search.md has the measurements).
 
 Budgets: ``iterations`` (reproducible: same seed and view give the same move) and/or
 ``time`` seconds. ``workers > 1`` runs root-parallel searches in worker processes, each with

@@ -11,6 +11,15 @@ Examples: ``random``, ``heuristic``, ``heuristic:noise=0.2``, ``ismcts``,
 BotSpec(text='ismcts:time=0.5,workers=2', name='ismcts', options={'time': '0.5', 'workers': '2'}, command='', protocol='')
 >>> parse_spec("cmd:python3 my_bot.py").command, parse_spec("classic:./engine").classic
 ('python3 my_bot.py', True)
+
+>>> from frontlines.games import new_state
+>>> state = new_state("warmachine", seed=2)
+>>> bot = make_bot("heuristic", seed=1)  # a bot sees only the view of its seat
+>>> state.action_to_text(bot.choose(state.view(state.current_player())))
+'take2'
+>>> make_bot("ismcts:time=0.5,bogus=1")
+Traceback (most recent call last):
+ValueError: unknown ismcts option 'bogus'; known: time, iterations, ...
 """
 
 from __future__ import annotations

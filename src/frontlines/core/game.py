@@ -15,6 +15,21 @@ Design points:
 * ``view(player)`` is what that player may know; ``view(None)`` is the public view.
   A view can list the viewer's legal actions (when it is the viewer's turn) and can
   ``sample`` a full state consistent with itself — the determinisation search bots use.
+
+A whole game through the interface (the games are found in :mod:`frontlines.games`):
+
+>>> import random
+>>> from frontlines.games import new_state
+>>> state, rng = new_state("battleline-basic", seed=5), random.Random(5)
+>>> while not state.is_terminal():
+...     state.push(rng.choice(state.legal_actions()))
+>>> outcome = state.outcome()
+>>> outcome.winner, outcome.reason == Termination.ENVELOPMENT
+(1, True)
+>>> while state.history:  # undo it all
+...     _ = state.pop()
+>>> state == new_state("battleline-basic", seed=5)
+True
 """
 
 from __future__ import annotations

@@ -19,6 +19,17 @@ any random number generator. ``Termination`` (``resignation``/``time``/``forfeit
 ``Loser`` records games that ended outside the rules.
 
 ``Result`` is ``1-0`` (player 0 won), ``0-1``, ``1/2-1/2`` (no winner) or ``*`` (unfinished).
+
+>>> from frontlines.games import new_state
+>>> start = new_state("battleline-basic", seed=7)
+>>> game = start.clone()
+>>> for text in ("R5@1", "draw:troop"):
+...     game.apply(game.parse_action(text))
+>>> record = GameRecord.from_state(start, game, players=("me", "heuristic"))
+>>> record.actions, record.tags["Result"]
+(['R5@1', 'draw:troop'], '*')
+>>> GameRecord.parse(record.to_text()).replay() == game
+True
 """
 
 from __future__ import annotations

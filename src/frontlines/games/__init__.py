@@ -2,6 +2,19 @@
 
 Everything outside ``frontlines.games`` finds games here, by ruleset name, so that bots,
 the arena and the user interfaces carry no game-specific code.
+
+>>> from frontlines.games import all_rulesets, new_state, parse_state
+>>> [r.name for r in all_rulesets()]
+['battleline', 'battleline-basic', 'schotten-totten', 'schotten-totten-tactics', 'medieval', 'warmachine']
+>>> state = new_state("schotten-totten", seed=3)  # the same seed deals the same game
+>>> state.current_player(), len(state.legal_actions())
+(0, 54)
+>>> state.apply(state.parse_action("R9@5"))
+>>> view = state.view(1).to_dict()  # what player 1 may know: not player 0's hand
+>>> view["hands"], view["log"]
+([None, ['Y6', 'G4', 'G8', 'P4', 'P5', 'P9']], ['R9@5'])
+>>> parse_state(state.to_notation()) == state  # one line of text holds the whole position
+True
 """
 
 from __future__ import annotations

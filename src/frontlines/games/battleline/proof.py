@@ -6,6 +6,19 @@ against an incomplete side when no way of completing it from the unseen troop ca
 strictly stronger (the opponent would place the last card, so ties favour the claimant).
 Only troop cards are considered for the opponent's completion: unplayed tactics never
 block a proof, and the claimant's own hand counts as unseen.
+
+>>> from frontlines.games.battleline.cards import TROOP_MASK, card_code, parse_card
+>>> def cards(*codes: str) -> list[int]:
+...     return [parse_card(c) for c in codes]
+>>> def unseen(*sides: list[int]) -> int:  # every troop not on the table
+...     return TROOP_MASK & ~sum(1 << c for side in sides for c in side)
+>>> mine, theirs = cards("R8", "R9", "R10"), cards("B1")
+>>> prove(mine, theirs, capacity=3, fog=False, unseen_troops=unseen(mine, theirs)).reason
+'no unseen troop cards can beat your wedge (27)'
+>>> mine = cards("R1", "R2", "R4")
+>>> result = prove(mine, theirs, capacity=3, fog=False, unseen_troops=unseen(mine, theirs))
+>>> result.claimable, [card_code(c) for c in result.counterexample or ()]
+(False, ['B2', 'B3'])
 """
 
 from __future__ import annotations
