@@ -1,7 +1,8 @@
 """Rules audit: adversarial golden tests of the Battle Line engine against docs/rules.md.
 
 Every test builds a position, acts only through the public ``State`` API
-(``legal_actions``, ``apply``, ``parse_action``, ``view``) and asserts what
+(``legal_actions``, ``apply``, ``parse_action``, ``view``) and reads it only through its
+public faces (the view dictionary and the notation, ``helpers.py``), then asserts what
 ``docs/rules.md`` says (section numbers in the comments).
 """
 
@@ -14,11 +15,12 @@ import random
 import pytest
 
 from frontlines.core.errors import IllegalAction, NotationError
+from frontlines.core.game import View
 from frontlines.games.battleline.cards import parse_card
 from frontlines.games.battleline.notation import build_state
 from frontlines.games.battleline.state import BattleLineState
 
-from .helpers import act, claims, legal
+from .helpers import act, claimed, claims, completed, deck, hand, hand_size, legal, position, side, table
 
 
 def illegal(s: BattleLineState, text: str, fragment: str = "") -> None:
@@ -37,6 +39,11 @@ def phase(s: BattleLineState) -> str:
     return s.view(None).to_dict()["phase"]
 
 
+def position_of_view(v: View) -> dict[str, str]:
+    """The tokens of a view's notation (docs/notation.md, "View notation")."""
+    return dict(t.split("=", 1) for t in v.to_notation().split()[1:])
+
+
 # An unbeatable Wedge 8-9-10 at flag 1 for player 0 (the opponent has one card there).
 WIN1 = "f1=-/R8.R9.R10:1/B1/"
 # Player 0's sides at flags 2-9 all full (weak Hosts/Battalions), completed at n=2..9.
@@ -50,17 +57,17 @@ def test_before_draw_claims_before_and_after_the_play_in_the_same_turn() -> None
     s = build_state(f"{WIN1} f2=-/O8.O9/B2/ h0=O10.G1 h1=P1")
     assert claims(s) == {"claim:1"}
     act(s, "claim:1")
-    assert s.to_move == 0 and phase(s) == "play"  # the claim does not use up the turn
+    assert s.current_player() == 0 and phase(s) == "play"  # the claim does not use up the turn
     act(s, "O10@2")
     assert claims(s) == {"claim:2"}  # completed this turn, claimable before the draw
     act(s, "claim:2", "draw:troop")
-    assert s.claimed[:2] == [0, 0] and s.to_move == 1
+    assert claimed(s)[:2] == [0, 0] and s.current_player() == 1
 
 
 def test_before_draw_no_claim_after_the_draw() -> None:
     s = build_state("f2=-/O8.O9/B2/ h0=O10.G1 h1=P1.P2")
     act(s, "O10@2", "draw:troop")
-    assert s.to_move == 1
+    assert s.current_player() == 1
     illegal(s, "claim:2")  # it is the opponent's turn now; player 1 has nothing complete
     act(s, "P1@5", "draw:troop")
     assert claims(s) == {"claim:2"}  # player 0's next turn
@@ -76,7 +83,7 @@ def test_before_draw_claim_while_only_end_remains() -> None:
     assert phase(s) == "draw"
     assert "end" in legal(s) and "claim:1" in legal(s)
     act(s, "claim:1", "end")
-    assert s.claimed[0] == 0 and s.to_move == 1
+    assert claimed(s)[0] == 0 and s.current_player() == 1
 
 
 def test_start_of_turn_claims_only_before_the_play() -> None:
@@ -121,7 +128,7 @@ def test_after_play_claims_only_after_the_play_and_after_a_pass() -> None:
 def test_after_play_draw_ends_the_claim_window() -> None:
     s = build_state(f"opts=claim_timing:after_play {WIN1} h0=G1 h1=P1 td=Y1.Y2")
     act(s, "G1@2", "draw:troop")
-    assert s.to_move == 1 and not claims(s)
+    assert s.current_player() == 1 and not claims(s)
     illegal(s, "claim:1")
 
 
@@ -149,7 +156,7 @@ def test_victory_is_checked_after_each_claim_envelopment_stops_further_claims() 
     assert out is not None and out.winner == 0 and out.reason == "envelopment"
     with pytest.raises(IllegalAction):
         s.apply(s.parse_action("claim:2"))
-    assert s.claimed[1] == -1
+    assert claimed(s)[1] is None
 
 
 def test_breakthrough_needs_exactly_adjacent_flags_not_wraparound() -> None:
@@ -161,7 +168,7 @@ def test_breakthrough_needs_exactly_adjacent_flags_not_wraparound() -> None:
 def test_opponent_flags_do_not_count_for_the_claimant() -> None:
     s = build_state("f1=1/R1.R2.R3:1// f2=1/O1.O2.O3:2// f3=-/Y8.Y9.Y10:3/B1/ h0=R4 h1=O4")
     act(s, "claim:3")
-    assert not s.is_terminal() and s.claimed[:3] == [1, 1, 0]
+    assert not s.is_terminal() and claimed(s)[:3] == [1, 1, 0]
 
 
 # --- §2.9 / §2.12 completion order ----------------------------------------------------------
@@ -174,7 +181,7 @@ def test_tie_complete_vs_complete_second_completer_cannot_claim_opponent_can_nex
     act(s, "draw:troop")
     assert "claim:1" in legal(s)  # player 1 completed first
     act(s, "claim:1")
-    assert s.claimed[0] == 1
+    assert claimed(s)[0] == 1
 
 
 def test_mud_on_full_sides_resets_completion_order() -> None:
@@ -183,7 +190,7 @@ def test_mud_on_full_sides_resets_completion_order() -> None:
     s = build_state("n=2 f1=-/R4.R5.R6:1/B4.B5.B6:2/ h0=MU.G1.Y7 h1=P7.G2 tp=0.0 td=Y1.Y2.Y3.Y4")
     assert "claim:1" in legal(s)  # tie: player 0 completed first
     act(s, "MU@1")
-    assert s.completed[0] == -1 and s.completed[1] == -1
+    assert completed(s, 1, 0) is None and completed(s, 1, 1) is None
     assert "claim:1" not in legal(s)
     act(s, "draw:troop")
     # player 1: B4 B5 B6 + P7 = Skirmish 22; player 0 will add Y7: Skirmish 22
@@ -208,7 +215,7 @@ def test_traitor_arrival_counts_as_placing_the_last_card() -> None:
     # flag 2, completing it now
     s = build_state("n=5 f1=-/R1/B3.O9/ f2=-/Y4.G5/P1.O2.P9:3/ h0=TR.R2 h1=G1 td=Y1.Y2")
     act(s, "TR:B3>2")
-    assert s.completed[2] == 6 and s.completed[1] == -1
+    assert completed(s, 2, 0) == 6 and completed(s, 1, 1) is None
     # player 0: Y4 G5 B3 = Skirmish 3-4-5 (12) beats the Host P1 O2 P9; claimable now
     assert "claim:2" in legal(s)
 
@@ -218,7 +225,7 @@ def test_traitor_completion_loses_a_tie() -> None:
     # into it: Host 2+1+9 = 12, a tie completed second
     s = build_state("n=5 f1=-/R1/B3.O9/ f2=-/Y2.G1/P1.O2.P9:3/ h0=TR.R2 h1=G2 td=Y1.Y3")
     act(s, "TR:O9>2")
-    assert s.sides[2] == (c("Y2"), c("G1"), c("O9"))
+    assert side(s, 2, 0) == ["Y2", "G1", "O9"]
     assert "claim:2" not in legal(s)
     act(s, "draw:troop")
     assert "claim:2" in legal(s)
@@ -247,19 +254,19 @@ def test_deserter_removal_clears_completion_and_later_refill_completes_again() -
     s = build_state("n=4 f1=-/R4.R5.R6:1/B4.B5.B6:2/ h0=G1.G2 h1=DE.B7.P1 to=1 td=Y1.Y2.Y3")
     # player 1 removes R6: player 0's side is no longer complete
     act(s, "DE:R6")
-    assert s.completed[0] == -1 and s.discards[0] == (c("R6"),)
+    assert completed(s, 1, 0) is None and table(s)["discards"][0] == ["R6"]
     act(s, "draw:troop")
     # player 0 cannot claim (incomplete); refill with G2 -> Host 11 loses to Wedge
     assert "claim:1" not in legal(s)
     act(s, "G2@1")
-    assert s.completed[0] == s.view(None).counter
+    assert completed(s, 1, 0) == int(position(s)["n"])
 
 
 def test_redeploy_removal_clears_completion_and_arrival_completes() -> None:
     s = build_state("n=4 f1=-/R4.R5.R6:1/B4.B5.B6:2/ f2=-/O9.O10// h0=RE.G1 h1=P1")
     act(s, "RE:R6>2")
-    assert s.completed[0] == -1
-    assert s.completed[2] == 5
+    assert completed(s, 1, 0) is None
+    assert completed(s, 2, 0) == 5
 
 
 def test_tie_at_best_in_a_proof_goes_to_the_claimant() -> None:
@@ -360,7 +367,7 @@ def test_tactics_limit_counts_guile_and_allows_one_ahead() -> None:
     s = build_state("h0=SC.RE.R1.R2.R3.R4.R5 h1=B1 td=Y1.Y2.Y3.Y4")
     assert "SC" in legal(s)
     act(s, "SC", "scout:troop", "scout:troop", "scout:troop", "return:Y3", "return:Y2")
-    assert s.tactics_played == [1, 0]
+    assert position(s)["tp"] == "1.0"
     act(s, "B1@1", "draw:troop")
     assert not any(t.startswith("RE:") for t in legal(s))
     illegal(s, "RE:R1>x", "tactics limit")
@@ -403,14 +410,14 @@ def test_fog_on_complete_sides_flips_the_winner() -> None:
     act(s, "FO@1")
     assert "claim:1" in legal(s)  # before the draw
     act(s, "claim:1")
-    assert s.claimed[0] == 1
+    assert claimed(s)[0] == 1
 
 
 def test_fog_and_mud_on_the_same_flag_by_different_players() -> None:
     s = build_state("f1=-/R1/B1/M1 h0=FO.G1 h1=P1 tp=0.1")
     assert "FO@1" in legal(s)
     act(s, "FO@1")
-    assert s.capacity(0) == 4 and s.is_fog(0)
+    assert table(s)["flags"][0]["capacity"] == 4 and table(s)["flags"][0]["fog"]
 
 
 def test_environment_cannot_be_redeployed_or_deserted_by_default() -> None:
@@ -427,13 +434,13 @@ def test_scout_draws_one_at_a_time_following_what_is_left() -> None:
     assert legal(s) == {"scout:tactics"}
     illegal(s, "scout:troop")
     act(s, "scout:tactics", "scout:tactics")
-    assert s.hand_count(0) == 9 and phase(s) == "return"
+    assert hand_size(s, 0) == 9 and phase(s) == "return"
     # any two cards of the whole hand, not only the drawn ones
     assert legal(s) == {f"return:{x}" for x in ("R1", "R2", "R3", "R4", "R5", "R6", "G1", "AL", "DA")}
     act(s, "return:R6", "return:DA")
-    assert s.tdeck == [c("R6")] and s.xdeck == [c("DA")]
-    assert s.to_move == 1 and phase(s) == "play"  # no normal draw after Scout
-    assert s.hand_count(0) == 7
+    assert deck(s, "td") == ["R6"] and deck(s, "xd") == ["DA"]
+    assert s.current_player() == 1 and phase(s) == "play"  # no normal draw after Scout
+    assert hand_size(s, 0) == 7
 
 
 def test_scout_no_claims_and_no_plays_during_its_draws_and_returns() -> None:
@@ -448,10 +455,10 @@ def test_scout_no_claims_and_no_plays_during_its_draws_and_returns() -> None:
     illegal(s, "claim:1")
     illegal(s, "draw:troop")
     act(s, "return:G1")
-    assert s.to_move == 0 and phase(s) == "return"
+    assert s.current_player() == 0 and phase(s) == "return"
     illegal(s, "end")
     act(s, "return:G2")
-    assert s.to_move == 1
+    assert s.current_player() == 1
 
 
 def test_scout_returns_to_the_top_in_order_last_returned_on_top() -> None:
@@ -459,23 +466,23 @@ def test_scout_returns_to_the_top_in_order_last_returned_on_top() -> None:
     act(s, "SC", "scout:troop", "scout:troop", "scout:troop", "return:R1", "return:R2")
     # the next two troop draws are R2 then R1
     act(s, "B1@1", "draw:troop")
-    assert s.hands[1] >> c("R2") & 1
+    assert "R2" in hand(s, 1)
     act(s, "R3@2", "draw:troop")
-    assert s.hands[0] >> c("R1") & 1
+    assert "R1" in hand(s, 0)
 
 
 def test_scout_with_one_card_left_draws_it_and_returns_nothing() -> None:
     s = build_state("h0=SC.R1.R2.R3.R4.R5.R6 h1=B1 xd=AL rest=d1")
     act(s, "SC", "scout:tactics")
-    assert s.to_move == 1 and s.hand_count(0) == 7 and not s.xdeck and not s.tdeck
+    assert s.current_player() == 1 and hand_size(s, 0) == 7 and not deck(s, "xd") and not deck(s, "td")
 
 
 def test_scout_with_two_cards_left_returns_one() -> None:
     s = build_state("h0=SC.R1.R2.R3.R4.R5.R6 h1=B1 td=G1 xd=AL rest=d1")
     act(s, "SC", "scout:troop", "scout:tactics")
-    assert phase(s) == "return" and s.hand_count(0) == 8
+    assert phase(s) == "return" and hand_size(s, 0) == 8
     act(s, "return:AL")
-    assert s.to_move == 1 and s.xdeck == [c("AL")] and s.hand_count(0) == 7
+    assert s.current_player() == 1 and deck(s, "xd") == ["AL"] and hand_size(s, 0) == 7
 
 
 def test_scout_not_playable_with_both_decks_empty_but_pass_when_no_troop() -> None:
@@ -486,9 +493,9 @@ def test_scout_not_playable_with_both_decks_empty_but_pass_when_no_troop() -> No
 def test_schotten_totten_headhunter_returns_to_the_bottom() -> None:
     s = build_state("ruleset=schotten-totten-tactics h0=SC.R1.R2.R3.R4.R5.R6 h1=B1 td=G1.G2.G3.G4 xd=AL.DA")
     act(s, "SC", "scout:troop", "scout:troop", "scout:tactics", "return:R1", "return:AL")
-    assert s.tdeck[0] == c("R1") and s.xdeck[0] == c("AL")
-    assert s.tdeck[-1] == c("G3") and s.xdeck[-1] == c("DA")
-    assert s.to_move == 1
+    assert deck(s, "td")[-1] == "R1" and deck(s, "xd")[-1] == "AL"  # at the bottom
+    assert deck(s, "td")[0] == "G3" and deck(s, "xd")[0] == "DA"
+    assert s.current_player() == 1
 
 
 # --- §2.6 pass, §2.7 draw, hand size --------------------------------------------------------------------
@@ -518,7 +525,7 @@ def test_draw_from_either_deck_then_the_other_then_end() -> None:
     act(s, "R1@1")
     assert legal(s) == {"draw:troop", "draw:tactics"}
     act(s, "draw:tactics")
-    assert s.hands[0] >> c("AL") & 1
+    assert "AL" in hand(s, 0)
     s = build_state("h0=R1.R2 h1=B1 xd=AL rest=d1")
     act(s, "R1@1")
     assert legal(s) == {"draw:tactics"}
@@ -541,19 +548,19 @@ def test_hand_size_is_refilled_and_never_exceeded(ruleset: str, size: int) -> No
 
     s = new_state(ruleset, seed=3)
     assert isinstance(s, BattleLineState)
-    assert s.hand_count(0) == s.hand_count(1) == size
-    assert not (s.hands[0] | s.hands[1]) >> 60  # no tactics in an opening hand
+    assert hand_size(s, 0) == hand_size(s, 1) == size
+    assert table(s)["hand_tactics"] == [0, 0]  # no tactics in an opening hand
     rng = random.Random(5)
     for _ in range(120):
         if s.is_terminal():
             break
         p = s.current_player()
         assert p is not None
-        if phase(s) == "play" and s.tdeck:
-            assert s.hand_count(p) == size
+        if phase(s) == "play" and deck(s, "td"):
+            assert hand_size(s, p) == size
         s.apply(rng.choice(s.legal_actions()))
         if phase(s) not in ("scout", "return"):
-            assert s.hand_count(0) <= size and s.hand_count(1) <= size
+            assert hand_size(s, 0) <= size and hand_size(s, 1) <= size
 
 
 # --- §2.14 stall rule (b) -----------------------------------------------------------------------------
@@ -636,19 +643,20 @@ def test_samples_after_scout_are_consistent_with_every_view() -> None:
         for k in range(20):
             sample = v.sample(random.Random(k))
             assert sample.view(viewer).to_notation() == v.to_notation()
-            assert sorted(sample.legal_actions()) == sorted(s.legal_actions()) or viewer != s.to_move
+            assert sorted(sample.legal_actions()) == sorted(s.legal_actions()) or viewer != s.current_player()
             if viewer == 0:
-                assert sample.tdeck[-2:] == [c("R1"), c("R2")]
+                assert deck(sample, "td")[:2] == ["R2", "R1"]
             if viewer == 1:
-                assert sample.hands[1] == s.hands[1]
+                assert hand(sample, 1) == hand(s, 1)
     # player 1 draws R2 (top): player 0 knows it; the view of player 1 marks it as known
     act(s, "B1@1", "draw:troop")
     v1 = s.view(1)
-    assert v1.hand_marked == 1 << c("R2")
+    own = position_of_view(v1)["h1"].split(".")
+    assert [card for card in own if "~" in card] == ["R2~0"]  # player 0 knows where R2 is
     for k in range(10):
         sample = s.view(0).sample(random.Random(k))
-        assert sample.hands[1] >> c("R2") & 1
-        assert sample.tdeck[-1] == c("R1")
+        assert "R2" in hand(sample, 1)
+        assert deck(sample, "td")[0] == "R1"
 
 
 # --- an independent proof oracle (§2.8–§2.12) on random positions ---------------------------------------
@@ -725,7 +733,7 @@ def test_claims_agree_with_a_brute_force_proof_oracle(seed: int, ruleset: str) -
                 f"d1={'.'.join(seen[half:])} h0={'.'.join(hand0)} h1= tp={tactics}.{tactics} "
                 f"lead={(1 if 'AL' in mine else 0) | (2 if 'DA' in theirs else 0)}")
         s = build_state(frag)
-        if not s.tdeck:
+        if not deck(s, "td"):
             continue
         visible = {x for x in mine + theirs + seen}
         unseen = [_code(x) for x in all_troops if _code(x) not in visible]
@@ -748,11 +756,11 @@ def test_redeploy_into_the_fourth_slot_under_mud_completes_and_loses_a_tie() -> 
     base = "n=5 f1=-/R3.R5// f2=-/R2.O4.Y6/B1.O2.Y3.G9:4/M1 h0=RE.G1 h1=P1.P2 tp=0.1 td=Y1.Y2.Y7"
     s = build_state(base.replace("O4.Y6", "O3.Y4"))
     act(s, "RE:R5>2")  # R2 O3 Y4 R5: Skirmish 2-5 (14) beats the Host
-    assert s.completed[2] == 6 and s.capacity(1) == 4
+    assert completed(s, 2, 0) == 6 and table(s)["flags"][1]["capacity"] == 4
     assert "claim:2" in legal(s)
     s = build_state(base)
     act(s, "RE:R3>2")  # R2 O4 Y6 R3: Host 15, a tie, and the Redeploy arrived last
-    assert s.completed[2] == 6
+    assert completed(s, 2, 0) == 6
     assert "claim:2" not in legal(s)
     act(s, "draw:troop")
     assert "claim:2" in legal(s)  # player 1 completed first
@@ -780,7 +788,7 @@ def test_deserter_then_claim_by_proof_in_the_same_turn() -> None:
     s = build_state("f1=-/R7.R8.R9:1/B9.B10/ h0=DE.G1 h1=P1 tp=0.0")
     assert "claim:1" not in legal(s)
     act(s, "DE:B10")
-    assert s.discards[1] == (c("B10"),)
+    assert table(s)["discards"][1] == ["B10"]
     # B9 + two unseen cards make at best a blue Wedge 7-8-9 (24): a tie, won by the claimant
     assert "claim:1" in legal(s)
 
@@ -792,7 +800,7 @@ def test_fog_on_an_incomplete_flag_changes_the_proof() -> None:
     # after Fog only sums count: G1 + G9 + any 10 = 20 > 18
     s = build_state("f1=-/R5.R6.R7:1/G1.G9/ h0=G2 h1=FO.P1 to=1")
     act(s, "FO@1", "draw:troop")
-    assert s.is_fog(0) and "claim:1" not in legal(s)
+    assert table(s)["flags"][0]["fog"] and "claim:1" not in legal(s)
     illegal(s, "claim:1", "sum")
 
 
@@ -807,7 +815,7 @@ def test_tie_completed_second_opponent_claims_in_its_own_window(timing: str) -> 
         act(s, "P1@2")
     assert "claim:1" in legal(s)
     act(s, "claim:1")
-    assert s.claimed[0] == 1
+    assert claimed(s)[0] == 1
 
 
 def test_breakthrough_and_envelopment_at_once_is_a_win() -> None:
@@ -848,8 +856,8 @@ def test_views_after_an_opponent_scout_show_only_deck_marks() -> None:
     v0 = s.view(0)
     text = v0.to_notation()
     tokens = dict(t.split("=", 1) for t in text.split()[1:])
-    assert tokens["td"].startswith(f"#{len(s.tdeck)},0~1,1~1")
-    assert "=" not in tokens["td"] and tokens["xd"] == f"#{len(s.xdeck)}"
+    assert tokens["td"].startswith(f"#{len(deck(s, 'td'))},0~1,1~1")
+    assert "=" not in tokens["td"] and tokens["xd"] == f"#{len(deck(s, 'xd'))}"
     assert tokens["h1"].startswith("?") and "B" not in tokens["h1"]
     d = v0.to_dict()
     assert d["hands"][1] is None and d["hand_sizes"][1] == 7 and d["hand_tactics"][1] == 1
@@ -858,8 +866,9 @@ def test_views_after_an_opponent_scout_show_only_deck_marks() -> None:
     for k in range(10):
         sample = v0.sample(random.Random(k))
         assert sample.view(0).to_notation() == text
-        assert sample.known[1] == (1 << sample.tdeck[-1]) | (1 << sample.tdeck[-2])
-        assert sample.hands[0] == s.hands[0]
+        top = position(sample)["td"].split(".")
+        assert all(card.endswith("~1") for card in top[:2]) and "~" not in ".".join(top[2:])
+        assert hand(sample, 0) == hand(s, 0)
     v1 = s.view(1).to_notation()
     assert "0~1=G2" in v1 and "1~1=B6" in v1
 
@@ -907,8 +916,8 @@ def test_medieval_with_plain_battlefields_plays_exactly_like_battle_line(mask: s
 def test_scout_returns_onto_an_empty_deck_views_and_samples() -> None:
     s = build_state("h0=SC.R1.R2.R3.R4.R5.R6 h1=B1.B2.B3.B4.B5.B6.B7 xd=AL.DA.CC rest=d1")
     act(s, "SC", "scout:tactics", "scout:tactics", "scout:tactics", "return:R1", "return:R2")
-    assert s.tdeck == [c("R1"), c("R2")] and s.xdeck == []
-    assert s.hand_count(0) == 7
+    assert deck(s, "td") == ["R2", "R1"] and deck(s, "xd") == []
+    assert hand_size(s, 0) == 7
     v1 = s.view(1)
     assert v1.to_notation().split("td=")[1].split()[0] == "#2,0~0,1~0"
     for viewer in (0, 1, None):
@@ -917,14 +926,14 @@ def test_scout_returns_onto_an_empty_deck_views_and_samples() -> None:
             sample = v.sample(random.Random(k))
             assert sample.view(viewer).to_notation() == v.to_notation()
             if viewer == 0:
-                assert sample.tdeck == s.tdeck
+                assert deck(sample, "td") == deck(s, "td")
             elif viewer == 1:  # any two of player 0's hidden troops may have gone back
-                assert set(sample.tdeck) <= {c(f"R{v}") for v in range(1, 7)}
+                assert set(deck(sample, "td")) <= {f"R{v}" for v in range(1, 7)}
     # player 1 must draw the troop deck (the tactics deck is empty)
     act(s, "B1@1")
     assert legal(s) == {"draw:troop"}
     act(s, "draw:troop")
-    assert s.view(0).hidden[1] == (6, 0, 0, 1 << c("R2"))  # player 0 knows R2 is there
+    assert position_of_view(s.view(0))["h1"] == "?6.0.0.R2"  # player 0 knows R2 is there
 
 
 def test_mud_slots_for_redeploy_and_traitor() -> None:
@@ -935,4 +944,4 @@ def test_mud_slots_for_redeploy_and_traitor() -> None:
     assert "TR:B9>2" in opts and "TR:B9>3" not in opts and "TR:P5>2" in opts
     illegal(s, "RE:R1>3", "full")
     act(s, "TR:P5>2")
-    assert s.sides[2] == (c("O1"), c("O2"), c("O3"), c("P5")) and s.completed[2] == 6
+    assert side(s, 2, 0) == ["O1", "O2", "O3", "P5"] and completed(s, 2, 0) == 6
