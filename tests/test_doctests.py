@@ -1,4 +1,7 @@
-"""The examples in the main modules' docstrings run (python-chess's habit: docs that run)."""
+"""The examples in the main modules' docstrings run (python-chess's habit: docs that run).
+
+(``bots.registry`` and ``commands.options`` have theirs run by tests/bots/test_bots_registry.py.)
+"""
 
 from __future__ import annotations
 
@@ -12,7 +15,6 @@ MODULES = [
     "frontlines.core.record",
     "frontlines.games",
     "frontlines.games.battleline.proof",
-    "frontlines.bots.registry",
 ]
 
 

@@ -17,7 +17,7 @@ BotSpec(text='ismcts:time=0.5,workers=2', name='ismcts', options={'time': '0.5',
 >>> bot = make_bot("heuristic", seed=1)  # a bot sees only the view of its seat
 >>> state.action_to_text(bot.choose(state.view(state.current_player())))
 'take2'
->>> make_bot("ismcts:time=0.5,bogus=1")
+>>> make_bot("ismcts:time=0.5,bogus=1")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ValueError: unknown ismcts option 'bogus'; known: time, iterations, ...
 """

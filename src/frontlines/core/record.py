@@ -20,7 +20,7 @@ any random number generator. ``Termination`` (``resignation``/``time``/``forfeit
 
 ``Result`` is ``1-0`` (player 0 won), ``0-1``, ``1/2-1/2`` (no winner) or ``*`` (unfinished).
 
->>> from frontlines.games import new_state
+>>> from frontlines.games import new_state, parse_state
 >>> start = new_state("battleline-basic", seed=7)
 >>> game = start.clone()
 >>> for text in ("R5@1", "draw:troop"):
@@ -28,7 +28,7 @@ any random number generator. ``Termination`` (``resignation``/``time``/``forfeit
 >>> record = GameRecord.from_state(start, game, players=("me", "heuristic"))
 >>> record.actions, record.tags["Result"]
 (['R5@1', 'draw:troop'], '*')
->>> GameRecord.parse(record.to_text()).replay() == game
+>>> GameRecord.parse(record.to_text()).replay(parse_state) == game  # the games parse positions
 True
 """
 
