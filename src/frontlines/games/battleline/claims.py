@@ -24,7 +24,7 @@ from frontlines.games.battleline.formations import (
     evaluate_mask,
 )
 from frontlines.games.battleline.proof import ProofResult, prove
-from frontlines.games.battleline.table import ClaimAnswer, ProofMemo, Table, best_subset
+from frontlines.games.battleline.table import ProofMemo, Table, best_subset
 
 # Proof results are pure functions of their inputs; random play asks the same question
 # many times (legal_actions, then apply), so a bounded cache pays.
@@ -153,7 +153,7 @@ def claims_of(t: Table, p: int, check: int) -> list[int]:
     """The claim actions of ``p`` on the flags of ``check`` (unclaimed, ``p``'s side
     complete), in flag order: exactly those where ``claim_result(t, f, p).claimable``.
 
-    Only the yes/no answer is needed here, so its memo (:class:`ClaimAnswer`) keeps no
+    Only the yes/no answer is needed here, so its memo (``table.ClaimAnswer``) keeps no
     ``ProofResult``: per side, the two side tuples, the flag's Fog/Mud, whether the
     opponent is final, the answer, and a mask that keeps it valid: the unseen troops it
     was found with (a claim proven with unseen set U holds for any subset of U), or the
@@ -195,7 +195,7 @@ def _decide(
     t: Table, f: int, p: int, mine: tuple[int, ...], theirs: tuple[int, ...], env: int, unseen: int, final: bool,
 ) -> bool:
     """``claim_result(t, f, p).claimable`` computed afresh (the same steps as ``prove``,
-    without building a ``ProofResult``), memoised as a :class:`ClaimAnswer`."""
+    without building a ``ProofResult``), memoised as a ``table.ClaimAnswer``."""
     eff = t.effects[f]
     cap = t.base_caps[f] + (t.mud[f] >= 0)
     n = len(theirs)
@@ -217,7 +217,7 @@ def _decide(
         other = evaluate_mask(tm, fog, rules)
         first = t.completed[f * 2 + p] < t.completed[f * 2 + 1 - p]
         won = score > other or (score == other and first)
-        t.memo.answers[f * 2 + p] = ClaimAnswer(mine, theirs, env, 2 if first else 3, won, 0)
+        t.memo.answers[f * 2 + p] = (mine, theirs, env, 2 if first else 3, won, 0)
         return won
     claim = True
     mask = -1  # a final opponent: the answer does not depend on the unseen troops
@@ -229,5 +229,5 @@ def _decide(
             if found is not None:
                 claim = False
                 mask = found[1]
-    t.memo.answers[f * 2 + p] = ClaimAnswer(mine, theirs, env, final, claim, mask)
+    t.memo.answers[f * 2 + p] = (mine, theirs, env, final, claim, mask)
     return claim

@@ -1,9 +1,12 @@
 """Why an action is illegal, in words for the user interfaces.
 
-The reasons come from the rule checks of ``moves.py`` (the claim window, the tactics
-limit, leaders, battlefield bans, full sides, where a guile card's target lies) and from
-the claim proofs of ``claims.py``: the same functions the move generator calls, so a
-reason cannot name a rule the generator does not apply.
+:func:`why_not` goes through the rules that may forbid an action, in the order a player
+would ask them, and names the first that does; it returns ``None`` exactly when the action
+is legal. Its checks are the rule checks of ``moves.py`` (the claim window, the tactics
+limit, leaders, battlefield bans, full sides, where a guile card's target lies) and the
+claim proofs of ``claims.py``, the same functions the move generator calls; a test holds
+the two to the same answer for every action of many positions, so an explanation cannot
+drift from the generator.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from frontlines.games.battleline.cards import (
     REDEPLOY,
     SCOUT,
     TRAITOR,
+    TROOP_MASK,
     card_code,
 )
 from frontlines.games.battleline.claims import claim_result
@@ -30,13 +34,16 @@ from frontlines.games.battleline.codes import (
     EXCESS,
     EXCESS_BASE,
     NUM_ACTIONS,
+    NUM_FLAGS,
     OVER,
     PASS,
     PHASE_NAMES,
     PLAY,
     REDEPLOY_BASE,
     RETURN_BASE,
+    SCOUT_DRAW,
     SCOUT_PLAY,
+    SCOUT_RETURN,
     SCOUT_TACTICS,
     SCOUT_TROOP,
     TRAITOR_BASE,
@@ -70,55 +77,104 @@ def explain_illegal(t: Table, action: object) -> str:
         text = action_to_text(action)
     except NotationError:
         return f"not a Battle Line action: {action!r}"
-    if t.phase == OVER:
-        return f"{text}: the game is over"
+    reason = why_not(t, action)
+    return f"{text}: {reason}" if reason is not None else f"{text} is legal now"
+
+
+def why_not(t: Table, action: int) -> str | None:
+    """The first rule that forbids ``action`` (a valid action code) to the player to move,
+    in words; ``None`` when none does: then the action is legal."""
+    phase = t.phase
+    if phase is OVER:
+        return "the game is over"
     p = t.to_move
-    phase = PHASE_NAMES[t.phase]
+    name = PHASE_NAMES[phase]
     if CLAIM_BASE <= action < PASS:
         if not claim_window(t):
-            return f"{text}: claims are not allowed now (claim_timing={t.cfg.claim_timing}, phase {phase})"
-        return f"{text}: {claim_result(t, action - CLAIM_BASE, p, exact=True).reason}"
+            return f"claims are not allowed now (claim_timing={t.cfg.claim_timing}, phase {name})"
+        result = claim_result(t, action - CLAIM_BASE, p, exact=True)
+        return None if result.claimable else result.reason
     if (
-        t.phase != PLAY
+        phase is not PLAY
         and (action < CLAIM_BASE or action in (PASS, SCOUT_PLAY) or action >= REDEPLOY_BASE)
-        and (t.phase != EXCESS or action < EXCESS_BASE)
+        and (phase is not EXCESS or action < EXCESS_BASE)
     ):
-        return f"{text}: no card may be played now (phase {phase})"
+        return f"no card may be played now (phase {name})"
     if action < CLAIM_BASE or action == SCOUT_PLAY or REDEPLOY_BASE <= action < EXCESS_BASE:
-        card = _card_of(action)
-        if not t.hands[p] >> card & 1:
-            return f"{text}: {card_code(card)} is not in your hand"
-        if card >= NUM_TROOPS:
-            if not t.cfg.variant.tactics:
-                return f"{text}: this ruleset has no tactics cards"
-            if not can_play_tactic(t, p):
-                return (f"{text}: tactics limit — you have played {t.tactics_played[p]} tactics, "
-                        f"your opponent {t.tactics_played[1 - p]}")
-            if leader_spent(t, p, card):
-                return f"{text}: you have already played a leader this game"
-        if action < CLAIM_BASE:
-            f = action % 9
-            if t.claimed[f] >= 0:
-                return f"{text}: flag {f + 1} is claimed"
-            if forbidden(t, f, card):
-                return f"{text}: {card_code(card)} may not be played at flag {f + 1} (battlefield)"
-            if card not in (FOG, MUD) and side_full(t, f, p):
-                return f"{text}: your side of flag {f + 1} is full"
-        if action == SCOUT_PLAY:
-            return f"{text}: both decks are empty"
-        return f"{text}: {_explain_guile(t, action, p)}"
+        return _card_play(t, action, p)
     if action == PASS:
-        return f"{text}: you may pass only when no troop card can be played"
+        return None if not _troop_play_possible(t, p) else "you may pass only when no troop card can be played"
     if action in (DRAW_TROOP, DRAW_TACTICS, SCOUT_TROOP, SCOUT_TACTICS):
-        return f"{text}: that deck is empty, or it is not the time to draw (phase {phase})"
+        deck = t.tdeck if action in (DRAW_TROOP, SCOUT_TROOP) else t.xdeck
+        if deck and (phase is SCOUT_DRAW if action in (SCOUT_TROOP, SCOUT_TACTICS) else phase is DRAW and _may_draw(t, p)):
+            return None
+        return f"that deck is empty, or it is not the time to draw (phase {name})"
     if action == END:
-        return f"{text}: you must draw (phase {phase})" if t.phase == DRAW else f"{text}: not now (phase {phase})"
+        if phase is DRAW:
+            return "you must draw (phase draw)" if _may_draw(t, p) else None
+        return f"not now (phase {name})"
     if RETURN_BASE <= action < REDEPLOY_BASE:
-        return f"{text}: only during a Scout's return step, with a card from your hand (phase {phase})"
-    return f"{text}: not legal now (phase {phase})"
+        if phase is SCOUT_RETURN and t.hands[p] >> (action - RETURN_BASE) & 1:
+            return None
+        return f"only during a Scout's return step, with a card from your hand (phase {name})"
+    # a discard owed after Mud left (EXCESS_BASE + card)
+    if phase is EXCESS and action - EXCESS_BASE in t.sides[t.excess[0]]:
+        return None
+    return f"not legal now (phase {name})"
 
 
-def _explain_guile(t: Table, action: int, p: int) -> str:
+def _may_draw(t: Table, p: int) -> bool:
+    """The draw phase asks for a card: the hand is short and a deck holds one."""
+    return t.hands[p].bit_count() < t.cfg.variant.hand_size and bool(t.tdeck or t.xdeck)
+
+
+def _troop_play_possible(t: Table, p: int) -> bool:
+    """Some troop card of ``p``'s hand has a free slot at a flag that takes it."""
+    troops = t.hands[p] & TROOP_MASK
+    if not troops:
+        return False
+    for f in range(NUM_FLAGS):
+        if t.claimed[f] < 0 and not side_full(t, f, p):
+            c = troops
+            while c:
+                low = c & -c
+                if not forbidden(t, f, low.bit_length() - 1):
+                    return True
+                c ^= low
+    return False
+
+
+def _card_play(t: Table, action: int, p: int) -> str | None:
+    """Why a card from the hand (a play at a flag, Scout, Redeploy, Deserter, Traitor) may not be played."""
+    card = _card_of(action)
+    if not t.hands[p] >> card & 1:
+        return f"{card_code(card)} is not in your hand"
+    if card >= NUM_TROOPS:
+        if not t.cfg.variant.tactics:
+            return "this ruleset has no tactics cards"
+        if not can_play_tactic(t, p):
+            return (f"tactics limit — you have played {t.tactics_played[p]} tactics, "
+                    f"your opponent {t.tactics_played[1 - p]}")
+        if leader_spent(t, p, card):
+            return "you have already played a leader this game"
+    if action < CLAIM_BASE:
+        f = action % 9
+        if t.claimed[f] >= 0:
+            return f"flag {f + 1} is claimed"
+        if forbidden(t, f, card):
+            return f"{card_code(card)} may not be played at flag {f + 1} (battlefield)"
+        if card in (FOG, MUD):
+            if (t.fog if card == FOG else t.mud)[f] >= 0:
+                return f"flag {f + 1} already has {'Fog' if card == FOG else 'Mud'}"
+        elif side_full(t, f, p):
+            return f"your side of flag {f + 1} is full"
+        return None
+    if action == SCOUT_PLAY:
+        return None if t.tdeck or t.xdeck else "both decks are empty"
+    return _guile(t, action, p)
+
+
+def _guile(t: Table, action: int, p: int) -> str | None:
     """Why a Redeploy, Deserter or Traitor target is wrong."""
     target: int | None
     if action < DESERTER_BASE:
@@ -146,4 +202,4 @@ def _explain_guile(t: Table, action: int, p: int) -> str:
             return f"{card_code(c)} may not go to flag {target + 1} (battlefield)"
         if c not in (FOG, MUD) and side_full(t, target, p):
             return f"your side of flag {target + 1} is full"
-    return "not a legal target"
+    return None

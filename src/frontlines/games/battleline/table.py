@@ -75,15 +75,14 @@ class ProofMemo(NamedTuple):
     env: int  # Mud and Fog at the flag (mud * 3 + fog)
 
 
-class ClaimAnswer(NamedTuple):
-    """The yes/no claim answer of a side (``claims.claims_of``), without a ProofResult."""
-
-    mine: tuple[int, ...]
-    theirs: tuple[int, ...]
-    env: int
-    final: int  # 0/1: the opponent is final; 2/3 with both sides complete: the claimant completed first/second
-    claimable: bool
-    mask: int  # the unseen troops of a "yes", or the winning completion of a "no" (-1: any)
+# The yes/no claim answer of a side (``claims.claims_of``), without a ProofResult:
+# (mine, theirs, env, final, claimable, mask) - the two side tuples and the flag's Mud and
+# Fog it was found with; final: 0/1 whether the opponent was final, or 2/3 with both sides
+# complete: the claimant completed first/second; the answer; and mask: the unseen troops of
+# a "yes", or the winning completion of a "no" (-1: any). A plain tuple, written and read
+# whole (``claims`` unpacks it into those names): the move generator reads it on every call,
+# and a named tuple's construction and unpacking cost several times a plain one's there.
+ClaimAnswer = tuple[tuple[int, ...], tuple[int, ...], int, int, bool, int]
 
 
 class ClaimMemo:
