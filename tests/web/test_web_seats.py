@@ -177,3 +177,12 @@ def test_games_without_a_friend_have_no_invite(client: TestClient, opponent: str
     game = create(client, opponent=opponent)
     assert game["invite_token"] is None and game["invite_url"] is None
     assert client.post(f"/api/games/{game['id']}/invite", json={"t": game["token"]}).status_code == 409
+
+
+def test_roles_say_which_seat_they_speak_for() -> None:
+    import doctest
+
+    import frontlines.web.seats
+
+    result = doctest.testmod(frontlines.web.seats)
+    assert result.attempted > 0 and result.failed == 0

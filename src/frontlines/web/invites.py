@@ -15,6 +15,7 @@ from typing import Any
 
 from frontlines.web import seats
 from frontlines.web.live import GameError, LiveGame, Manager
+from frontlines.web.seats import Role
 
 
 async def _db(manager: Manager, fn: Any, *args: Any) -> Any:
@@ -49,13 +50,13 @@ async def claim(manager: Manager, game: LiveGame, ticket: str) -> tuple[int, str
     return seat, token
 
 
-async def reinvite(manager: Manager, game: LiveGame, role: int | str | None) -> str:
+async def reinvite(manager: Manager, game: LiveGame, role: Role | None) -> str:
     """A new ticket for the other seat, with a new deal; only before the first move."""
     from frontlines.games import new_state
 
-    if game.stored.opponent != "friend" or not isinstance(role, int):
+    if game.stored.opponent != "friend" or role is None or role.seat is None:
         raise GameError("spectator", "only a player of a friend game can invite")
-    other = 1 - role
+    other = Role(1 - role.seat)
     async with game.lock:
         if game.stored.status != "active":
             raise GameError("game_over", "the game is over")
@@ -64,17 +65,17 @@ async def reinvite(manager: Manager, game: LiveGame, role: int | str | None) -> 
         state = new_state(game.stored.ruleset, seed=secrets.randbits(256), options=game.stored.options)
         setup = state.to_notation()
         ticket = seats.new_token()
-        if not await _db(manager, manager.store.reinvite, game.id, other, seats.digest(ticket), setup):
+        if not await _db(manager, manager.store.reinvite, game.id, other.value, seats.digest(ticket), setup):
             raise GameError("started", "the game has started; its seats are fixed")
         hashes = list(game.stored.seat_hashes)
-        hashes[other] = ""
+        hashes[other.value] = ""
         game.stored.seat_hashes = (hashes[0], hashes[1])
         game.stored.invite_hash = seats.digest(ticket)
         game.stored.setup = setup
         game.state = state
         # Whoever held the other seat watches from now on.
         for client in game.clients:
-            if client.role == other:
+            if client.role is other:
                 client.role = None
     await manager.broadcast(game)
     return ticket

@@ -22,10 +22,12 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from frontlines.bots.levels import BOT_OPPONENTS
-from frontlines.core.errors import FrontlinesError
+from frontlines.core.errors import FrontlinesError, IllegalAction
 from frontlines.core.game import State
 from frontlines.core.record import GameRecord, outcome_tags, result_text
+from frontlines.core.referee import Failure, Referee
 from frontlines.web import seats
+from frontlines.web.seats import Role
 from frontlines.web.store import GameClosed, Store, StoredGame
 from frontlines.web.workers import BotFault, Bots
 
@@ -44,8 +46,7 @@ class Sender(Protocol):
 @dataclass(eq=False)
 class Client:
     sender: Sender
-    # 0 or 1: that seat; None: spectator; "both": the device of a pass-and-play game.
-    role: int | str | None
+    role: Role | None  # None: a spectator
 
 
 class GameError(Exception):
@@ -65,6 +66,14 @@ class LiveGame:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     clients: set[Client] = field(default_factory=set)
     bot_task: asyncio.Task[None] | None = None
+    _referee: Referee | None = None
+
+    @property
+    def referee(self) -> Referee:
+        """Judges moves, resignations and bot failures; people play without a move limit."""
+        if self._referee is None or self._referee.state is not self.state:  # a new deal (re-invite)
+            self._referee = Referee(self.state, max_actions=None)
+        return self._referee
 
     @property
     def id(self) -> str:
@@ -78,45 +87,37 @@ class LiveGame:
     def hotseat(self) -> bool:
         return self.stored.opponent == "hotseat"
 
-    def role_of(self, token: str | None) -> int | str | None:
-        """The seat a token holds; ``None`` (spectator) for no token or an unknown one."""
+    def role_of(self, token: str | None) -> Role | None:
+        """The role a token holds; ``None`` (spectator) for no token or an unknown one."""
         return seats.seat_of(token, self.stored.seat_hashes, hotseat=self.hotseat)
 
-    def seat_to_act(self, role: int | str | None) -> int | None:
-        """The seat this role may move for now, if any."""
-        mover = self.state.current_player()
-        if mover is None or self.state.is_terminal():
+    def seat_to_act(self, role: Role | None) -> int | None:
+        """The seat this role may move for now, if any (never the bot's)."""
+        mover = self.referee.to_move()
+        if role is None or mover is None or (mover == self.stored.bot_seat and role is not Role.BOTH):
             return None
-        if role == "both":
-            return mover
-        if role == mover and role != self.stored.bot_seat:
-            return mover
-        return None
+        return mover if role.seat_now(mover) == mover else None
 
-    def view_dict(self, role: int | str | None) -> dict[str, Any]:
-        if role == "both":
-            # Pass-and-play shows the hand of whoever is to move; the page hides it
-            # behind a "pass the device" screen between turns.
-            mover = self.state.current_player()
-            seat: int | None = mover if mover is not None else None
-        else:
-            seat = role if isinstance(role, int) else None
+    def view_dict(self, role: Role | None) -> dict[str, Any]:
+        # Pass-and-play shows the hand of whoever is to move; the page hides it behind a
+        # "pass the device" screen between turns.
+        seat = None if role is None else role.seat_now(self.state.current_player())
         return self.state.view(seat).to_dict()
 
-    def message(self, role: int | str | None) -> dict[str, Any]:
+    def message(self, role: Role | None) -> dict[str, Any]:
         online = [False, False]
         for c in self.clients:
-            if isinstance(c.role, int):
-                online[c.role] = True
-            elif c.role == "both":
+            if c.role is Role.BOTH:
                 online = [True, True]
+            elif c.role is not None and c.role.seat is not None:
+                online[c.role.seat] = True
         if self.stored.bot_seat is not None:
             online[self.stored.bot_seat] = True
         return {
             "type": "view",
             "game_id": self.id,
             "ply": self.ply,
-            "role": role,
+            "role": None if role is None else role.value,
             "ruleset": self.stored.ruleset,
             "names": list(self.stored.names),
             "opponent": self.stored.opponent,
@@ -295,7 +296,7 @@ class Manager:
             game.clients.discard(c)
 
     # --- moves ----------------------------------------------------------------------
-    async def act(self, game: LiveGame, role: int | str | None, text: Any, expected_ply: Any = None) -> None:
+    async def act(self, game: LiveGame, role: Role | None, text: Any, expected_ply: Any = None) -> None:
         """Validate and play ``text`` for ``role``; raise :class:`GameError` (nothing changes)."""
         if not isinstance(text, str) or not text or len(text) > 64:
             raise GameError("malformed", "an action must be a short string")
@@ -324,53 +325,54 @@ class Manager:
             raise GameError("illegal", f"cannot read {text!r}: {exc}") from exc
         except Exception as exc:  # a parser should not crash, but a bad message must not either
             raise GameError("illegal", f"cannot read {text!r}") from exc
-        if state.current_player() != seat or not state.is_legal(action):
-            raise GameError("illegal", f"{text!r} is not legal now")
+        try:
+            game.referee.check(seat, action)
+        except IllegalAction as exc:
+            raise GameError("illegal", f"{text!r} is not legal now") from exc
         canonical = state.action_to_text(action)
         ply = game.ply + 1
         try:
             await self._db(self.store.append_action, game.id, ply, canonical)
         except GameClosed as exc:  # marked abandoned a moment ago
             raise GameError("game_over", "the game is over") from exc
-        state.apply(action)
+        game.referee.move(seat, action)
         game.stored.actions.append(canonical)
-        if state.is_terminal():
+        if game.referee.over:
             await self._finish(game)
 
-    async def _finish(self, game: LiveGame, termination: str = "", loser: int | None = None) -> None:
+    async def _finish(self, game: LiveGame) -> None:
+        """Store how the referee ended the game. Caller holds the game lock."""
         outcome = game.state.outcome()
         result = result_text(outcome)
         reason = outcome.reason if outcome is not None else ""
+        termination, loser = "", None
+        if outcome is not None and outcome.reason.out_of_rules and outcome.winner is not None:
+            termination, loser = str(outcome.reason), 1 - outcome.winner
         await self._db(self.store.finish, game.id, result=result, reason=reason, termination=termination, loser=loser)
         game.stored.status, game.stored.result, game.stored.reason = "finished", result, reason
         game.stored.termination, game.stored.loser = termination, loser
 
-    async def resign(self, game: LiveGame, role: int | str | None, reason: str = "resignation") -> None:
+    async def resign(self, game: LiveGame, role: Role | None) -> None:
         async with game.lock:
             if role is None:
                 raise GameError("spectator", "spectators cannot resign")
-            if game.stored.status != "active" or game.state.is_terminal():
+            if game.stored.status != "active" or game.referee.over:
                 raise GameError("game_over", "the game is over")
-            if role == "both":
-                mover = game.state.current_player()
-                seat = mover if mover is not None else 0
-            elif isinstance(role, int):
-                seat = role
-            else:
-                raise GameError("spectator", "no seat")
-            game.state.resign(seat, reason)
-            await self._finish(game, termination=reason, loser=seat)
+            seat = role.seat_now(game.state.current_player())
+            game.referee.resign(0 if seat is None else seat)
+            await self._finish(game)
         await self.broadcast(game)
 
-    async def set_name(self, game: LiveGame, role: int | str | None, name: Any) -> None:
+    async def set_name(self, game: LiveGame, role: Role | None, name: Any) -> None:
         if not isinstance(name, str):
             raise GameError("malformed", "a name must be a string")
-        if not isinstance(role, int) or role == game.stored.bot_seat:
+        seat = None if role is None else role.seat
+        if seat is None or seat == game.stored.bot_seat:
             raise GameError("spectator", "only a seated player can name their seat")
         clean = " ".join(name.split())[:MAX_NAME]
-        await self._db(self.store.set_name, game.id, role, clean)
+        await self._db(self.store.set_name, game.id, seat, clean)
         names = list(game.stored.names)
-        names[role] = clean
+        names[seat] = clean
         game.stored.names = (names[0], names[1])
         await self.broadcast(game)
 
@@ -410,7 +412,9 @@ class Manager:
                 # logged, the game waits, and the next connection starts the bot again.
                 text = await self.bots.choose(spec, seed, seat, view)
             except BotFault as exc:
-                await self._bot_forfeit(game, seat, ply, str(exc))
+                # The server's time limit on a bot is no clock: past it, the bot forfeits
+                # (its worker is stuck), as when it raises.
+                await self._bot_forfeit(game, seat, ply, Failure.CRASH, str(exc))
                 return
             self.slowest_bot_s = max(self.slowest_bot_s, loop.time() - started)
             async with game.lock:
@@ -423,16 +427,16 @@ class Manager:
                 else:
                     bad = ""
             if bad:
-                await self._bot_forfeit(game, seat, ply, f"bot played an illegal action: {bad}")
+                await self._bot_forfeit(game, seat, ply, Failure.ILLEGAL, bad)
                 return
             await self.broadcast(game)
 
-    async def _bot_forfeit(self, game: LiveGame, seat: int, ply: int, detail: str) -> None:
+    async def _bot_forfeit(self, game: LiveGame, seat: int, ply: int, failure: Failure, detail: str) -> None:
         async with game.lock:
             if game.ply != ply or game.stored.status != "active":
                 return
-            game.state.resign(seat, "forfeit", detail)
-            await self._finish(game, termination="forfeit", loser=seat)
+            game.referee.fail(seat, failure, detail)
+            await self._finish(game)
         await self.broadcast(game)
 
     async def close(self) -> None:

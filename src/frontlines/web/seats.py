@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import re
 import secrets
+from enum import Enum
 
 # token_urlsafe(24) gives 32 characters; anything else is not a token we handed out.
 TOKEN_RE = re.compile(r"[A-Za-z0-9_-]{32}")
@@ -40,11 +41,35 @@ def matches(token: str | None, stored_digest: str) -> bool:
     return secrets.compare_digest(digest(token), stored_digest)
 
 
-def seat_of(token: str | None, seat_digests: tuple[str, str], *, hotseat: bool) -> int | str | None:
-    """The role a token holds: 0 or 1, ``"both"`` for a pass-and-play device, else ``None``."""
+class Role(Enum):
+    """What a seat token lets its holder do; no role (``None``) is a spectator's.
+
+    The value is what messages carry as ``role``: ``0``, ``1`` or ``"both"`` (``null``
+    for a spectator).
+
+    >>> Role.BOTH.seat_now(1), Role.SEAT_0.seat_now(1), Role(1).seat
+    (1, 0, 1)
+    """
+
+    SEAT_0 = 0
+    SEAT_1 = 1
+    BOTH = "both"  # the one device of a pass-and-play game: it plays whoever is to move
+
+    @property
+    def seat(self) -> int | None:
+        """The seat this role always plays (``None`` for both)."""
+        return self.value if isinstance(self.value, int) else None
+
+    def seat_now(self, mover: int | None) -> int | None:
+        """The seat this role speaks for while ``mover`` is to move."""
+        return mover if self is Role.BOTH else self.seat
+
+
+def seat_of(token: str | None, seat_digests: tuple[str, str], *, hotseat: bool) -> Role | None:
+    """The role a token holds, ``None`` for a spectator."""
     if hotseat:
-        return "both" if matches(token, seat_digests[0]) else None
+        return Role.BOTH if matches(token, seat_digests[0]) else None
     for seat, d in enumerate(seat_digests):
         if matches(token, d):
-            return seat
+            return Role(seat)
     return None
