@@ -14,6 +14,7 @@ from rich.cells import cell_len
 from frontlines.commands import play as play_command
 from frontlines.core.errors import IllegalAction
 from frontlines.games import new_state
+from frontlines.games.battleline.notation import build_state
 from frontlines.tui.adapters import moves_from_view
 from frontlines.tui.cards import formation_label, tracker_rows, unseen_tactics
 from frontlines.tui.render import COLUMN_ROWS, Marks, column_hit, flag_column, plain_table
@@ -25,55 +26,23 @@ from frontlines.tui.words import claim_explanation, describe_action, flag_detail
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 
 
-def _flag(index: int, mine: list[str], theirs: list[str], **extra: Any) -> dict[str, Any]:
-    flag: dict[str, Any] = {
-        "index": index, "claimed_by": None, "capacity": 3, "fog": False, "mud": False,
-        "environment": [[], []], "battlefield": None, "sides": [mine, theirs],
-        "formation": [None, None], "completed_first": None, "claim": None,
-    }
-    flag.update(extra)
-    return flag
+# A real position (viewer 0 to move) with every kind of tactics choice: a provable flag, a
+# refused one, Mud, a claimed flag, morale and guile cards on both sides.
+SAMPLE = ("n=9 f1=-/R8.R9.R10:1/B2/ f2=-/G3.Y3.P3:2/O4.O5/ f3=-/B7/Y10.AL/ f5=-/P1.P2/G9/M1 "
+          "f6=1/O1.O2.O3:3/Y5.Y6.Y7:4/ f7=-//B9/ f8=-/CC// h0=G1.FO.SC.RE.DE.TR "
+          "h1=P10.P9.P8.P7.P6.O10.SB xd=DA tp=1.2 lead=2")
+# The moves these tests walk, among the engine's own legal entries for that position.
+SAMPLE_MOVES = ("G1@3", "G1@9", "FO@9", "claim:1", "SC", "RE:P1>9", "RE:P1>x", "RE:B7>9",
+                "DE:Y10", "DE:AL", "DE:B9", "TR:Y10>9", "TR:B9>3")
 
 
 def sample_view() -> dict[str, Any]:
-    """A hand-made Battle Line view (viewer 0) with every kind of tactics choice."""
-    flags = [
-        _flag(1, ["R8", "R9", "R10"], ["B2"], formation=[{"name": "Wedge", "rank": 5, "sum": 27}, None],
-              claim={"claimable": True, "reason": "no unseen card can beat your wedge (27)", "counterexample": None}),
-        _flag(2, ["G3", "Y3", "P3"], ["O4", "O5"], formation=[{"name": "Phalanx", "rank": 4, "sum": 9}, None],
-              claim={"claimable": False, "reason": "O6 would make a wedge (15), beating your phalanx (9)",
-                     "counterexample": ["O6"]}),
-        _flag(3, ["B7"], ["Y10", "AL"]),
-        _flag(4, [], [], fog=True, environment=[["FO"], []]),
-        _flag(5, ["P1", "P2"], ["G9"], mud=True, capacity=4, environment=[[], ["MU"]]),
-        _flag(6, ["O1", "O2", "O3"], ["Y5", "Y6", "Y7"], claimed_by=1,
-              formation=[{"name": "Wedge", "rank": 5, "sum": 6}, {"name": "Wedge", "rank": 5, "sum": 18}]),
-        _flag(7, [], ["B9"]),
-        _flag(8, ["CC"], []),
-        _flag(9, [], []),
-    ]
-    legal = [
-        {"text": "G1@3", "kind": "play", "card": "G1", "flag": 3},
-        {"text": "G1@9", "kind": "play", "card": "G1", "flag": 9},
-        {"text": "FO@9", "kind": "environment", "card": "FO", "flag": 9},
-        {"text": "claim:1", "kind": "claim", "flag": 1},
-        {"text": "SC", "kind": "scout", "card": "SC"},
-        {"text": "RE:P1>9", "kind": "redeploy", "card": "P1", "target": 9},
-        {"text": "RE:P1>x", "kind": "redeploy", "card": "P1", "target": "x"},
-        {"text": "RE:B7>9", "kind": "redeploy", "card": "B7", "target": 9},
-        {"text": "DE:Y10", "kind": "deserter", "card": "Y10"},
-        {"text": "DE:AL", "kind": "deserter", "card": "AL"},
-        {"text": "DE:B9", "kind": "deserter", "card": "B9"},
-        {"text": "TR:Y10>9", "kind": "traitor", "card": "Y10", "target": 9},
-        {"text": "TR:B9>3", "kind": "traitor", "card": "B9", "target": 3},
-    ]
-    return {
-        "game": "battleline", "ruleset": "battleline", "viewer": 0, "to_move": 0, "phase": "play",
-        "outcome": None, "log": [], "legal": legal, "flags": flags,
-        "hands": [["G1", "FO", "SC", "RE", "DE", "TR"], None], "hand_sizes": [6, 7], "hand_tactics": [4, 2],
-        "troop_deck": 30, "tactics_deck": 2, "has_tactics": True, "discards": [[], []], "guile": [[], []], "tactics_played": [1, 2],
-        "unseen": ["R1", "R2", "B1", "B10"],
-    }
+    """The view dictionary of ``SAMPLE`` as the engine writes it (``to_dict``), its legal
+    list cut to ``SAMPLE_MOVES`` so that the picker tests stay small."""
+    view: dict[str, Any] = build_state(SAMPLE).view(0).to_dict()
+    entries = {entry["text"]: entry for entry in view["legal"]}
+    view["legal"] = [entries[text] for text in SAMPLE_MOVES]  # each one really legal
+    return view
 
 
 # --- move paths -----------------------------------------------------------------------------
@@ -195,7 +164,7 @@ def test_tracker_lists_unseen_cards_by_colour() -> None:
 def test_side_lines_mention_tactics_only_where_the_ruleset_has_them() -> None:
     view = sample_view()
     mine, theirs = side_info(view, 0, "you", opponent=False).plain, side_info(view, 1, "bot", opponent=True).plain
-    assert "decks: troop 30 tactics 2" in mine and "tactics played 1" in mine
+    assert "decks: troop 32 tactics 1" in mine and "tactics played 1" in mine
     assert "tactics)" in theirs and "tactics played 2" in theirs
     basic = new_state("battleline-basic", seed=3).view(0).to_dict()
     assert not basic["has_tactics"]
@@ -223,7 +192,7 @@ def test_words() -> None:
     assert describe_action({"text": "burn:?", "kind": "burn", "card": "?"}) == "burns a card"
     assert _words("warmachine", "draw:6") == "draws pile 6" and _words("warmachine", "take1") == "takes 1"
     flags = sample_view()["flags"]
-    assert claim_explanation(flags[0]) == "Flag 1 can be claimed: no unseen card can beat your wedge (27)"
+    assert claim_explanation(flags[0]) == "Flag 1 can be claimed: no unseen troop cards can beat your wedge (27)"
     text = claim_explanation(flags[1])
     assert "cannot be claimed" in text and "Counter-example: O6" in text
     assert "not complete" in claim_explanation(flags[2])
