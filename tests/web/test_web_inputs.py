@@ -118,3 +118,13 @@ def test_bad_websocket_messages_are_malformed_not_internal(client: TestClient) -
         assert ws.receive_json()["code"] == "not_found"
     with client.websocket_connect(f"/ws/{game['id']}?t=%00") as ws:
         assert ws.receive_json()["code"] == "bad_token"
+
+
+def test_pages_cannot_be_framed_and_send_no_referer(client: TestClient) -> None:
+    game = create(client)
+    for path in ("/", f"/g/{game['id']}", "/api/rulesets", "/g/nosuchgame", "/static/table.js"):
+        r = client.get(path)
+        assert r.headers["x-frame-options"] == "DENY" and "frame-ancestors 'none'" in r.headers["content-security-policy"]
+        assert r.headers["referrer-policy"] == "no-referrer" and r.headers["x-content-type-options"] == "nosniff"
+    refused = client.post("/api/games", content=b"[" * 3000)
+    assert refused.status_code == 400 and refused.headers["x-frame-options"] == "DENY"

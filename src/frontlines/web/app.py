@@ -80,6 +80,33 @@ class Settings:
     abandon_idle_after: float = 7 * 86400.0  # seconds after the last move
 
 
+class SafetyHeaders:
+    """ASGI middleware: headers every answer carries.
+
+    No other site may frame our pages (a framed table could be clicked into resigning),
+    a browser must not guess content types, and no Referer leaves a page: its address may
+    hold a seat token.
+    """
+
+    HEADERS = ((b"x-frame-options", b"DENY"), (b"content-security-policy", b"frame-ancestors 'none'"),
+               (b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"no-referrer"))
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_headers(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", []), *self.HEADERS]
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     cfg = settings or Settings()
     env = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(["html"]))
@@ -114,6 +141,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app = FastAPI(title="Frontlines", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
     app.add_middleware(BodyLimits)
+    app.add_middleware(SafetyHeaders)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
 
     def manager_of(request: Request | WebSocket) -> Manager:
