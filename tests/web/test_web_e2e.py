@@ -140,6 +140,31 @@ def test_whole_game_against_a_bot_by_clicking(browser: Any, server: LiveServer) 
     assert page.errors == []
 
 
+def test_a_lost_seat_is_invited_again_before_the_first_move(browser: Any, server: LiveServer) -> None:
+    host = new_page(browser, viewport={"width": 1100, "height": 850})
+    start_game(host, server.base, "battleline-basic", "friend")
+    host.wait_for_selector("#invite:not([hidden])")
+    first = new_page(browser)
+    first.goto(host.input_value("#invite-link"))
+    first.wait_for_selector("#table[data-ply]")
+    lost = first.evaluate("new URLSearchParams(location.search).get('t')")
+    first.context.close()  # the friend's browser, and its seat link, are gone
+    host.click("#reinvite")
+    host.wait_for_function("document.querySelector('#invite-link').value.includes('invite=')")
+    again = new_page(browser)
+    again.goto(host.input_value("#invite-link"))
+    again.wait_for_selector(".hand .card")
+    assert again.evaluate("new URLSearchParams(location.search).get('t')") != lost
+    host.wait_for_selector("#invite", state="hidden")
+    host.wait_for_selector("#reinvite-row", state="hidden")  # the friend is here now
+    gid = host.get_attribute("#table", "data-game")
+    stale = new_page(browser)
+    stale.goto(f"{server.base}/g/{gid}?t={lost}")
+    stale.wait_for_selector("#table[data-ply]")
+    assert stale.locator(".hand .card").count() == 0  # the old seat link only watches
+    assert host.errors == [] and again.errors == []
+
+
 def test_two_browsers_through_an_invite_link_and_reload(browser: Any, server: LiveServer) -> None:
     host = new_page(browser, viewport={"width": 1100, "height": 850})
     start_game(host, server.base, "battleline", "friend")
