@@ -19,7 +19,7 @@ from frontlines.core.actions import ActionRecord
 from frontlines.core.errors import IllegalAction
 from frontlines.core.game import Action, Outcome, State, Termination, View
 from frontlines.games.battleline.actions import describe
-from frontlines.games.battleline.cards import NUM_CARDS, NUM_TROOPS
+from frontlines.games.battleline.cards import NUM_CARDS, NUM_TROOPS, card_code
 from frontlines.games.battleline.claims import claim_result
 from frontlines.games.battleline.codes import (
     ALL_FLAGS,
@@ -56,7 +56,7 @@ from frontlines.games.battleline.codes import (
 from frontlines.games.battleline.explain import explain_illegal
 from frontlines.games.battleline.moves import SLOT_TACTICS, claim_window, finish, generate, legal, play
 from frontlines.games.battleline.proof import ProofResult
-from frontlines.games.battleline.rules import GAME, make_config
+from frontlines.games.battleline.rules import GAME, Config, make_config
 from frontlines.games.battleline.table import (
     Table,
     battlefield_effects,
@@ -115,13 +115,24 @@ class BattleLineState(Table, State):
             bf_ids = tuple(order)
             mode = cfg.get("battlefields", "face_down")
             bf_up = ALL_FLAGS if mode == "face_up" else rng.getrandbits(NUM_FLAGS) if mode == "mixed" else 0
+        return cls.arranged(cfg, to_move, troops, tactics, bf_ids, bf_up)
+
+    @classmethod
+    def arranged(
+        cls, cfg: Config, first: int, troops: list[int], tactics: list[int],
+        bf_ids: tuple[int, ...] = (), bf_up: int = 0,
+    ) -> BattleLineState:
+        """A new game whose shuffles came out as given, then dealt: ``troops`` and ``tactics``
+        are the decks (top = last; ``troops`` is taken over and dealt from), ``first`` moves
+        first. :meth:`deal` shuffles at random; interfaces that draw each card as a chance
+        event (OpenSpiel) pass their own order."""
         state = cls(*setup(cfg, bf_ids, bf_up))
         state.tdeck = troops
         state.xdeck = tactics
-        state.to_move = to_move
+        state.to_move = first
         # the dealer deals alternately, the non-dealer (first player) first
         for _ in range(cfg.variant.hand_size):
-            for p in (to_move, 1 - to_move):
+            for p in (first, 1 - first):
                 state.hands[p] |= BIT[troops.pop()]
         return state
 
@@ -129,6 +140,31 @@ class BattleLineState(Table, State):
     def of_table(cls, t: Table) -> BattleLineState:
         """A state with a copy of ``t``'s position (nothing in it may be unknown) and no history."""
         return cls(*values(t))
+
+    # --- chance, one draw at a time ----------------------------------------------------
+    def next_draws(self, tactics: bool) -> list[int]:
+        """The cards the next draw from the troop deck (``tactics``: the tactics deck) may
+        bring, all equally likely (ascending): the top card alone when a player knows it
+        lies there (a Scout put it back), otherwise every card of that deck whose place
+        nobody knows, since the shuffle leaves them in any order with the same chance."""
+        deck = self.xdeck if tactics else self.tdeck
+        if not deck:
+            return []
+        placed = self.known[0] | self.known[1]
+        if placed >> deck[-1] & 1:
+            return [deck[-1]]
+        return sorted(c for c in deck if not placed >> c & 1)
+
+    def stack(self, card: int) -> None:
+        """Make ``card`` (one of :meth:`next_draws` of its deck) the top of its deck, by
+        swapping places with the top card; so a caller that samples the next draw itself
+        (a chance node) then draws it with the usual action. Cards whose place a player
+        knows keep their places; ``ValueError`` for any other card."""
+        deck = self.xdeck if card >= NUM_TROOPS else self.tdeck
+        if card not in self.next_draws(card >= NUM_TROOPS):
+            raise ValueError(f"{card_code(card)} cannot be the next card of its deck")
+        i = deck.index(card)
+        deck[i], deck[-1] = deck[-1], card
 
     # --- State interface -------------------------------------------------------------
     @property

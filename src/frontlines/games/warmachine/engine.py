@@ -178,6 +178,15 @@ class WarMachineState(State):
         b.apply(action)
         self._history.append(action)
 
+    def next_draws(self) -> list[int]:
+        """The cards the next draw may bring, all equally likely (:meth:`Board.next_draws`)."""
+        return self._b.next_draws()
+
+    def stack(self, pile: int, card: int) -> None:
+        """Put ``card`` on top of pile ``pile`` before drawing it (:meth:`Board.stack`): how a
+        chance node chooses a draw."""
+        self._b.stack(pile, card)
+
     def _describe(self, action: Action) -> str:
         try:
             return _text(action)

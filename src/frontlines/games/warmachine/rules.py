@@ -134,9 +134,18 @@ class Board:
         rest = [c for c in deck if c not in kept]
         rng.shuffle(rest)  # the set-aside cards go back in and everything is reshuffled
         rng.shuffle(kept)  # A3: random order ...
-        for i, c in enumerate(kept):
+        flips = [rng.random() < 0.5 for _ in kept]  # ... and random left/right orientation
+        self.set_up(kept, flips, rest, shuffler)
+
+    def set_up(self, front: list[int], flips: list[bool], rest: list[int], shuffler: int) -> None:
+        """A fresh game on this board whose shuffles came out as given: the war front's three
+        cards in order, each turned round (infantry end first) where ``flips`` says so; the
+        piles of four from ``rest`` in order (top = last), its last three the leftover.
+        :meth:`deal` draws all this at random; interfaces that make each card a chance event
+        (OpenSpiel) pass their own."""
+        for i, c in enumerate(front):
             ends = [(c // 6, WM), (c % 6, INF)]
-            if rng.random() < 0.5:  # ... and random left/right orientation
+            if flips[i]:
                 ends.reverse()
             for j, (country, kind) in enumerate(ends):
                 self.front_country[2 * i + j] = country
@@ -157,6 +166,24 @@ class Board:
         self.to_move = 1 - shuffler  # the chooser acts first
         self.phase = CHOOSE
         self.draws_left = 0
+
+    # --- chance, one draw at a time ----------------------------------------------------
+    def next_draws(self) -> list[int]:
+        """The cards a draw from any pile may bring, all equally likely (ascending): the piles
+        are face down and never looked into, so every card in them is as likely as any
+        other to lie on top of the pile drawn from."""
+        return sorted(c for pile in self.piles for c in pile)
+
+    def stack(self, pile: int, card: int) -> None:
+        """Make ``card`` (in some pile) the top of pile ``pile`` by swapping places with that
+        top card, so a caller that samples the draw itself (a chance node) then draws it
+        with the usual action; ``ValueError`` if it is not in a pile or ``pile`` is empty."""
+        top = self.piles[pile] if 0 <= pile < 6 else []
+        where = next((p for p in self.piles if card in p), None)
+        if not top or where is None:
+            raise ValueError(f"cannot put card {card} on top of pile {pile + 1}")
+        i = where.index(card)
+        where[i], top[-1] = top[-1], card
 
     def deal_next_game(self) -> None:
         """Best of 3: the next deal comes from the match seed; the shuffler alternates."""
