@@ -24,6 +24,7 @@ ValueError: unknown ismcts option 'bogus'; known: time, iterations, ...
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any
@@ -41,6 +42,8 @@ _DESCRIPTIONS: dict[str, str] = {
     "epsilon=E, rollout_depth=D, horizon=H, late_horizon=H, late_from=F, eval_samples=N, eval_scale=S, "
     "late_eval_samples=N, late_eval_scale=S, eval_hand=0|1, max_nodes=N, eval_weight=W",
     "cmd": "external engine: cmd:<command line> (or cmd:proto=NAME:<command line>)",
+    "openspiel": "an OpenSpiel search (extra frontlines[rl]): openspiel:ismcts or openspiel:mcts, options "
+    "simulations=N, uct_c=C, rollouts=N, world_samples=N (ismcts)",
 }
 
 
@@ -65,6 +68,13 @@ def _parse_options(name: str, text: str) -> dict[str, str]:
         options[key] = value
     return options
 
+
+# Bot kinds an optional extra provides: found by module path only when a spec names one (as
+# the cli finds its commands), so this layer never imports an extra. name -> (module, its
+# factory taking (options, spec text, seed), the extra to install).
+EXTRA_KINDS: dict[str, tuple[str, str, str]] = {
+    "openspiel": ("frontlines.rl.openspiel_bot", "make_openspiel_bot", "rl"),
+}
 
 # The protocol a ``cmd:`` engine speaks unless its spec names one (the arena's --protocol
 # changes it for a whole match).
@@ -111,6 +121,9 @@ def parse_spec(spec: str, protocol: str = DEFAULT_PROTOCOL) -> BotSpec:
         if not command.strip() or not protocol:
             raise ValueError(f"{prefix}: needs a command line, e.g. {prefix}:python3 mybot.py")
         return BotSpec(text, "cmd", command=command.strip(), protocol=protocol)
+    if prefix == "openspiel":  # openspiel:ALGORITHM,key=value,...: the algorithm comes first
+        algorithm, _, more = rest.partition(",")
+        return BotSpec(text, prefix, {**_parse_options(prefix, more.strip()), "algorithm": algorithm.strip().lower()})
     return BotSpec(text, prefix, _parse_options(prefix, rest.strip()))
 
 
@@ -158,6 +171,15 @@ def make_bot(spec: str | BotSpec, seed: int | None = None, *, protocol: str = DE
 
         bot: Bot = make_external(parsed.command, protocol=parsed.protocol, seed=seed, **external)
         return bot
+    extra = EXTRA_KINDS.get(name)
+    if extra is not None:
+        module_path, factory, package = extra
+        try:
+            module = importlib.import_module(module_path)
+        except ImportError as exc:
+            raise ValueError(f"{name} bots need the extra: pip install 'frontlines[{package}]' ({exc})") from None
+        made: Bot = getattr(module, factory)(options, text, seed)
+        return made
     if name in LEVELS:
         if options:
             raise ValueError(f"level {name!r} takes no options (it is {LEVELS[name][0]!r}; use that spec to tune it)")

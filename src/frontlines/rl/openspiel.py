@@ -1,0 +1,636 @@
+"""Every ruleset of both games as an OpenSpiel game (optional extra ``frontlines[rl]``).
+
+::
+
+    import pyspiel
+    import frontlines.rl.openspiel  # registers frontlines_battleline_basic, ..., frontlines_warmachine
+
+    game = pyspiel.load_game("frontlines_battleline", {"claim_timing": "after_play"})
+    state = game.new_initial_state()
+
+Importing this module registers ``frontlines_<ruleset with underscores>`` for each ruleset,
+its options as game parameters (text values, the ruleset's defaults).
+
+* **Player actions** are the ruleset's dense action ids (:mod:`frontlines.core.encoding`);
+  an illegal id raises ``pyspiel.SpielError`` naming it and the legal ones, and leaves the
+  state as it was.
+* **Chance is explicit** (docs/research.md, "The chance model"): the set-up is a sequence of
+  chance nodes (who starts or shuffles, when the options leave it random; Battle Line's
+  battlefields; each card dealt; War Machine's war front and leftover cards), and every
+  draw is a player action (which deck or pile) followed by a chance node whose outcomes
+  are the cards that could come next, equally likely. The engine then puts the chosen card
+  on top and draws it (``BattleLineState.stack``, ``WarMachineState.stack``). Outcome ids
+  are card numbers (0/1 for a seat or a side, a battlefield's number for a battlefield).
+* **Observations** come from the player's view only: the tensors are the encoding's, the
+  observation string is the view's notation, the information-state string adds the
+  action log as that player saw it (and the pending draw at a chance node).
+* ``resample_from_infostate`` samples a full state through ``View.sample``: OpenSpiel's
+  ISMCTS bot plays on it, and :func:`state_from_view` starts an OpenSpiel search from a
+  view (how an OpenSpiel bot plays in our arena: :mod:`frontlines.rl.openspiel_bot`).
+* A game longer than the encoding's ``max_game_length`` (when that length is not proven)
+  ends there as a draw.
+
+``pyspiel`` has no type information; this module is the typed boundary around it.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from frontlines.core.encoding import Encoding
+from frontlines.core.game import OptionSpec, Ruleset, State, View
+from frontlines.games import all_rulesets, encoding
+from frontlines.games.battleline.cards import NUM_CARDS, NUM_TROOPS, card_code
+from frontlines.games.battleline.rules import make_config
+from frontlines.games.battleline.state import DRAW_TACTICS, DRAW_TROOP, SCOUT_TACTICS, SCOUT_TROOP, BattleLineState
+from frontlines.games.warmachine.cards import ALL_CARDS
+from frontlines.games.warmachine.cards import card_code as wm_card_code
+from frontlines.games.warmachine.engine import WarMachineState
+from frontlines.games.warmachine.options import Opts
+from frontlines.games.warmachine.rules import DRAW_A, Board
+
+NUM_FLAGS = 9
+
+
+def game_name(ruleset: str) -> str:
+    """The OpenSpiel short name of ``ruleset``: ``battleline-basic`` -> ``frontlines_battleline_basic``."""
+    return "frontlines_" + ruleset.replace("-", "_")
+
+
+# --- the per-game chance model ---------------------------------------------------------------
+class _Rules(ABC):
+    """What differs between the games: the set-up as chance events, which engine actions
+    draw a card, and how a drawn card is chosen. One instance per game object, shared by its
+    states (copies and pickles of a state refer to it by ruleset and options)."""
+
+    max_chance_outcomes: int
+
+    def __init__(self, ruleset: str, options: dict[str, str]) -> None:
+        self.ruleset = ruleset
+        self.options = options
+        self.encoding: Encoding = encoding(ruleset, options)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Rules:
+        return self  # shared and never changed
+
+    def __reduce__(self) -> tuple[Callable[..., _Rules], tuple[str, tuple[tuple[str, str], ...]]]:
+        return _rules_for, (self.ruleset, tuple(sorted(self.options.items())))
+
+    @abstractmethod
+    def setup_outcomes(self, done: Sequence[int]) -> list[int] | None:
+        """The equally likely outcomes of the next set-up chance event after ``done``, or
+        ``None`` when the set-up is complete."""
+
+    @abstractmethod
+    def build(self, done: Sequence[int]) -> State:
+        """The engine state the complete set-up ``done`` makes."""
+
+    @abstractmethod
+    def setup_text(self, done: Sequence[int], outcome: int) -> str:
+        """The set-up event ``outcome`` (coming after ``done``) in words."""
+
+    @abstractmethod
+    def setup_seen(self, done: Sequence[int], player: int) -> str:
+        """What ``player`` knows of the set-up so far (for strings at set-up chance nodes)."""
+
+    @abstractmethod
+    def draw_outcomes(self, state: State, code: int) -> list[int] | None:
+        """The cards engine action ``code`` may draw now, equally likely; ``None`` when it
+        draws nothing."""
+
+    @abstractmethod
+    def stack(self, state: State, code: int, card: int) -> None:
+        """Put ``card`` where the draw ``code`` takes it from."""
+
+    @abstractmethod
+    def card_text(self, card: int) -> str: ...
+
+    @abstractmethod
+    def log(self, view: View) -> list[str]:
+        """The view's action log (what its player saw)."""
+
+
+class _BattleLineRules(_Rules):
+    max_chance_outcomes = NUM_CARDS
+
+    def __init__(self, ruleset: str, options: dict[str, str]) -> None:
+        super().__init__(ruleset, options)
+        cfg = self.cfg = make_config(ruleset, options)
+        first = cfg.get("first_player", "random")
+        self.first = -1 if first == "random" else int(first)
+        self.battlefields = cfg.variant.battlefields
+        mode = cfg.get("battlefields", "face_down")
+        self.mixed = self.battlefields and mode == "mixed"
+        self.bf_up_all = self.battlefields and mode == "face_up"
+        self.troops = [c for c in range(NUM_TROOPS) if cfg.variant.troop_mask >> c & 1]
+        self.tactics = list(range(NUM_TROOPS, NUM_CARDS)) if cfg.variant.tactics else []
+        self.hand = cfg.variant.hand_size
+
+    def _split(self, done: Sequence[int]) -> tuple[int, list[int], list[int], list[int]]:
+        """(first player or -1, battlefield per flag, face-up bits, cards dealt) so far."""
+        i = 0
+        first = self.first
+        if first < 0 and done:
+            first, i = done[0], 1
+        bf: list[int] = []
+        up: list[int] = []
+        if self.battlefields:
+            bf = list(done[i:i + NUM_FLAGS])
+            i += len(bf)
+            if self.mixed:
+                up = list(done[i:i + NUM_FLAGS])
+                i += len(up)
+        return first, bf, up, list(done[i:])
+
+    def setup_outcomes(self, done: Sequence[int]) -> list[int] | None:
+        first, bf, up, dealt = self._split(done)
+        if first < 0:
+            return [0, 1]
+        if self.battlefields and len(bf) < NUM_FLAGS:
+            return [b for b in range(NUM_FLAGS) if b not in bf]
+        if self.mixed and len(up) < NUM_FLAGS:
+            return [0, 1]
+        if len(dealt) < 2 * self.hand:
+            return [c for c in self.troops if c not in dealt]
+        return None
+
+    def build(self, done: Sequence[int]) -> State:
+        first, bf, up, dealt = self._split(done)
+        bf_up = sum(b << f for f, b in enumerate(up)) if self.mixed else (1 << NUM_FLAGS) - 1 if self.bf_up_all else 0
+        # the deal takes cards from the top (the end) in the order they were dealt; the rest
+        # of the deck may lie in any order, since each later draw is a chance event again
+        troops = [c for c in self.troops if c not in dealt] + dealt[::-1]
+        return BattleLineState.arranged(self.cfg, first, troops, list(self.tactics), tuple(bf), bf_up)
+
+    def _dealt_to(self, first: int, k: int) -> int:
+        return first if k % 2 == 0 else 1 - first
+
+    def setup_text(self, done: Sequence[int], outcome: int) -> str:
+        first, bf, up, dealt = self._split(done)
+        if first < 0:
+            return f"player {outcome} moves first"
+        if self.battlefields and len(bf) < NUM_FLAGS:
+            return f"battlefield {outcome} at flag {len(bf) + 1}"
+        if self.mixed and len(up) < NUM_FLAGS:
+            return f"flag {len(up) + 1} battlefield {'face up' if outcome else 'face down'}"
+        return f"deal {card_code(outcome)} to player {self._dealt_to(first, len(dealt))}"
+
+    def setup_seen(self, done: Sequence[int], player: int) -> str:
+        first, bf, up, dealt = self._split(done)
+        mine = [card_code(c) for k, c in enumerate(dealt) if self._dealt_to(first, k) == player]
+        return f"set-up first={first} battlefields={bf} up={up} dealt={len(dealt)} hand={'.'.join(mine)}"
+
+    def draw_outcomes(self, state: State, code: int) -> list[int] | None:
+        if code in (DRAW_TROOP, SCOUT_TROOP, DRAW_TACTICS, SCOUT_TACTICS):
+            assert isinstance(state, BattleLineState)
+            return state.next_draws(code in (DRAW_TACTICS, SCOUT_TACTICS))
+        return None
+
+    def stack(self, state: State, code: int, card: int) -> None:
+        assert isinstance(state, BattleLineState)
+        state.stack(card)
+
+    def card_text(self, card: int) -> str:
+        return card_code(card)
+
+    def log(self, view: View) -> list[str]:
+        return list(view.log)  # type: ignore[attr-defined]
+
+
+class _WarMachineRules(_Rules):
+    max_chance_outcomes = max(ALL_CARDS) + 1  # outcome ids are card numbers
+
+    def __init__(self, ruleset: str, options: dict[str, str]) -> None:
+        super().__init__(ruleset, options)
+        self.opts = Opts.resolve(options)
+        if self.opts.best_of_3:
+            # later games of a match are dealt from a seed inside the engine, not by chance nodes
+            raise ValueError("OpenSpiel plays single games of War Machine: match=best_of_3 is not supported")
+
+    def _split(self, done: Sequence[int]) -> tuple[int, list[int], list[int], list[int]]:
+        """(shuffler or -1, front cards, their flips, leftover cards) so far."""
+        i = 0
+        shuffler = self.opts.shuffler
+        if shuffler < 0 and done:
+            shuffler, i = done[0], 1
+        front_part = list(done[i:i + 6])
+        return shuffler, front_part[0::2], front_part[1::2], list(done[i + 6:])
+
+    def setup_outcomes(self, done: Sequence[int]) -> list[int] | None:
+        shuffler, front, flips, leftover = self._split(done)
+        if shuffler < 0:
+            return [0, 1]
+        if len(front) < 3 or len(flips) < len(front):
+            if len(flips) < len(front):
+                return [0, 1]
+            # A2: a front card shows two countries not yet on the front (every card has two)
+            shown = {c // 6 for c in front} | {c % 6 for c in front}
+            return [c for c in ALL_CARDS if c // 6 not in shown and c % 6 not in shown]
+        if len(leftover) < 3:
+            return [c for c in ALL_CARDS if c not in front and c not in leftover]
+        return None
+
+    def build(self, done: Sequence[int]) -> State:
+        shuffler, front, flips, leftover = self._split(done)
+        board = Board(self.opts)
+        rest = [c for c in ALL_CARDS if c not in front and c not in leftover] + leftover
+        board.set_up(front, [bool(f) for f in flips], rest, shuffler)
+        return WarMachineState(board, self.ruleset)
+
+    def setup_text(self, done: Sequence[int], outcome: int) -> str:
+        shuffler, front, flips, _ = self._split(done)
+        if shuffler < 0:
+            return f"player {outcome} shuffles"
+        if len(front) < 3 or len(flips) < len(front):
+            if len(flips) < len(front):
+                return f"front card {len(front)} {'infantry' if outcome else 'war machine'} end first"
+            return f"front card {len(front) + 1} is {wm_card_code(outcome)}"
+        return f"leftover card {wm_card_code(outcome)}"
+
+    def setup_seen(self, done: Sequence[int], player: int) -> str:
+        shuffler, front, flips, leftover = self._split(done)
+        cards = ".".join(wm_card_code(c) for c in front)
+        return f"set-up shuffler={shuffler} front={cards} flips={flips} leftover={len(leftover)}"
+
+    def draw_outcomes(self, state: State, code: int) -> list[int] | None:
+        if DRAW_A <= code < DRAW_A + 6:
+            assert isinstance(state, WarMachineState)
+            return state.next_draws()
+        return None
+
+    def stack(self, state: State, code: int, card: int) -> None:
+        assert isinstance(state, WarMachineState)
+        state.stack(code - DRAW_A, card)
+
+    def card_text(self, card: int) -> str:
+        return wm_card_code(card)
+
+    def log(self, view: View) -> list[str]:
+        return list(view.log())  # type: ignore[attr-defined]
+
+
+_RULES: dict[tuple[str, tuple[tuple[str, str], ...]], _Rules] = {}
+
+
+def _rules_for(ruleset: str, options: tuple[tuple[str, str], ...]) -> _Rules:
+    key = (ruleset, options)
+    rules = _RULES.get(key)
+    if rules is None:
+        cls = _WarMachineRules if _ruleset(ruleset).game == "warmachine" else _BattleLineRules
+        rules = _RULES[key] = cls(ruleset, dict(options))
+    return rules
+
+
+def _ruleset(name: str) -> Ruleset:
+    for r in all_rulesets():
+        if r.name == name:
+            return r
+    raise ValueError(f"unknown ruleset {name!r}")
+
+
+# --- game, state and observer ---------------------------------------------------------------
+_BOOLS = frozenset(("true", "false"))
+
+
+def _param_default(option: OptionSpec) -> bool | int | str:
+    """The OpenSpiel parameter of an option: OpenSpiel reads ``true``/``false`` and numbers in
+    a game string as booleans and integers, so options with such values become boolean or
+    integer parameters (the one word among numbers, ``random``, becomes -1)."""
+    choices = set(option.choices)
+    if choices and choices <= _BOOLS:
+        return option.default == "true"
+    numbers = {c for c in choices if c.lstrip("-").isdigit()}
+    if numbers and len(choices - numbers) <= 1:
+        return int(option.default) if option.default in numbers else -1
+    return option.default
+
+
+def _option_text(option: OptionSpec, value: object) -> str:
+    """A game parameter back as the option's text."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int) and value == -1:
+        words = [c for c in option.choices if not c.lstrip("-").isdigit()]
+        if len(words) == 1:
+            return words[0]
+    return str(value)
+
+
+def _game_type(r: Ruleset) -> Any:
+    return pyspiel.GameType(
+        short_name=game_name(r.name),
+        long_name=f"Frontlines {r.title}",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.ZERO_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=2,
+        min_num_players=2,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification={o.name: _param_default(o) for o in r.options},
+    )
+
+
+class FrontlinesGame(pyspiel.Game):  # type: ignore[misc]
+    """One ruleset with one set of options, as an OpenSpiel game."""
+
+    def __init__(self, ruleset: str, params: Mapping[str, object] | None = None) -> None:
+        r = _ruleset(ruleset)
+        specs = {o.name: o for o in r.options}
+        unknown = set(params or {}) - set(specs)
+        if unknown:
+            raise ValueError(f"unknown parameter {sorted(unknown)[0]!r} for {game_name(ruleset)}; known: {', '.join(specs)}")
+        given = {k: _option_text(specs[k], v) for k, v in (params or {}).items()}
+        options = r.resolve_options(given)
+        self.rules = _rules_for(ruleset, tuple(sorted(options.items())))
+        enc = self.rules.encoding
+        info = pyspiel.GameInfo(
+            num_distinct_actions=enc.num_actions,
+            max_chance_outcomes=self.rules.max_chance_outcomes,
+            num_players=2,
+            min_utility=-1.0,
+            max_utility=1.0,
+            utility_sum=0.0,
+            max_game_length=enc.max_game_length,
+        )
+        super().__init__(_game_type(r), info, dict(params or {}))
+
+    def new_initial_state(self) -> FrontlinesState:
+        return FrontlinesState(self)
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> FrontlinesObserver:
+        if params:
+            raise ValueError(f"observation parameters are not supported; got {params}")
+        perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
+        if iig_obs_type is not None and iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER:
+            raise ValueError("only a player's own observation is supported (private_info=SINGLE_PLAYER)")
+        return FrontlinesObserver(self.rules, perfect_recall)
+
+
+class _Engine:
+    """Holds the engine state so that OpenSpiel's clone (a deep copy of the Python state)
+    uses the engine's own fast clone."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Engine:
+        return _Engine(self.state.clone())
+
+
+class FrontlinesState(pyspiel.State):  # type: ignore[misc]
+    """A game in progress: the set-up chance events, then the engine state."""
+
+    def __init__(self, game: FrontlinesGame) -> None:
+        super().__init__(game)
+        self.rules: _Rules = game.rules
+        self.setup: list[int] = []  # set-up chance outcomes so far (until the engine exists)
+        self.engine: _Engine | None = None
+        self.pending = -1  # the engine's draw action waiting for its chance outcome
+        self.moves = 0  # player actions so far
+        self.prefix: tuple[list[str], list[str]] = ([], [])  # log before a resampled state began
+        self._start()
+
+    def _start(self) -> None:
+        if self.engine is None and self.rules.setup_outcomes(self.setup) is None:
+            self.engine = _Engine(self.rules.build(self.setup))
+
+    # --- the OpenSpiel interface --------------------------------------------------------
+    def current_player(self) -> int:
+        if self.engine is None or self.pending >= 0:
+            return int(pyspiel.PlayerId.CHANCE)
+        if self._over():
+            return int(pyspiel.PlayerId.TERMINAL)
+        player = self.engine.state.current_player()
+        assert player is not None
+        return player
+
+    def _over(self) -> bool:
+        assert self.engine is not None
+        return self.engine.state.is_terminal() or (
+            not self.rules.encoding.length_proven and self.moves >= self.rules.encoding.max_game_length
+        )
+
+    def is_terminal(self) -> bool:
+        return self.engine is not None and self.pending < 0 and self._over()
+
+    def _legal_actions(self, player: int) -> list[int]:
+        assert self.engine is not None
+        return sorted(self.rules.encoding.legal_ids(self.engine.state))
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        outcomes = self._chance_outcomes()
+        p = 1.0 / len(outcomes)
+        return [(o, p) for o in outcomes]
+
+    def _chance_outcomes(self) -> list[int]:
+        if self.engine is None:
+            outcomes = self.rules.setup_outcomes(self.setup)
+            assert outcomes is not None
+            return outcomes
+        drawn = self.rules.draw_outcomes(self.engine.state, self.pending)
+        assert drawn
+        return drawn
+
+    def _apply_action(self, action: int) -> None:
+        if self.engine is None or self.pending >= 0:
+            outcomes = self._chance_outcomes()
+            if action not in outcomes:
+                raise pyspiel.SpielError(
+                    f"{action} is not a chance outcome here; the outcomes are {', '.join(map(str, outcomes))}")
+            if self.engine is None:
+                self.setup.append(action)
+                self._start()
+            else:
+                engine = self.engine.state
+                self.rules.stack(engine, self.pending, action)
+                engine.apply(self.pending)
+                self.pending = -1
+            return
+        enc = self.rules.encoding
+        engine = self.engine.state
+        legal = enc.legal_ids(engine) if not self._over() else []
+        if action not in legal:
+            raise pyspiel.SpielError(self._illegal(action, legal))
+        code = enc.action(action)
+        assert isinstance(code, int)
+        self.moves += 1
+        if self.rules.draw_outcomes(engine, code) is not None:
+            self.pending = code  # the chance node that follows chooses the card
+        else:
+            engine.apply(code)
+
+    def _illegal(self, action: int, legal: list[int]) -> str:
+        assert self.engine is not None
+        enc = self.rules.encoding
+        engine = self.engine.state
+        try:
+            what = f"{action} ({engine.action_to_text(enc.action(action))})"
+        except ValueError:
+            what = f"{action} (not an action id of {self.rules.ruleset}: ids are 0..{enc.num_actions - 1})"
+        options = ", ".join(f"{i} ({engine.action_to_text(enc.action(i))})" for i in sorted(legal))
+        return f"illegal action {what} in {game_name(self.rules.ruleset)}; legal: {options or 'none (the game is over)'}"
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            if self.engine is None:
+                return self.rules.setup_text(self.setup, action)
+            return f"draw {self.rules.card_text(action)}"
+        try:
+            code = self.rules.encoding.action(action)
+        except ValueError:
+            return f"invalid action {action}"
+        if self.engine is not None:
+            return self.engine.state.action_to_text(code)
+        return str(code)
+
+    def returns(self) -> list[float]:
+        if not self.is_terminal():
+            return [0.0, 0.0]
+        assert self.engine is not None
+        return list(self.rules.encoding.returns(self.engine.state))
+
+    def __str__(self) -> str:
+        if self.engine is None:
+            return "set-up " + " ".join(map(str, self.setup))
+        text = self.engine.state.to_notation()
+        return text if self.pending < 0 else f"{text} (drawing: {self.engine.state.action_to_text(self.pending)})"
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Callable[[], float]) -> FrontlinesState:
+        """A state ``player_id`` cannot tell from this one, its hidden cards drawn through
+        ``View.sample`` (``probability_sampler`` gives the randomness, in [0, 1))."""
+        if self.engine is None:
+            raise pyspiel.SpielError("resample_from_infostate during the set-up is not supported")
+        rng = random.Random(int(probability_sampler() * (1 << 53)))
+        return self._from_view(self.engine.state.view(player_id), rng)
+
+    def _from_view(self, view: View, rng: random.Random) -> FrontlinesState:
+        new: FrontlinesState = self.get_game().new_initial_state()
+        new.setup = []
+        new.engine = _Engine(view.sample(rng))
+        new.pending = self.pending
+        new.moves = self.moves
+        seen = self.information_log(view)
+        new.prefix = (seen[:], seen[:])
+        return new
+
+    def information_log(self, view: View) -> list[str]:
+        """The action log as ``view``'s player saw it since the set-up."""
+        assert view.viewer is not None
+        return self.prefix[view.viewer] + self.rules.log(view)
+
+    def view(self, player: int | None) -> View:
+        """``player``'s view of the engine state (the set-up must be complete)."""
+        if self.engine is None:
+            raise ValueError("the set-up is not complete: there is no view yet")
+        return self.engine.state.view(player)
+
+
+class FrontlinesObserver:
+    """OpenSpiel's observer interface: ``tensor``/``dict`` filled by ``set_from``, strings by
+    ``string_from``; the observation (what the player sees now) or, with perfect recall, the
+    information state (that and what the player remembers, with the action log)."""
+
+    def __init__(self, rules: _Rules, perfect_recall: bool) -> None:
+        enc = rules.encoding
+        self.perfect_recall = perfect_recall
+        layout = enc.information_state_layout if perfect_recall else enc.observation_layout
+        size = enc.information_state_size if perfect_recall else enc.observation_size
+        self.tensor = np.zeros(size, np.float32)
+        self.dict: dict[str, Any] = {}
+        start = 0
+        for block in layout:
+            self.dict[block.name] = self.tensor[start:start + block.size].reshape(block.shape)
+            start += block.size
+
+    def set_from(self, state: FrontlinesState, player: int) -> None:
+        if state.engine is None:
+            self.tensor.fill(0.0)  # nothing to see before the deal is complete
+            return
+        enc = state.rules.encoding
+        view = state.engine.state.view(player)
+        values = enc.information_state_tensor(view) if self.perfect_recall else enc.observation_tensor(view)
+        self.tensor[:] = values
+
+    def string_from(self, state: FrontlinesState, player: int) -> str:
+        if state.engine is None:
+            return state.rules.setup_seen(state.setup, player)
+        view = state.engine.state.view(player)
+        text = view.to_notation()
+        if self.perfect_recall:
+            text += " | log: " + "; ".join(state.information_log(view))
+        if state.pending >= 0:
+            text += f" | drawing: {view.action_to_text(state.pending)}"
+        return text
+
+
+def state_from_view(game: FrontlinesGame, view: View, rng: random.Random, moves: int = 0) -> FrontlinesState:
+    """An OpenSpiel state consistent with ``view`` (its hidden cards sampled), from which an
+    OpenSpiel search may choose ``view.viewer``'s action: its information state for that
+    player is the view's."""
+    start: FrontlinesState = game.new_initial_state()
+    start.moves = moves
+    return start._from_view(view, rng)
+
+
+def view_options(view: View) -> dict[str, str]:
+    """The rules options of the game ``view`` belongs to."""
+    if _ruleset(view.ruleset).game == "warmachine":
+        return dict(view.board.opts.names)  # type: ignore[attr-defined]
+    return dict(view.cfg.options)  # type: ignore[attr-defined]
+
+
+def _param_value(option: OptionSpec, text: str) -> bool | int | str:
+    """Option text as the value of its OpenSpiel parameter (:func:`_param_default`)."""
+    default = _param_default(option)
+    if isinstance(default, bool):
+        return text == "true"
+    if isinstance(default, int):
+        return int(text) if text.lstrip("-").isdigit() else -1
+    return text
+
+
+def load(ruleset: str, options: Mapping[str, str] | None = None) -> FrontlinesGame:
+    """The OpenSpiel game of ``ruleset`` with ``options`` given as our option texts (what
+    ``pyspiel.load_game`` gives for the matching parameters)."""
+    r = _ruleset(ruleset)
+    resolved = r.resolve_options(options)
+    params = {o.name: _param_value(o, resolved[o.name]) for o in r.options}
+    game: FrontlinesGame = pyspiel.load_game(game_name(ruleset), params)
+    return game
+
+
+# one subclass per ruleset, registered as OpenSpiel registers its own Python games (a class;
+# a plain function as the factory makes the interpreter abort at exit)
+_GAME_CLASSES: dict[str, type[FrontlinesGame]] = {}
+
+
+def _register() -> None:
+    registered = set(pyspiel.registered_names())
+    for r in all_rulesets():
+        name = game_name(r.name)
+        if name in registered:
+            continue
+
+        def __init__(self: FrontlinesGame, params: Mapping[str, object] | None = None, _ruleset: str = r.name) -> None:
+            FrontlinesGame.__init__(self, _ruleset, params)
+
+        cls = _GAME_CLASSES[name] = type(f"Game_{name}", (FrontlinesGame,), {"__init__": __init__})
+        pyspiel.register_game(_game_type(r), cls)
+
+
+_register()
+
+__all__ = ["FrontlinesGame", "FrontlinesObserver", "FrontlinesState", "game_name", "load", "state_from_view", "view_options"]

@@ -1,0 +1,233 @@
+"""OpenSpiel: every ruleset registered, OpenSpiel's own checks, the chance model, bad input,
+OpenSpiel's search bots on our games and in our arena (skipped without open-spiel)."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel")
+
+from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
+
+from frontlines.bots.registry import make_bot  # noqa: E402
+from frontlines.games import all_rulesets, encoding, new_state  # noqa: E402
+from frontlines.games.battleline.cards import parse_card  # noqa: E402
+from frontlines.rl import openspiel as fo  # noqa: E402
+
+
+def _past_setup(game: Any, seed: int = 0) -> Any:
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        outcomes = [o for o, _ in state.chance_outcomes()]
+        state.apply_action(rng.choice(outcomes))
+    return state
+
+
+def _play_randomly(state: Any, rng: random.Random, until: Any) -> Any:
+    """Random play (chance by its probabilities) until ``until(state)`` or the end."""
+    while not state.is_terminal() and not until(state):
+        if state.is_chance_node():
+            state.apply_action(rng.choice([o for o, _ in state.chance_outcomes()]))
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    return state
+
+
+def test_every_ruleset_is_registered_with_its_options_as_parameters() -> None:
+    names = set(pyspiel.registered_names())
+    for r in all_rulesets():
+        name = fo.game_name(r.name)
+        assert name in names
+        game = pyspiel.load_game(name)
+        assert set(game.get_parameters()) == {o.name for o in r.options}
+        assert game.num_distinct_actions() == encoding(r.name).num_actions
+    assert "frontlines_battleline_basic" in names and "frontlines_warmachine" in names
+
+
+@pytest.mark.parametrize("ruleset", [r.name for r in all_rulesets()])
+def test_random_sim_test_with_serialisation(ruleset: str) -> None:
+    game = pyspiel.load_game(fo.game_name(ruleset))
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize(("name", "params"), [
+    ("frontlines_medieval", {"battlefields": "mixed", "battlefield_set": "house"}),
+    ("frontlines_warmachine", {"leftover_choice_blind": False, "shuffler": 1, "battle_timing": "after_each_draw"}),
+    ("frontlines_battleline", {"first_player": 1, "claim_timing": "start_of_turn"}),
+])
+def test_random_sim_test_with_options(name: str, params: dict[str, Any]) -> None:
+    pyspiel.random_sim_test(pyspiel.load_game(name, params), num_sims=2, serialize=True, verbose=False)
+
+
+def test_parameters_in_a_game_string_reach_the_rules() -> None:
+    game = pyspiel.load_game("frontlines_battleline_basic(first_player=1,claim_timing=after_play)")
+    state = _past_setup(game)
+    engine = state.engine.state
+    assert engine.to_move == 1 and engine.cfg.get("claim_timing") == "after_play"
+    with pytest.raises(pyspiel.SpielError, match="burn_anytime"):
+        pyspiel.load_game("frontlines_warmachine", {"burn_anytime": "maybe"})
+    with pytest.raises(ValueError, match="best_of_3"):
+        pyspiel.load_game("frontlines_warmachine", {"match": "best_of_3"})
+
+
+def test_the_deal_is_a_chance_node_per_card_and_who_starts_one_more() -> None:
+    game = pyspiel.load_game("frontlines_battleline_basic")
+    state = game.new_initial_state()
+    assert state.is_chance_node() and [o for o, _ in state.chance_outcomes()] == [0, 1]
+    state.apply_action(1)  # player 1 starts
+    dealt = []
+    for _ in range(14):
+        outcomes = state.chance_outcomes()
+        assert len(outcomes) == 60 - len(dealt) and all(abs(p - 1 / len(outcomes)) < 1e-12 for _, p in outcomes)
+        assert not {o for o, _ in outcomes} & set(dealt)
+        dealt.append(outcomes[-1][0])
+        state.apply_action(dealt[-1])
+    assert not state.is_chance_node() and state.current_player() == 1
+    engine = state.engine.state
+    assert engine.hands[1] == sum(1 << c for c in dealt[0::2])  # the first player is dealt first
+    assert engine.hands[0] == sum(1 << c for c in dealt[1::2])
+    assert len(engine.tdeck) == 46
+
+
+def test_a_draw_is_a_chance_node_over_the_cards_that_could_come_next() -> None:
+    game = pyspiel.load_game("frontlines_battleline")
+    state = _play_randomly(_past_setup(game, 3), random.Random(3), lambda s: s.is_chance_node())
+    engine = state.engine.state
+    outcomes = [o for o, _ in state.chance_outcomes()]
+    deck = engine.xdeck if state.pending in (641, 645) else engine.tdeck
+    assert outcomes == sorted(deck)  # nothing is known about the deck yet: every card of it
+    hand_before = engine.hands[engine.to_move]
+    player = engine.to_move
+    state.apply_action(outcomes[0])
+    assert engine.hands[player] == hand_before | 1 << outcomes[0]
+
+
+def test_a_card_a_scout_returned_is_drawn_with_certainty() -> None:
+    game = pyspiel.load_game("frontlines_battleline")
+    state = _past_setup(game)
+    # the same position through the engine: a Scout returns R1 on top of the troop deck
+    from frontlines.games.battleline.notation import build_state
+
+    engine = build_state("h0=SC.R1.R2.R3.R4.R5.R6 h1=B1.B2 td=G1.G2.G3.G4.G5 xd=AL.DA rest=d1")
+    for text in ("SC", "scout:troop", "scout:troop", "scout:troop", "return:R1", "return:R2"):
+        engine.apply(engine.parse_action(text))
+    state.engine = fo._Engine(engine)
+    enc = game.rules.encoding
+    state.apply_action(enc.action_id(engine.parse_action("B1@1")))
+    state.apply_action(enc.action_id(engine.parse_action("draw:troop")))
+    assert state.chance_outcomes() == [(parse_card("R2"), 1.0)]
+
+
+def test_an_illegal_action_raises_naming_it_and_the_legal_ones_and_changes_nothing() -> None:
+    game = pyspiel.load_game("frontlines_battleline_basic")
+    state = _past_setup(game)
+    before, history = str(state), state.history()
+    legal = state.legal_actions()
+    illegal = next(a for a in range(game.num_distinct_actions()) if a not in legal)
+    with pytest.raises(pyspiel.SpielError) as err:
+        state.apply_action(illegal)
+    text = str(err.value)
+    assert f"illegal action {illegal} (" in text and f"{legal[0]} (" in text and f"{legal[-1]} (" in text
+    assert str(state) == before and state.history() == history
+    with pytest.raises(pyspiel.SpielError, match="not an action id"):
+        state.apply_action(game.num_distinct_actions() + 5)
+    assert str(state) == before
+    chance = game.new_initial_state()
+    with pytest.raises(pyspiel.SpielError, match="not a chance outcome"):
+        chance.apply_action(7)
+    assert str(chance) == str(game.new_initial_state())
+
+
+@pytest.mark.parametrize("ruleset", ["battleline", "warmachine"])
+def test_observations_come_from_the_view(ruleset: str) -> None:
+    game = pyspiel.load_game(fo.game_name(ruleset))
+    state = _play_randomly(_past_setup(game, 1), random.Random(1), lambda s: len(s.history()) > 40)
+    enc = game.rules.encoding
+    for player in (0, 1):
+        view = state.view(player)
+        assert state.observation_tensor(player) == pytest.approx(list(enc.observation_tensor(view)))
+        assert state.information_state_tensor(player) == pytest.approx(list(enc.information_state_tensor(view)))
+        assert state.observation_string(player) .startswith(view.to_notation())
+        assert state.information_state_string(player).startswith(view.to_notation())
+    assert state.observation_string(0) != state.observation_string(1)
+
+
+@pytest.mark.parametrize("ruleset", ["battleline", "warmachine"])
+def test_resample_from_infostate_keeps_what_the_player_knows(ruleset: str) -> None:
+    game = pyspiel.load_game(fo.game_name(ruleset))
+    rng = random.Random(2)
+    state = _past_setup(game, 2)
+    differs = False
+    for _ in range(6):
+        state = _play_randomly(state, rng, lambda s: not s.is_chance_node() and rng.random() < 0.1)
+        if state.is_terminal():
+            break
+        player = state.current_player()
+        sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+        sample = state.resample_from_infostate(player, sampler)
+        assert sample.information_state_string(player) == state.information_state_string(player)
+        assert sample.legal_actions() == state.legal_actions()
+        differs |= str(sample) != str(state)
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert differs  # the hidden cards were drawn again
+
+
+def test_openspiel_ismcts_and_mcts_play_complete_games_on_it() -> None:
+    game = pyspiel.load_game("frontlines_warmachine")
+    rng = np_rng(1)
+    evaluator = mcts.RandomRolloutEvaluator(1, rng)
+    bots = [ismcts.ISMCTSBot(game, evaluator, 2.0, 8, random_state=rng),
+            mcts.MCTSBot(game, 2.0, 8, evaluator, solve=False, random_state=rng)]
+    state = game.new_initial_state()
+    chance = random.Random(1)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(chance.choice([o for o, _ in state.chance_outcomes()]))
+        else:
+            state.apply_action(bots[state.current_player()].step(state))
+    assert sorted(state.returns()) in ([-1.0, 1.0], [0.0, 0.0])
+
+
+def np_rng(seed: int) -> Any:
+    import numpy as np
+
+    return np.random.RandomState(seed)
+
+
+@pytest.mark.parametrize(("ruleset", "spec", "other"), [
+    ("warmachine", "openspiel:ismcts,simulations=10", "heuristic"),
+    ("warmachine", "openspiel:mcts,simulations=10", "random"),
+    ("battleline-basic", "openspiel:ismcts,simulations=3", "random"),
+    ("battleline-basic", "openspiel:mcts,simulations=3", "heuristic"),
+])
+def test_openspiel_bots_play_our_bots(ruleset: str, spec: str, other: str) -> None:
+    bots = [make_bot(spec, 1), make_bot(other, 2)]
+    state = new_state(ruleset, seed=4)
+    for seat, bot in enumerate(bots):
+        bot.new_game(ruleset, seat, 4)
+    while not state.is_terminal():
+        player = state.current_player()
+        assert player is not None
+        state.apply(bots[player].choose(state.view(player)))  # apply raises on an illegal action
+    assert bots[0].name == spec
+
+
+def test_openspiel_bot_specs_are_checked() -> None:
+    with pytest.raises(ValueError, match="unknown OpenSpiel algorithm 'cfr'"):
+        make_bot("openspiel:cfr")
+    with pytest.raises(ValueError, match="unknown openspiel:mcts option 'world_samples'"):
+        make_bot("openspiel:mcts,world_samples=3")
+    with pytest.raises(ValueError, match="must be a number"):
+        make_bot("openspiel:ismcts,simulations=many")
+
+
+def test_the_arena_imports_no_openspiel_unless_asked() -> None:
+    code = ("import sys, frontlines.commands.arena, frontlines.arena.runner, frontlines.bots.registry as r; "
+            "r.make_bot('heuristic'); assert 'pyspiel' not in sys.modules, 'pyspiel imported'")
+    subprocess.run([sys.executable, "-c", code], check=True)
