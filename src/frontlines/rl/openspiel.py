@@ -56,6 +56,8 @@ from frontlines.games.warmachine.options import Opts
 from frontlines.games.warmachine.rules import DRAW_A, Board
 
 NUM_FLAGS = 9
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 
 
 def game_name(ruleset: str) -> str:
@@ -100,6 +102,10 @@ class _Rules(ABC):
         """What ``player`` knows of the set-up so far (for strings at set-up chance nodes)."""
 
     @abstractmethod
+    def is_draw(self, code: int) -> bool:
+        """Whether engine action ``code`` draws a card (a chance node follows it)."""
+
+    @abstractmethod
     def draw_outcomes(self, state: State, code: int) -> list[int] | None:
         """The cards engine action ``code`` may draw now, equally likely; ``None`` when it
         draws nothing."""
@@ -114,6 +120,9 @@ class _Rules(ABC):
     @abstractmethod
     def log(self, view: View) -> list[str]:
         """The view's action log (what its player saw)."""
+
+
+_BATTLELINE_DRAWS = frozenset((DRAW_TROOP, SCOUT_TROOP, DRAW_TACTICS, SCOUT_TACTICS))
 
 
 class _BattleLineRules(_Rules):
@@ -157,7 +166,8 @@ class _BattleLineRules(_Rules):
         if self.mixed and len(up) < NUM_FLAGS:
             return [0, 1]
         if len(dealt) < 2 * self.hand:
-            return [c for c in self.troops if c not in dealt]
+            gone = set(dealt)
+            return [c for c in self.troops if c not in gone]
         return None
 
     def build(self, done: Sequence[int]) -> State:
@@ -165,7 +175,8 @@ class _BattleLineRules(_Rules):
         bf_up = sum(b << f for f, b in enumerate(up)) if self.mixed else (1 << NUM_FLAGS) - 1 if self.bf_up_all else 0
         # the deal takes cards from the top (the end) in the order they were dealt; the rest
         # of the deck may lie in any order, since each later draw is a chance event again
-        troops = [c for c in self.troops if c not in dealt] + dealt[::-1]
+        gone = set(dealt)
+        troops = [c for c in self.troops if c not in gone] + dealt[::-1]
         return BattleLineState.arranged(self.cfg, first, troops, list(self.tactics), tuple(bf), bf_up)
 
     def _dealt_to(self, first: int, k: int) -> int:
@@ -186,8 +197,11 @@ class _BattleLineRules(_Rules):
         mine = [card_code(c) for k, c in enumerate(dealt) if self._dealt_to(first, k) == player]
         return f"set-up first={first} battlefields={bf} up={up} dealt={len(dealt)} hand={'.'.join(mine)}"
 
+    def is_draw(self, code: int) -> bool:
+        return code in _BATTLELINE_DRAWS
+
     def draw_outcomes(self, state: State, code: int) -> list[int] | None:
-        if code in (DRAW_TROOP, SCOUT_TROOP, DRAW_TACTICS, SCOUT_TACTICS):
+        if code in _BATTLELINE_DRAWS:
             assert isinstance(state, BattleLineState)
             return state.next_draws(code in (DRAW_TACTICS, SCOUT_TACTICS))
         return None
@@ -257,6 +271,9 @@ class _WarMachineRules(_Rules):
         shuffler, front, flips, leftover = self._split(done)
         cards = ".".join(wm_card_code(c) for c in front)
         return f"set-up shuffler={shuffler} front={cards} flips={flips} leftover={len(leftover)}"
+
+    def is_draw(self, code: int) -> bool:
+        return DRAW_A <= code < DRAW_A + 6
 
     def draw_outcomes(self, state: State, code: int) -> list[int] | None:
         if DRAW_A <= code < DRAW_A + 6:
@@ -401,34 +418,51 @@ class FrontlinesState(pyspiel.State):  # type: ignore[misc]
         self.pending = -1  # the engine's draw action waiting for its chance outcome
         self.moves = 0  # player actions so far
         self.prefix: tuple[list[str], list[str]] = ([], [])  # log before a resampled state began
+        # OpenSpiel asks who is to move several times per action: kept up to date by _update
+        self.player = _CHANCE
         self._start()
 
     def _start(self) -> None:
         if self.engine is None and self.rules.setup_outcomes(self.setup) is None:
             self.engine = _Engine(self.rules.build(self.setup))
+            self._update()
+
+    def _update(self) -> None:
+        if self.engine is None or self.pending >= 0:
+            self.player = _CHANCE
+            return
+        engine = self.engine.state
+        enc = self.rules.encoding
+        if engine.is_terminal() or (not enc.length_proven and self.moves >= enc.max_game_length):
+            self.player = _TERMINAL
+        else:
+            player = engine.current_player()
+            assert player is not None
+            self.player = player
 
     # --- the OpenSpiel interface --------------------------------------------------------
     def current_player(self) -> int:
-        if self.engine is None or self.pending >= 0:
-            return int(pyspiel.PlayerId.CHANCE)
-        if self._over():
-            return int(pyspiel.PlayerId.TERMINAL)
-        player = self.engine.state.current_player()
-        assert player is not None
-        return player
-
-    def _over(self) -> bool:
-        assert self.engine is not None
-        return self.engine.state.is_terminal() or (
-            not self.rules.encoding.length_proven and self.moves >= self.rules.encoding.max_game_length
-        )
+        return self.player
 
     def is_terminal(self) -> bool:
-        return self.engine is not None and self.pending < 0 and self._over()
+        return self.player == _TERMINAL
 
     def _legal_actions(self, player: int) -> list[int]:
         assert self.engine is not None
         return sorted(self.rules.encoding.legal_ids(self.engine.state))
+
+    # The next two answer Python callers directly, as OpenSpiel's C++ side would, without the
+    # half-dozen calls back into Python that make up most of a step's cost from Python.
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        current = self.player
+        if current == _CHANCE:
+            return self._chance_outcomes() if player is None or player == _CHANCE else []
+        if current == _TERMINAL or (player is not None and player != current):
+            return []
+        return self._legal_actions(current)
+
+    def is_chance_node(self) -> bool:
+        return self.player == _CHANCE
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         outcomes = self._chance_outcomes()
@@ -445,29 +479,41 @@ class FrontlinesState(pyspiel.State):  # type: ignore[misc]
         return drawn
 
     def _apply_action(self, action: int) -> None:
-        if self.engine is None or self.pending >= 0:
+        if self.player == _CHANCE:
+            self._apply_chance(action)
+        else:
+            self._apply_player(action)
+        self._update()
+
+    def _apply_chance(self, action: int) -> None:
+        if self.engine is None:
             outcomes = self._chance_outcomes()
             if action not in outcomes:
-                raise pyspiel.SpielError(
-                    f"{action} is not a chance outcome here; the outcomes are {', '.join(map(str, outcomes))}")
-            if self.engine is None:
-                self.setup.append(action)
-                self._start()
-            else:
-                engine = self.engine.state
-                self.rules.stack(engine, self.pending, action)
-                engine.apply(self.pending)
-                self.pending = -1
+                raise pyspiel.SpielError(self._not_chance(action, outcomes))
+            self.setup.append(action)
+            self._start()
             return
+        engine = self.engine.state
+        try:
+            self.rules.stack(engine, self.pending, action)  # checks that the card may come next
+        except ValueError:
+            raise pyspiel.SpielError(self._not_chance(action, self._chance_outcomes())) from None
+        engine.apply(self.pending)
+        self.pending = -1
+
+    def _not_chance(self, action: int, outcomes: list[int]) -> str:
+        return f"{action} is not a chance outcome here; the outcomes are {', '.join(map(str, outcomes))}"
+
+    def _apply_player(self, action: int) -> None:
+        assert self.engine is not None
         enc = self.rules.encoding
         engine = self.engine.state
-        legal = enc.legal_ids(engine) if not self._over() else []
-        if action not in legal:
-            raise pyspiel.SpielError(self._illegal(action, legal))
-        code = enc.action(action)
-        assert isinstance(code, int)
+        codes = enc.codes
+        code = codes[action] if type(action) is int and 0 <= action < len(codes) else -1
+        if code < 0 or self.player == _TERMINAL or not engine.is_legal(code):
+            raise pyspiel.SpielError(self._illegal(action, enc.legal_ids(engine) if self.player >= 0 else []))
         self.moves += 1
-        if self.rules.draw_outcomes(engine, code) is not None:
+        if self.rules.is_draw(code):
             self.pending = code  # the chance node that follows chooses the card
         else:
             engine.apply(code)
@@ -512,7 +558,7 @@ class FrontlinesState(pyspiel.State):  # type: ignore[misc]
         """A state ``player_id`` cannot tell from this one, its hidden cards drawn through
         ``View.sample`` (``probability_sampler`` gives the randomness, in [0, 1))."""
         if self.engine is None:
-            raise pyspiel.SpielError("resample_from_infostate during the set-up is not supported")
+            raise pyspiel.SpielError("resample_from_infostate is not supported during the set-up")
         rng = random.Random(int(probability_sampler() * (1 << 53)))
         return self._from_view(self.engine.state.view(player_id), rng)
 
@@ -524,6 +570,7 @@ class FrontlinesState(pyspiel.State):  # type: ignore[misc]
         new.moves = self.moves
         seen = self.information_log(view)
         new.prefix = (seen[:], seen[:])
+        new._update()
         return new
 
     def information_log(self, view: View) -> list[str]:
@@ -560,9 +607,12 @@ class FrontlinesObserver:
             self.tensor.fill(0.0)  # nothing to see before the deal is complete
             return
         enc = state.rules.encoding
-        view = state.engine.state.view(player)
-        values = enc.information_state_tensor(view) if self.perfect_recall else enc.observation_tensor(view)
-        self.tensor[:] = values
+        engine = state.engine.state
+        if self.perfect_recall:
+            values = enc.information_state_tensor(engine.view(player))
+        else:
+            values = enc.observation_tensor_of(engine, player)  # the same as from the view, faster
+        self.tensor[:] = np.frombuffer(values, dtype=np.float32)
 
     def string_from(self, state: FrontlinesState, player: int) -> str:
         if state.engine is None:

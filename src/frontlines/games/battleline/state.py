@@ -161,7 +161,8 @@ class BattleLineState(Table, State):
         (a chance node) then draws it with the usual action. Cards whose place a player
         knows keep their places; ``ValueError`` for any other card."""
         deck = self.xdeck if card >= NUM_TROOPS else self.tdeck
-        if card not in self.next_draws(card >= NUM_TROOPS):
+        placed = self.known[0] | self.known[1]
+        if card not in deck or (placed >> card & 1 and card != deck[-1]) or (placed >> deck[-1] & 1 and card != deck[-1]):
             raise ValueError(f"{card_code(card)} cannot be the next card of its deck")
         i = deck.index(card)
         deck[i], deck[-1] = deck[-1], card
