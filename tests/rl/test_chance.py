@@ -73,3 +73,21 @@ def test_war_machine_draws_may_be_any_pile_card_and_a_stacked_one_is_drawn() -> 
     assert s.board.piles[0][-1] == card and sorted(s.next_draws()) == sorted(c for p in piles for c in p)
     with pytest.raises(ValueError):
         s.stack(0, 99)
+
+
+def test_a_war_machine_game_is_dealt_again_only_before_its_first_action() -> None:
+    from frontlines.core.errors import IllegalAction
+    from frontlines.games.warmachine.cards import ALL_CARDS
+
+    s = WARMACHINE.new_game(seed=3)
+    front = [ALL_CARDS[0]]  # the first card, then two that share no country with it or each other
+    for c in ALL_CARDS:
+        if len(front) < 3 and all(len({c // 6, c % 6, f // 6, f % 6}) == 4 for f in front):
+            front.append(c)
+    rest = [c for c in ALL_CARDS if c not in front]
+    s.redeal(front, [False, True, False], rest)
+    assert s.board.front_cards() == front and s.board.leftover == rest[24:]
+    assert sorted(s.next_draws()) == sorted(rest[:24])
+    s.apply(s.legal_actions()[0])
+    with pytest.raises(IllegalAction):
+        s.redeal(front, [False, False, False], rest)

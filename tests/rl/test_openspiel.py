@@ -60,6 +60,7 @@ def test_random_sim_test_with_serialisation(ruleset: str) -> None:
     ("frontlines_medieval", {"battlefields": "mixed", "battlefield_set": "house"}),
     ("frontlines_warmachine", {"leftover_choice_blind": False, "shuffler": 1, "battle_timing": "after_each_draw"}),
     ("frontlines_battleline", {"first_player": 1, "claim_timing": "start_of_turn"}),
+    ("frontlines_warmachine", {"match": "best_of_3"}),
 ])
 def test_random_sim_test_with_options(name: str, params: dict[str, Any]) -> None:
     pyspiel.random_sim_test(pyspiel.load_game(name, params), num_sims=2, serialize=True, verbose=False)
@@ -72,8 +73,6 @@ def test_parameters_in_a_game_string_reach_the_rules() -> None:
     assert engine.to_move == 1 and engine.cfg.get("claim_timing") == "after_play"
     with pytest.raises(pyspiel.SpielError, match="burn_anytime"):
         pyspiel.load_game("frontlines_warmachine", {"burn_anytime": "maybe"})
-    with pytest.raises(ValueError, match="best_of_3"):
-        pyspiel.load_game("frontlines_warmachine", {"match": "best_of_3"})
 
 
 def test_the_deal_is_a_chance_node_per_card_and_who_starts_one_more() -> None:
@@ -93,6 +92,28 @@ def test_the_deal_is_a_chance_node_per_card_and_who_starts_one_more() -> None:
     assert engine.hands[1] == sum(1 << c for c in dealt[0::2])  # the first player is dealt first
     assert engine.hands[0] == sum(1 << c for c in dealt[1::2])
     assert len(engine.tdeck) == 46
+
+
+def test_each_game_of_a_war_machine_match_is_dealt_by_chance_nodes() -> None:
+    game = pyspiel.load_game("frontlines_warmachine", {"match": "best_of_3", "shuffler": 0})
+    rng = random.Random(5)
+    state = game.new_initial_state()
+    setups = 0
+    while not state.is_terminal():
+        if state.is_chance_node() and state.dealing:
+            if not state.setup:
+                setups += 1
+                shuffler = 0 if setups % 2 else 1  # the shuffler alternates
+                assert state.engine is None or state.engine.state.board.shuffler == shuffler
+            done = [*state.setup, rng.choice([o for o, _ in state.chance_outcomes()])]
+            state.apply_action(done[-1])
+            if not state.dealing:  # the deal is the chance outcomes', not the match seed's
+                board = state.engine.state.board
+                assert board.front_cards() == done[0:6:2] and board.leftover == done[6:]
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    board = state.engine.state.board
+    assert setups == len(board.results) >= 2 and state.returns() in ([1.0, -1.0], [-1.0, 1.0], [0.0, 0.0])
 
 
 def test_a_draw_is_a_chance_node_over_the_cards_that_could_come_next() -> None:

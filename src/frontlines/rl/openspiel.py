@@ -53,7 +53,7 @@ from frontlines.games.warmachine.cards import ALL_CARDS
 from frontlines.games.warmachine.cards import card_code as wm_card_code
 from frontlines.games.warmachine.engine import WarMachineState
 from frontlines.games.warmachine.options import Opts
-from frontlines.games.warmachine.rules import DRAW_A, Board
+from frontlines.games.warmachine.rules import CHOOSE, DRAW_A, Board
 
 NUM_FLAGS = 9
 _CHANCE = int(pyspiel.PlayerId.CHANCE)
@@ -84,22 +84,28 @@ class _Rules(ABC):
     def __reduce__(self) -> tuple[Callable[..., _Rules], tuple[str, tuple[tuple[str, str], ...]]]:
         return _rules_for, (self.ruleset, tuple(sorted(self.options.items())))
 
+    # ``engine`` below is None for the first deal, or the match whose next game is dealt
     @abstractmethod
-    def setup_outcomes(self, done: Sequence[int]) -> list[int] | None:
+    def setup_outcomes(self, done: Sequence[int], engine: State | None) -> list[int] | None:
         """The equally likely outcomes of the next set-up chance event after ``done``, or
         ``None`` when the set-up is complete."""
 
     @abstractmethod
-    def build(self, done: Sequence[int]) -> State:
+    def build(self, done: Sequence[int], engine: State | None) -> State:
         """The engine state the complete set-up ``done`` makes."""
 
     @abstractmethod
-    def setup_text(self, done: Sequence[int], outcome: int) -> str:
+    def setup_text(self, done: Sequence[int], outcome: int, engine: State | None) -> str:
         """The set-up event ``outcome`` (coming after ``done``) in words."""
 
     @abstractmethod
-    def setup_seen(self, done: Sequence[int], player: int) -> str:
+    def setup_seen(self, done: Sequence[int], player: int, engine: State | None) -> str:
         """What ``player`` knows of the set-up so far (for strings at set-up chance nodes)."""
+
+    def new_deal(self, engine: State) -> bool:
+        """Whether the engine has just begun a game of a match, dealt from its own seed: the
+        OpenSpiel state deals it again with chance nodes."""
+        return False
 
     @abstractmethod
     def is_draw(self, code: int) -> bool:
@@ -157,7 +163,7 @@ class _BattleLineRules(_Rules):
                 i += len(up)
         return first, bf, up, list(done[i:])
 
-    def setup_outcomes(self, done: Sequence[int]) -> list[int] | None:
+    def setup_outcomes(self, done: Sequence[int], engine: State | None) -> list[int] | None:
         first, bf, up, dealt = self._split(done)
         if first < 0:
             return [0, 1]
@@ -170,7 +176,7 @@ class _BattleLineRules(_Rules):
             return [c for c in self.troops if c not in gone]
         return None
 
-    def build(self, done: Sequence[int]) -> State:
+    def build(self, done: Sequence[int], engine: State | None) -> State:
         first, bf, up, dealt = self._split(done)
         bf_up = sum(b << f for f, b in enumerate(up)) if self.mixed else (1 << NUM_FLAGS) - 1 if self.bf_up_all else 0
         # the deal takes cards from the top (the end) in the order they were dealt; the rest
@@ -182,7 +188,7 @@ class _BattleLineRules(_Rules):
     def _dealt_to(self, first: int, k: int) -> int:
         return first if k % 2 == 0 else 1 - first
 
-    def setup_text(self, done: Sequence[int], outcome: int) -> str:
+    def setup_text(self, done: Sequence[int], outcome: int, engine: State | None) -> str:
         first, bf, up, dealt = self._split(done)
         if first < 0:
             return f"player {outcome} moves first"
@@ -192,7 +198,7 @@ class _BattleLineRules(_Rules):
             return f"flag {len(up) + 1} battlefield {'face up' if outcome else 'face down'}"
         return f"deal {card_code(outcome)} to player {self._dealt_to(first, len(dealt))}"
 
-    def setup_seen(self, done: Sequence[int], player: int) -> str:
+    def setup_seen(self, done: Sequence[int], player: int, engine: State | None) -> str:
         first, bf, up, dealt = self._split(done)
         mine = [card_code(c) for k, c in enumerate(dealt) if self._dealt_to(first, k) == player]
         return f"set-up first={first} battlefields={bf} up={up} dealt={len(dealt)} hand={'.'.join(mine)}"
@@ -223,21 +229,19 @@ class _WarMachineRules(_Rules):
     def __init__(self, ruleset: str, options: dict[str, str]) -> None:
         super().__init__(ruleset, options)
         self.opts = Opts.resolve(options)
-        if self.opts.best_of_3:
-            # later games of a match are dealt from a seed inside the engine, not by chance nodes
-            raise ValueError("OpenSpiel plays single games of War Machine: match=best_of_3 is not supported")
 
-    def _split(self, done: Sequence[int]) -> tuple[int, list[int], list[int], list[int]]:
+    def _split(self, done: Sequence[int], engine: State | None) -> tuple[int, list[int], list[int], list[int]]:
         """(shuffler or -1, front cards, their flips, leftover cards) so far."""
         i = 0
-        shuffler = self.opts.shuffler
+        # a match's next game: the shuffler alternates (the engine has set it)
+        shuffler = self.opts.shuffler if engine is None else _board(engine).shuffler
         if shuffler < 0 and done:
             shuffler, i = done[0], 1
         front_part = list(done[i:i + 6])
         return shuffler, front_part[0::2], front_part[1::2], list(done[i + 6:])
 
-    def setup_outcomes(self, done: Sequence[int]) -> list[int] | None:
-        shuffler, front, flips, leftover = self._split(done)
+    def setup_outcomes(self, done: Sequence[int], engine: State | None) -> list[int] | None:
+        shuffler, front, flips, leftover = self._split(done, engine)
         if shuffler < 0:
             return [0, 1]
         if len(front) < 3 or len(flips) < len(front):
@@ -250,15 +254,22 @@ class _WarMachineRules(_Rules):
             return [c for c in ALL_CARDS if c not in front and c not in leftover]
         return None
 
-    def build(self, done: Sequence[int]) -> State:
-        shuffler, front, flips, leftover = self._split(done)
-        board = Board(self.opts)
+    def build(self, done: Sequence[int], engine: State | None) -> State:
+        shuffler, front, flips, leftover = self._split(done, engine)
         rest = [c for c in ALL_CARDS if c not in front and c not in leftover] + leftover
+        if engine is not None:
+            assert isinstance(engine, WarMachineState)
+            engine.redeal(front, [bool(f) for f in flips], rest)
+            return engine
+        board = Board(self.opts)
         board.set_up(front, [bool(f) for f in flips], rest, shuffler)
         return WarMachineState(board, self.ruleset)
 
-    def setup_text(self, done: Sequence[int], outcome: int) -> str:
-        shuffler, front, flips, _ = self._split(done)
+    def new_deal(self, engine: State) -> bool:
+        return self.opts.best_of_3 and _board(engine).phase == CHOOSE
+
+    def setup_text(self, done: Sequence[int], outcome: int, engine: State | None) -> str:
+        shuffler, front, flips, _ = self._split(done, engine)
         if shuffler < 0:
             return f"player {outcome} shuffles"
         if len(front) < 3 or len(flips) < len(front):
@@ -267,10 +278,11 @@ class _WarMachineRules(_Rules):
             return f"front card {len(front) + 1} is {wm_card_code(outcome)}"
         return f"leftover card {wm_card_code(outcome)}"
 
-    def setup_seen(self, done: Sequence[int], player: int) -> str:
-        shuffler, front, flips, leftover = self._split(done)
+    def setup_seen(self, done: Sequence[int], player: int, engine: State | None) -> str:
+        shuffler, front, flips, leftover = self._split(done, engine)
         cards = ".".join(wm_card_code(c) for c in front)
-        return f"set-up shuffler={shuffler} front={cards} flips={flips} leftover={len(leftover)}"
+        game = "" if engine is None else f" game={_board(engine).game_no}"
+        return f"set-up{game} shuffler={shuffler} front={cards} flips={flips} leftover={len(leftover)}"
 
     def is_draw(self, code: int) -> bool:
         return DRAW_A <= code < DRAW_A + 6
@@ -290,6 +302,11 @@ class _WarMachineRules(_Rules):
 
     def log(self, view: View) -> list[str]:
         return list(view.log())  # type: ignore[attr-defined]
+
+
+def _board(engine: State) -> Board:
+    assert isinstance(engine, WarMachineState)
+    return engine.board
 
 
 _RULES: dict[tuple[str, tuple[tuple[str, str], ...]], _Rules] = {}
@@ -408,12 +425,14 @@ class _Engine:
 
 
 class FrontlinesState(pyspiel.State):  # type: ignore[misc]
-    """A game in progress: the set-up chance events, then the engine state."""
+    """A game in progress: the set-up chance events, then the engine state (and, in a War
+    Machine match, the set-up of each later game)."""
 
     def __init__(self, game: FrontlinesGame) -> None:
         super().__init__(game)
         self.rules: _Rules = game.rules
-        self.setup: list[int] = []  # set-up chance outcomes so far (until the engine exists)
+        self.dealing = True  # in a set-up: its chance events come next
+        self.setup: list[int] = []  # the set-up's chance outcomes so far
         self.engine: _Engine | None = None
         self.pending = -1  # the engine's draw action waiting for its chance outcome
         self.moves = 0  # player actions so far
@@ -422,16 +441,27 @@ class FrontlinesState(pyspiel.State):  # type: ignore[misc]
         self.player = _CHANCE
         self._start()
 
+    def _engine_or_none(self) -> State | None:
+        return None if self.engine is None else self.engine.state
+
+    def _live(self) -> State:
+        """The engine state (outside the first set-up)."""
+        assert self.engine is not None
+        return self.engine.state
+
     def _start(self) -> None:
-        if self.engine is None and self.rules.setup_outcomes(self.setup) is None:
-            self.engine = _Engine(self.rules.build(self.setup))
+        engine = self._engine_or_none()
+        if self.dealing and self.rules.setup_outcomes(self.setup, engine) is None:
+            self.engine = _Engine(self.rules.build(self.setup, engine))
+            self.dealing = False
+            self.setup = []
             self._update()
 
     def _update(self) -> None:
-        if self.engine is None or self.pending >= 0:
+        if self.dealing or self.pending >= 0:
             self.player = _CHANCE
             return
-        engine = self.engine.state
+        engine = self._live()
         enc = self.rules.encoding
         if engine.is_terminal() or (not enc.length_proven and self.moves >= enc.max_game_length):
             self.player = _TERMINAL
@@ -470,10 +500,11 @@ class FrontlinesState(pyspiel.State):  # type: ignore[misc]
         return [(o, p) for o in outcomes]
 
     def _chance_outcomes(self) -> list[int]:
-        if self.engine is None:
-            outcomes = self.rules.setup_outcomes(self.setup)
+        if self.dealing:
+            outcomes = self.rules.setup_outcomes(self.setup, self._engine_or_none())
             assert outcomes is not None
             return outcomes
+        assert self.engine is not None
         drawn = self.rules.draw_outcomes(self.engine.state, self.pending)
         assert drawn
         return drawn
@@ -486,13 +517,14 @@ class FrontlinesState(pyspiel.State):  # type: ignore[misc]
         self._update()
 
     def _apply_chance(self, action: int) -> None:
-        if self.engine is None:
+        if self.dealing:
             outcomes = self._chance_outcomes()
             if action not in outcomes:
                 raise pyspiel.SpielError(self._not_chance(action, outcomes))
             self.setup.append(action)
             self._start()
             return
+        assert self.engine is not None
         engine = self.engine.state
         try:
             self.rules.stack(engine, self.pending, action)  # checks that the card may come next
@@ -500,6 +532,7 @@ class FrontlinesState(pyspiel.State):  # type: ignore[misc]
             raise pyspiel.SpielError(self._not_chance(action, self._chance_outcomes())) from None
         engine.apply(self.pending)
         self.pending = -1
+        self.dealing = self.rules.new_deal(engine)
 
     def _not_chance(self, action: int, outcomes: list[int]) -> str:
         return f"{action} is not a chance outcome here; the outcomes are {', '.join(map(str, outcomes))}"
@@ -517,6 +550,7 @@ class FrontlinesState(pyspiel.State):  # type: ignore[misc]
             self.pending = code  # the chance node that follows chooses the card
         else:
             engine.apply(code)
+            self.dealing = self.rules.new_deal(engine)
 
     def _illegal(self, action: int, legal: list[int]) -> str:
         assert self.engine is not None
@@ -531,8 +565,8 @@ class FrontlinesState(pyspiel.State):  # type: ignore[misc]
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
-            if self.engine is None:
-                return self.rules.setup_text(self.setup, action)
+            if self.dealing:
+                return self.rules.setup_text(self.setup, action, self._engine_or_none())
             return f"draw {self.rules.card_text(action)}"
         try:
             code = self.rules.encoding.action(action)
@@ -549,15 +583,17 @@ class FrontlinesState(pyspiel.State):  # type: ignore[misc]
         return list(self.rules.encoding.returns(self.engine.state))
 
     def __str__(self) -> str:
-        if self.engine is None:
-            return "set-up " + " ".join(map(str, self.setup))
-        text = self.engine.state.to_notation()
-        return text if self.pending < 0 else f"{text} (drawing: {self.engine.state.action_to_text(self.pending)})"
+        if self.dealing:
+            game = "" if self.engine is None else f" after {self.engine.state.to_notation()}"
+            return f"set-up{game}: " + " ".join(map(str, self.setup))
+        engine = self._live()
+        text = engine.to_notation()
+        return text if self.pending < 0 else f"{text} (drawing: {engine.action_to_text(self.pending)})"
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Callable[[], float]) -> FrontlinesState:
         """A state ``player_id`` cannot tell from this one, its hidden cards drawn through
         ``View.sample`` (``probability_sampler`` gives the randomness, in [0, 1))."""
-        if self.engine is None:
+        if self.dealing or self.engine is None:
             raise pyspiel.SpielError("resample_from_infostate is not supported during the set-up")
         rng = random.Random(int(probability_sampler() * (1 << 53)))
         return self._from_view(self.engine.state.view(player_id), rng)
@@ -565,6 +601,7 @@ class FrontlinesState(pyspiel.State):  # type: ignore[misc]
     def _from_view(self, view: View, rng: random.Random) -> FrontlinesState:
         new: FrontlinesState = self.get_game().new_initial_state()
         new.setup = []
+        new.dealing = False
         new.engine = _Engine(view.sample(rng))
         new.pending = self.pending
         new.moves = self.moves
@@ -580,7 +617,7 @@ class FrontlinesState(pyspiel.State):  # type: ignore[misc]
 
     def view(self, player: int | None) -> View:
         """``player``'s view of the engine state (the set-up must be complete)."""
-        if self.engine is None:
+        if self.dealing or self.engine is None:
             raise ValueError("the set-up is not complete: there is no view yet")
         return self.engine.state.view(player)
 
@@ -603,7 +640,7 @@ class FrontlinesObserver:
             start += block.size
 
     def set_from(self, state: FrontlinesState, player: int) -> None:
-        if state.engine is None:
+        if state.dealing or state.engine is None:
             self.tensor.fill(0.0)  # nothing to see before the deal is complete
             return
         enc = state.rules.encoding
@@ -615,8 +652,8 @@ class FrontlinesObserver:
         self.tensor[:] = np.frombuffer(values, dtype=np.float32)
 
     def string_from(self, state: FrontlinesState, player: int) -> str:
-        if state.engine is None:
-            return state.rules.setup_seen(state.setup, player)
+        if state.dealing or state.engine is None:
+            return state.rules.setup_seen(state.setup, player, state._engine_or_none())
         view = state.engine.state.view(player)
         text = view.to_notation()
         if self.perfect_recall:

@@ -29,6 +29,7 @@ from frontlines.games.warmachine.notation import (
     public_action_text,
 )
 from frontlines.games.warmachine.rules import (
+    CHOOSE,
     DRAW,
     OVER,
     PHASE_NAMES,
@@ -186,6 +187,16 @@ class WarMachineState(State):
         """Put ``card`` on top of pile ``pile`` before drawing it (:meth:`Board.stack`): how a
         chance node chooses a draw."""
         self._b.stack(pile, card)
+
+    def redeal(self, front: list[int], flips: list[bool], rest: list[int]) -> None:
+        """Deal the game just begun again from the given shuffles (:meth:`Board.set_up`; the
+        shuffler stays): a best-of-3 match deals each next game from its seed, which
+        interfaces that make every card a chance event (OpenSpiel) replace. Only before the
+        game's first action; ``IllegalAction`` otherwise."""
+        b = self._b
+        if b.phase != CHOOSE or not b.leftover:
+            raise IllegalAction("a game can be dealt again only before its first action")
+        b.set_up(front, flips, rest, b.shuffler)
 
     def _describe(self, action: Action) -> str:
         try:
