@@ -125,6 +125,12 @@ def test_a_draw_is_a_chance_node_over_the_cards_that_could_come_next() -> None:
     assert outcomes == sorted(deck)  # nothing is known about the deck yet: every card of it
     hand_before = engine.hands[engine.to_move]
     player = engine.to_move
+    before = str(state)
+    other_deck = engine.xdeck if deck is engine.tdeck else engine.tdeck
+    for wrong in (other_deck[0], engine.hands[0].bit_length() - 1):
+        with pytest.raises(pyspiel.SpielError, match="not a chance outcome"):
+            state.apply_action(wrong)  # a card of the other deck, a card in a hand
+    assert str(state) == before
     state.apply_action(outcomes[0])
     assert engine.hands[player] == hand_before | 1 << outcomes[0]
 

@@ -9,7 +9,10 @@
     state = game.new_initial_state()
 
 Importing this module registers ``frontlines_<ruleset with underscores>`` for each ruleset,
-its options as game parameters (text values, the ruleset's defaults).
+its options as game parameters with the ruleset's defaults: OpenSpiel reads ``true`` and
+numbers in game strings as booleans and integers, so true/false options are boolean
+parameters and ``first_player`` / ``shuffler`` integers (-1 for ``random``); the others
+are text.
 
 * **Player actions** are the ruleset's dense action ids (:mod:`frontlines.core.encoding`);
   an illegal id raises ``pyspiel.SpielError`` naming it and the legal ones, and leaves the
@@ -21,6 +24,7 @@ its options as game parameters (text values, the ruleset's defaults).
   are the cards that could come next, equally likely. The engine then puts the chosen card
   on top and draws it (``BattleLineState.stack``, ``WarMachineState.stack``). Outcome ids
   are card numbers (0/1 for a seat or a side, a battlefield's number for a battlefield).
+  Each later game of a War Machine match is dealt by chance nodes the same way.
 * **Observations** come from the player's view only: the tensors are the encoding's, the
   observation string is the view's notation, the information-state string adds the
   action log as that player saw it (and the pending draw at a chance node).
@@ -48,14 +52,20 @@ from frontlines.core.game import OptionSpec, Ruleset, State, View
 from frontlines.games import all_rulesets, encoding
 from frontlines.games.battleline.cards import NUM_CARDS, NUM_TROOPS, card_code
 from frontlines.games.battleline.rules import make_config
-from frontlines.games.battleline.state import DRAW_TACTICS, DRAW_TROOP, SCOUT_TACTICS, SCOUT_TROOP, BattleLineState
+from frontlines.games.battleline.state import (
+    DRAW_TACTICS,
+    DRAW_TROOP,
+    NUM_FLAGS,
+    SCOUT_TACTICS,
+    SCOUT_TROOP,
+    BattleLineState,
+)
 from frontlines.games.warmachine.cards import ALL_CARDS
 from frontlines.games.warmachine.cards import card_code as wm_card_code
 from frontlines.games.warmachine.engine import WarMachineState
 from frontlines.games.warmachine.options import Opts
 from frontlines.games.warmachine.rules import CHOOSE, DRAW_A, Board
 
-NUM_FLAGS = 9
 _CHANCE = int(pyspiel.PlayerId.CHANCE)
 _TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 
@@ -214,6 +224,8 @@ class _BattleLineRules(_Rules):
 
     def stack(self, state: State, code: int, card: int) -> None:
         assert isinstance(state, BattleLineState)
+        if (card >= NUM_TROOPS) != (code in (DRAW_TACTICS, SCOUT_TACTICS)):
+            raise ValueError(f"{card_code(card)} is not in the deck being drawn from")
         state.stack(card)
 
     def card_text(self, card: int) -> str:
@@ -479,7 +491,9 @@ class FrontlinesState(pyspiel.State):  # type: ignore[misc]
 
     def _legal_actions(self, player: int) -> list[int]:
         assert self.engine is not None
-        return sorted(self.rules.encoding.legal_ids(self.engine.state))
+        ids = self.rules.encoding.legal_ids(self.engine.state)
+        ids.sort()  # OpenSpiel wants them ascending
+        return ids
 
     # The next two answer Python callers directly, as OpenSpiel's C++ side would, without the
     # half-dozen calls back into Python that make up most of a step's cost from Python.
