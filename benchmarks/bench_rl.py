@@ -110,14 +110,33 @@ def gymnasium_steps(ruleset: str, seconds: float) -> float | None:
 
 
 def openspiel_steps(ruleset: str, seconds: float) -> float | None:
-    """OpenSpiel ``apply_action`` with random legal actions (chance outcomes sampled); None
-    when OpenSpiel or frontlines.rl.openspiel is missing. Filled in by the OpenSpiel work."""
+    """OpenSpiel ``apply_action`` with random legal actions, per player action: the chance
+    nodes (the deal, each draw's card) are played too and their time counts, but not as
+    steps, so the figure compares with the raw engine's actions. None when OpenSpiel or
+    frontlines.rl.openspiel is missing."""
     try:
-        import frontlines.rl.openspiel  # type: ignore[import-not-found]  # noqa: F401
-        import pyspiel  # type: ignore[import-not-found]  # noqa: F401
+        import pyspiel
+
+        from frontlines.rl.openspiel import game_name
     except ImportError:
         return None
-    return None
+    rng = random.Random(1)
+    game = pyspiel.load_game(game_name(ruleset))
+    box = [game.new_initial_state()]
+
+    def step() -> int:
+        state = box[0]
+        if state.is_terminal():
+            box[0] = game.new_initial_state()
+            return 0
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+            return 0
+        state.apply_action(rng.choice(state.legal_actions()))
+        return 1
+
+    return timed(seconds, step)
 
 
 def positions(ruleset: str, games: int = 30) -> list[Any]:
