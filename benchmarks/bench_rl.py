@@ -160,7 +160,7 @@ def per_position(ruleset: str) -> dict[str, float]:
     def legal() -> None:
         for s in states:
             if isinstance(s, BattleLineState):
-                s._legal = None  # the cached list: generate afresh
+                s.legal_cache = None  # generate afresh
                 s.legal_actions()
             elif isinstance(s, WarMachineState):
                 s.board.legal()

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Mapping
-from typing import Protocol
 
 from frontlines.core.encoding import Block, Encoding, player_of
 from frontlines.core.game import State, View
@@ -54,6 +53,9 @@ from frontlines.games.battleline.state import (
     BattleLineState,
     BattleLineView,
 )
+from frontlines.games.battleline.table import Table
+from frontlines.games.battleline.text import deck_marks
+from frontlines.games.battleline.view import UNMARKED
 
 MAX_GAME_LENGTH = 1000
 
@@ -105,48 +107,6 @@ _FLAG_ROWS = tuple(
 )
 
 
-class _Table(Protocol):
-    """The fields a state and its views share, all public (the table and the turn)."""
-
-    @property
-    def sides(self) -> list[tuple[int, ...]]: ...
-    @property
-    def claimed(self) -> list[int]: ...
-    @property
-    def completed(self) -> list[int]: ...
-    @property
-    def fog(self) -> list[int]: ...
-    @property
-    def mud(self) -> list[int]: ...
-    @property
-    def base_caps(self) -> tuple[int, ...]: ...
-    @property
-    def bf_ids(self) -> tuple[int, ...]: ...
-    @property
-    def bf_up(self) -> int: ...
-    @property
-    def discards(self) -> list[tuple[int, ...]]: ...
-    @property
-    def guile(self) -> list[tuple[int, ...]]: ...
-    @property
-    def tactics_played(self) -> list[int]: ...
-    @property
-    def leaders(self) -> int: ...
-    @property
-    def phase(self) -> int: ...
-    @property
-    def scout_left(self) -> int: ...
-    @property
-    def ret_left(self) -> int: ...
-    @property
-    def passes(self) -> int: ...
-    @property
-    def noops(self) -> int: ...
-    @property
-    def turn_passed(self) -> bool: ...
-    def current_player(self) -> int | None: ...
-
-
 def action_codes(variant: Variant) -> tuple[int, ...]:
     """The codes that can be legal in a ruleset of ``variant``, ascending."""
     troops = [c for c in range(NUM_TROOPS) if variant.troop_mask >> c & 1]
@@ -178,26 +138,24 @@ class BattleLineEncoding(Encoding):
 
     def observation_tensor(self, view: View) -> array[float]:
         t = _ZEROS_OBS[:]
-        _observe_view(_battleline_view(view), player_of(view), t)
+        _observe(_battleline_view(view), player_of(view), t)
         return t
 
     def observation_tensor_of(self, state: State, player: int) -> array[float]:
-        # the same tensor as from ``state.view(player)``, without building the view: it reads
-        # the table (the fields the view copies as they are), the player's own hand and the
-        # sizes of the hidden hand and decks (tests compare both paths)
+        # a state and its views are the same record (Table), the view with the hidden
+        # cards marked unknown; the observation reads only the table, the player's own hand
+        # and the sizes of the other hand and the decks, the same in both (tests compare)
         if not isinstance(state, BattleLineState) or player not in (0, 1):
             return super().observation_tensor_of(state, player)
         t = _ZEROS_OBS[:]
-        other = state.hands[1 - player]
-        _observe(state, player, state.hands[player], (other & TROOP_MASK).bit_count(),
-                 (other & TACTICS_MASK).bit_count(), len(state.tdeck), len(state.xdeck), t)
+        _observe(state, player, t)
         return t
 
     def information_state_tensor(self, view: View) -> array[float]:
         t = _ZEROS_INFO[:]
         me = player_of(view)
         v = _battleline_view(view)
-        _observe_view(v, me, t)
+        _observe(v, me, t)
         _remember(v, me, t)
         return t
 
@@ -208,18 +166,10 @@ def _battleline_view(view: View) -> BattleLineView:
     return view
 
 
-def _observe_view(v: BattleLineView, me: int, t: array[float]) -> None:
-    hidden = v.hidden[1 - me]
-    assert hidden is not None  # only the viewer's own hand is None
-    _observe(v, me, v.hand, hidden[0] + (hidden[3] & TROOP_MASK).bit_count(),
-             hidden[1] + (hidden[3] & TACTICS_MASK).bit_count(), v.tsize, v.xsize, t)
-
-
-def _observe(
-    v: _Table, me: int, hand: int, their_troops: int, their_tactics: int, tsize: int, xsize: int, t: array[float],
-) -> None:
-    """Fill the observation blocks of ``t`` (zeros): the table ``v``, my ``hand`` (a card
-    mask) and the public sizes of their hand and the decks."""
+def _observe(v: Table, me: int, t: array[float]) -> None:
+    """Fill the observation blocks of ``t`` (zeros) from ``v``, a full position or a view of
+    ``me``: the table, my hand, the sizes of their hand and of the decks."""
+    hand = v.hands[me]
     sides, claimed, completed, fog, mud = v.sides, v.claimed, v.completed, v.fog, v.mud
     t[_FLAGS_END + 9] = hand.bit_count() / 9
     while hand:
@@ -277,10 +227,11 @@ def _observe(
     t[g + v.phase] = 1.0
     if v.current_player() == me:
         t[g + 6] = 1.0
-    t[g + 7] = tsize / 60
-    t[g + 8] = xsize / 10
-    t[g + 10] = their_troops / 9
-    t[g + 11] = their_tactics / 9
+    t[g + 7] = len(v.tdeck) / 60
+    t[g + 8] = len(v.xdeck) / 10
+    their_hand, unknown = v.hands[you], v.hand_unknown[you]  # unknown: all zero in a full position
+    t[g + 10] = ((their_hand & TROOP_MASK).bit_count() + unknown.troops) / 9
+    t[g + 11] = ((their_hand & TACTICS_MASK).bit_count() + unknown.tactics) / 9
     played = v.tactics_played
     if played[0] or played[1]:
         t[g + 12] = played[me] / 5
@@ -304,27 +255,28 @@ def _observe(
 
 
 def _remember(v: BattleLineView, me: int, t: array[float]) -> None:
-    """Fill the memory blocks of an information-state tensor from ``v``."""
+    """Fill the memory blocks of an information-state tensor from the view ``v``."""
     base = OBSERVATION_SIZE
-    hidden = v.hidden[1 - me]
-    assert hidden is not None
-    seen = hidden[3]
+    you = 1 - me
+    seen = v.hands[you]  # in a view: the cards of their hand I know
     while seen:
         low = seen & -seen
         t[base + (low.bit_length() - 1) * KNOWN] = 1.0
         seen ^= low
-    marked = v.hand_marked
+    marked = v.hands[me] & v.known[you]
     while marked:
         low = marked & -marked
         t[base + (low.bit_length() - 1) * KNOWN + 3] = 1.0
         marked ^= low
     theirs = [0, 0]
-    for k, marks in enumerate((v.tmarks, v.xmarks)):
-        for pos, knowers, c in marks:
+    for k, deck in enumerate((v.tdeck, v.xdeck)):
+        if deck.count(UNMARKED) == len(deck):
+            continue  # nobody knows a place in this deck (the common case): nothing to mark
+        for pos, knowers, c in deck_marks(v, deck):
             if c >= 0:
                 t[base + c * KNOWN + 1] = 1.0
                 t[base + c * KNOWN + 2] = 1 / (1 + pos)
-            if knowers >> (1 - me) & 1:
+            if knowers >> you & 1:
                 theirs[k] += 1
     end = base + NUM_CARDS * KNOWN
     t[end] = theirs[0] / 3

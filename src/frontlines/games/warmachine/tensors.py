@@ -49,7 +49,7 @@ POSITIONS = 6
 
 # card places: 0 my hand, 1-6 my side of positions 1-6 war machine up, 7-12 infantry up,
 # 13-24 the same on their side, 25 the war front, 26 burned by a battle, 27 burned by me,
-# 28 burned by them (face-up burns), 29 leftover (seen), 30 their hand (seen)
+# 28 burned by them (face-up burns), 29 leftover (seen), 30 their hand (shown at the end)
 PLACES = 31
 MY_SIDE, THEIR_SIDE, FRONT, BATTLE_BURNED, MY_BURNS, THEIR_BURNS, LEFTOVER, THEIR_HAND = 1, 13, 25, 26, 27, 28, 29, 30
 POSITION_FEATURES = NUM_COUNTRIES + 1 + 5 + 2 + 2 * (NUM_COUNTRIES + 1) + 1
@@ -59,8 +59,8 @@ OBSERVATION_LAYOUT: tuple[Block, ...] = (
     Block("cards", (NUM_WM_CARDS, PLACES),
           "per card (ALL_CARDS order): 1 in the place where the viewer sees it: 0 my hand, 1-6 my side of "
           "positions 1-6 war machine up, 7-12 infantry up, 13-24 the same on their side, 25 the war front, "
-          "26 burned by a battle, 27 burned by me, 28 burned by them (face-up burns only), 29 leftover, "
-          "30 their hand (seen); all zero: unseen"),
+          "26 burned by a battle, 27 burned by me, 28 burned by them (face-up burns only), 29 leftover (seen), "
+          "30 their hand (shown at the end); all zero: unseen"),
     Block("positions", (POSITIONS, POSITION_FEATURES),
           "per position P1-P6: 0-5 country one-hot, 6 war machine depicted, 7-11 battle one-hot (open, "
           "pending, won by me, won by them, no winner), 12 my strength / 16, 13 theirs / 16, 14-20 my "
@@ -110,8 +110,9 @@ class WarMachineEncoding(Encoding):
         super().__init__(RULESET.name, action_codes(), GAME_LENGTH * (3 if best_of_3 else 1), True)
 
     def observation_tensor(self, view: View) -> array[float]:
-        t = _ZEROS_OBS[:]
-        _observe(_board_view(view).board, player_of(view), t)
+        b = _board_view(view).board
+        t = _front_template(b, _ZEROS_OBS)
+        _observe(b, player_of(view), t)
         return t
 
     def observation_tensor_of(self, state: State, player: int) -> array[float]:
@@ -119,15 +120,15 @@ class WarMachineEncoding(Encoding):
         # _observe reads the hidden lists only where the view shows them (tests compare)
         if not isinstance(state, WarMachineState) or player not in (0, 1):
             return super().observation_tensor_of(state, player)
-        t = _ZEROS_OBS[:]
+        t = _front_template(state.board, _ZEROS_OBS)
         _observe(state.board, player, t)
         return t
 
     def information_state_tensor(self, view: View) -> array[float]:
-        t = _ZEROS_INFO[:]
         v = _board_view(view)
         me = player_of(view)
         b = v.board
+        t = _front_template(b, _ZEROS_INFO)
         _observe(b, me, t)
         for k, p in enumerate((me, 1 - me)):
             for c in b.dealt[p]:
@@ -148,44 +149,66 @@ def _mark(t: array[float], cards: list[int], place: int) -> None:
             t[_INDEX[c] * PLACES + place] = 1.0
 
 
+def _front_template(b: Board, zeros: array[float]) -> array[float]:
+    """``zeros`` with what the war front fixes for a whole game set: the front's cards, each
+    position's country and depicted type (cached per front: tensors start as a copy)."""
+    key = (len(zeros), *b.front_country, *b.front_type)
+    t = _TEMPLATES.get(key)
+    if t is None:
+        if len(_TEMPLATES) > 4096:  # bounded: a long-running server sees many fronts
+            _TEMPLATES.clear()
+        t = _TEMPLATES[key] = zeros[:]
+        _mark(t, b.front_cards(), FRONT)
+        for p in range(POSITIONS):
+            row = _CARDS_END + p * POSITION_FEATURES
+            t[row + b.front_country[p]] = 1.0
+            if b.front_type[p] == WM:
+                t[row + 6] = 1.0
+    return t[:]
+
+
+_TEMPLATES: dict[tuple[int, ...], array[float]] = {}
+
+
 def _observe(b: Board, me: int, t: array[float]) -> None:
-    """Fill the observation blocks of ``t`` (zeros) from ``b``, a view's board or a full
-    one: hidden lists are read only where the view shows them (``engine.mask``)."""
+    """Fill the observation blocks of ``t`` (a :func:`_front_template`) from ``b``, a view's
+    board or a full one: hidden lists are read only where the view shows them
+    (``engine.mask``)."""
     you = 1 - me
     _mark(t, b.hands[me], 0)
     if b.phase == OVER:  # hands are shown for the scoring
         _mark(t, b.hands[you], THEIR_HAND)
-    _mark(t, b.front_cards(), FRONT)
-    _mark(t, b.burned_battle, BATTLE_BURNED)
+    if b.burned_battle:
+        _mark(t, b.burned_battle, BATTLE_BURNED)
     _mark(t, b.burned_by[me], MY_BURNS)
     if b.opts.burn_face_up:
         _mark(t, b.burned_by[you], THEIR_BURNS)
-    if not b.opts.blind and me != b.shuffler:  # the chooser saw the leftover cards
+    if b.leftover and not b.opts.blind and me != b.shuffler:  # the chooser saw the leftover cards
         _mark(t, b.leftover, LEFTOVER)
+    sides, status, strengths, colours, piles = b.sides, b.status, b.strength, b.colour, b.piles
+    index = _INDEX
     for p in range(POSITIONS):
-        side = b.sides[p]
-        for x in side[me]:  # card * 2 + orientation
-            t[_INDEX[x >> 1] * PLACES + MY_SIDE + (x & 1) * 6 + p] = 1.0
-        for x in side[you]:
-            t[_INDEX[x >> 1] * PLACES + THEIR_SIDE + (x & 1) * 6 + p] = 1.0
         row = _CARDS_END + p * POSITION_FEATURES
-        t[row + b.front_country[p]] = 1.0
-        if b.front_type[p] == WM:
-            t[row + 6] = 1.0
-        st = b.status[p]
+        side = sides[p]
+        if side[me]:
+            for x in side[me]:  # card * 2 + orientation
+                t[index[x >> 1] * PLACES + MY_SIDE + (x & 1) * 6 + p] = 1.0
+            t[row + 12] = strengths[p][me] / 16
+        if side[you]:
+            for x in side[you]:
+                t[index[x >> 1] * PLACES + THEIR_SIDE + (x & 1) * 6 + p] = 1.0
+            t[row + 13] = strengths[p][you] / 16
+        st = status[p]
         if st < WON0:  # open or pending
             t[row + 7 + st] = 1.0
         elif st == NOWIN:
             t[row + 11] = 1.0
         else:
             t[row + (9 if st - WON0 == me else 10)] = 1.0
-        strength = b.strength[p]
-        t[row + 12] = strength[me] / 16
-        t[row + 13] = strength[you] / 16
-        colour = b.colour[p]
+        colour = colours[p]
         t[row + 14 + (colour[me] if colour[me] >= 0 else NUM_COUNTRIES)] = 1.0
         t[row + 21 + (colour[you] if colour[you] >= 0 else NUM_COUNTRIES)] = 1.0
-        t[row + 28] = len(b.piles[p]) / 4
+        t[row + 28] = len(piles[p]) / 4
     g = _POS_END
     t[g + b.phase] = 1.0
     if b.phase != OVER and b.to_move == me:
