@@ -2,7 +2,8 @@
 
 It plays the first card of its hand to the first flag with space on its side. Modes for
 tests (first argument): ``ok`` (default), ``garbage`` (answers nonsense), ``illegal``
-(plays a card it does not hold), ``hang`` (never answers ``go play-card``).
+(plays a card it does not hold), ``closed`` (plays its first card to a claimed flag or
+one full on its side, once there is one; else as ``ok``), ``hang`` (never answers ``go play-card``).
 """
 
 from __future__ import annotations
@@ -42,6 +43,9 @@ def main() -> int:
                 say("play the best card please")
                 continue
             flag = next(i for i in range(1, 10) if claims[i - 1] == "unclaimed" and len(mine.get(i, [])) < 3)
+            if mode == "closed":
+                closed = [i for i in range(1, 10) if claims[i - 1] != "unclaimed" or len(mine.get(i, [])) >= 3]
+                flag = closed[-1] if closed else flag
             card = hand[0]
             if mode == "illegal":
                 held = set(hand)

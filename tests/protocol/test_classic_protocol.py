@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 import random
 import sys
 
@@ -24,7 +25,7 @@ from frontlines.bots.classic import (
 )
 from frontlines.bots.registry import make_bot
 from frontlines.core.errors import NotationError
-from frontlines.core.game import State
+from frontlines.core.game import Action, State, View
 from frontlines.games import new_state, parse_state
 
 RULES = "battleline-basic"
@@ -141,8 +142,10 @@ def test_classic_engine_answers_a_legal_play() -> None:
     assert err.getvalue() == ""
 
 
-def classic_match(bots: list[tuple[str, str]], games: int = 2, **external: float) -> dict[str, object]:
-    config = MatchConfig(RULES, bots, games=games, seed=5, protocol="classic", progress=False, external=dict(external))
+def classic_match(bots: list[tuple[str, str]], games: int = 2, *, repair: bool = True, records: str | None = None,
+                  **external: float) -> dict[str, object]:
+    config = MatchConfig(RULES, bots, games=games, seed=5, protocol="classic", progress=False, external=dict(external),
+                         classic_repair=repair, records=records)
     report = run_match(config)
     return report.data
 
@@ -160,9 +163,12 @@ def test_our_bot_on_the_classic_host_against_the_classic_bot() -> None:
     assert pair["games"] == 2 and pair["errors"] == 0, data["failures"]
 
 
-@pytest.mark.parametrize(("mode", "error"), [("garbage", "garbage"), ("illegal", "illegal"), ("hang", "timeout")])
-def test_classic_failures_are_losses(mode: str, error: str) -> None:
-    data = classic_match([("random", "random"), ("bad", f"cmd:{classic_fake(mode)}")], games=2, move_timeout=0.5)
+@pytest.mark.parametrize(("mode", "error", "repair"), [
+    ("garbage", "garbage", True), ("illegal", "illegal", False), ("closed", "illegal", False), ("hang", "timeout", True),
+])
+def test_classic_failures_are_losses(mode: str, error: str, repair: bool) -> None:
+    data = classic_match([("random", "random"), ("bad", f"cmd:{classic_fake(mode)}")], games=2, move_timeout=0.5,
+                         repair=repair)
     pair = data["pairs"][0]  # type: ignore[index]
     assert pair["errors"] == 2 and pair["a_wins"] == 2
     failures = data["failures"]
@@ -181,7 +187,6 @@ def test_classic_bots_only_play_battleline_basic() -> None:
 
 def test_classic_engine_survives_a_failing_bot() -> None:
     from frontlines.bots.base import Bot, Clock
-    from frontlines.core.game import Action, View
 
     class Broken(Bot):
         def choose(self, view: View, clock: Clock | None = None) -> Action:
@@ -245,3 +250,72 @@ def test_host_sends_the_classic_messages() -> None:
             assert has_opp or (side == "north" and t == turns[0])
         assert all(not line.startswith("<") or line.startswith(("< play ", "< player ")) for line in lines)
     assert sides == {"north", "south"}
+
+
+def test_repaired_play_is_the_original_engines() -> None:
+    from frontlines.bots.classic import repaired_play
+
+    for plies in range(16, 60):  # far enough in that a flag is closed to the mover
+        state = play_to_middle(11, plies)
+        p = state.current_player()
+        assert p is not None
+        view = state.view(p)
+        plays = classic_plays(view)
+        open_flags = sorted({f for f, _ in plays})
+        if plays and len(open_flags) < 9:
+            break
+    hand = view.to_dict()["hands"][p]
+    closed = next(f for f in range(1, 10) if f not in open_flags)
+    first, second = open_flags[0], open_flags[-1]
+    assert repaired_play(closed, hand[-1], hand, plays) == (first, hand[-1])  # flag repaired only
+    assert repaired_play(second, "R11", hand, plays) == (second, hand[0])  # card repaired only
+    assert repaired_play(closed, "R11", hand, plays) == (first, hand[0])  # both
+    assert repaired_play(second, hand[1], hand, plays) == (second, hand[1])  # a valid play is kept
+
+
+def classic_plays(view: View) -> dict[tuple[int, str], Action]:
+    from frontlines.bots.classic import _troop_plays
+
+    return _troop_plays(view, view.legal_actions())
+
+
+def played_games(mode: str, tmp_path: object) -> tuple[dict[str, object], list[dict[str, object]]]:
+    from pathlib import Path
+
+    records = Path(str(tmp_path)) / f"{mode}.jsonl"
+    data = classic_match([("random", "random"), ("bad", f"cmd:{classic_fake(mode)}")], games=2, records=str(records))
+    return data, [json.loads(line) for line in records.read_text().splitlines()]
+
+
+def plays_of(record: dict[str, object], seat: int) -> int:
+    """How many cards ``seat`` played in a saved game (replayed from its setup)."""
+    tags, actions = record["tags"], record["actions"]
+    assert isinstance(tags, dict) and isinstance(actions, list)
+    state = parse_state(tags["Setup"])
+    count = 0
+    for text in actions:
+        count += state.current_player() == seat and "@" in text
+        state.apply(state.parse_action(text))
+    return count
+
+
+@pytest.mark.parametrize("mode", ["illegal", "closed"])
+def test_classic_invalid_plays_are_repaired_and_counted(mode: str, tmp_path: object) -> None:
+    data, records = played_games(mode, tmp_path)
+    pair = data["pairs"][0]  # type: ignore[index]
+    assert pair["errors"] == 0 and data["failures"] == []
+    # The fake plays its first card to the first open flag when it is valid; the repairs
+    # turn its invalid plays into exactly that, so the games are those of the valid fake.
+    _, valid = played_games("ok", tmp_path)
+    assert [r["actions"] for r in records] == [r["actions"] for r in valid]
+    rows = data["games"]
+    assert isinstance(rows, list)
+    total = 0
+    for row, record in zip(rows, records, strict=True):
+        seat = row["players"].index("bad")
+        assert row["repairs"][1 - seat] == 0 and row["repairs"][seat] > 0
+        if mode == "illegal":  # every play names a card it does not hold: every one repaired
+            assert row["repairs"][seat] == plays_of(record, seat)
+        assert record["tags"]["Repairs"] == "-".join(str(n) for n in row["repairs"])  # type: ignore[index]
+        total += row["repairs"][seat]
+    assert pair["repairs"] == total

@@ -30,6 +30,9 @@ class MatchConfig:
     records: str | None = None
     options: tuple[tuple[str, str], ...] = field(default_factory=tuple)
     progress: bool = True
+    # Classic-protocol engines: repair their invalid plays as the original engine does
+    # (counted as repairs) rather than forfeiting them (docs/protocol.md, "Repairs").
+    classic_repair: bool = True
     external: dict[str, Any] = field(default_factory=dict)  # extra ExternalBot arguments (tests)
 
 
@@ -67,6 +70,7 @@ def run_match(config: MatchConfig) -> Report:
     external = dict(config.external)
     if config.move_timeout is not None:
         external["move_timeout"] = config.move_timeout
+    external.setdefault("repair", config.classic_repair)
     sink = RecordSink(config.records)
     sprt: SPRT | None = parse_sprt(config.sprt) if config.sprt else None
     games = max(2, config.games + (config.games % 2))
@@ -131,6 +135,7 @@ def run_match(config: MatchConfig) -> Report:
             "seed": config.seed,
             "workers": config.workers,
             "protocol": config.protocol,
+            "classic_repair": config.classic_repair,
             "gauntlet": config.gauntlet,
             "time": config.time,
             "increment": config.increment,

@@ -37,6 +37,7 @@ class PairTally:
     b_wins: int = 0
     draws: int = 0
     errors: int = 0
+    repairs: int = 0  # invalid classic plays repaired (games went on; not errors)
 
     @property
     def a_score(self) -> float:

@@ -2,7 +2,7 @@
 
 The JSON file is a contract other programs read::
 
-    {"players": [{"name", "rating", "ci95"}], "pairs": [{"a", "b", "games", "a_wins", "b_wins", "draws", "errors"}]}
+    {"players": [{"name", "rating", "ci95"}], "pairs": [{"a", "b", "games", "a_wins", "b_wins", "draws", "errors", "repairs"}]}
 
 plus extra keys (``a_score``/``a_score_ci95`` and ``paired`` on pairs, ``games`` on players,
 ``sprt``, ``failures``, ``games`` (one row per game: deal, seats, winner seat, reason),
@@ -10,7 +10,8 @@ plus extra keys (``a_score``/``a_score_ci95`` and ``paired`` on pairs, ``games``
 interval in Elo, ``null`` when a rating is not identifiable (a bot that played nobody
 connected to the others). ``errors`` counts games of the pair that ended because a bot
 failed (timeout, crash, garbage, illegal action); those games are also counted as a win
-for the other bot.
+for the other bot. ``repairs`` counts the invalid plays of classic-protocol engines that
+were repaired as the original classic engine does (docs/protocol.md): those games went on.
 """
 
 from __future__ import annotations
@@ -48,6 +49,7 @@ def tally(names: Sequence[str], results: Iterable[ArenaGame], pairs: Sequence[tu
             t.b_wins += 1
         if r.error_seat is not None:
             t.errors += 1
+        t.repairs += sum(r.repairs)
     return list(table.values())
 
 
@@ -141,6 +143,7 @@ def to_json(
             "b_wins": t.b_wins,
             "draws": t.draws,
             "errors": t.errors,
+            "repairs": t.repairs,
             "a_score": round(t.a_score, 4),
             "a_score_ci95": [round(lo, 4), round(hi, 4)],
             "paired": {
@@ -158,7 +161,8 @@ def to_json(
     # one row per game, so that two runs on the same deals (same --seed) can be compared
     # deal by deal
     games = [
-        {"game": r.index + 1, "deal": r.pair, "seed": r.seed, "players": list(r.players), "winner": r.winner, "reason": r.reason}
+        {"game": r.index + 1, "deal": r.pair, "seed": r.seed, "players": list(r.players), "winner": r.winner, "reason": r.reason,
+         "repairs": list(r.repairs)}
         for r in sorted(results, key=lambda r: r.index)
     ]
     out: dict[str, Any] = {"players": players, "pairs": pairs, "failures": failures, "games": games}
@@ -203,6 +207,15 @@ def format_table(tallies: Sequence[PairTally], rated: Sequence[Rating], results:
                 f"{t.a:<{pw}}  {t.b:<{pw}}  {p.deals:>5}  {c[4]:>6}  {c[1] + c[2] + c[3]:>5}  {c[0]:>6}  "
                 f"{100 * mean:5.1f}% [{100 * plo:5.1f}%, {100 * phi:5.1f}%]"
             )
+    repaired: dict[str, int] = {}
+    for r in results:
+        for seat, n in enumerate(r.repairs):
+            if n:
+                repaired[r.players[seat]] = repaired.get(r.players[seat], 0) + n
+    if repaired:
+        lines.append("")
+        lines.append("classic plays repaired as the original engine does (not errors): "
+                     + ", ".join(f"{name} {n}" for name, n in repaired.items()))
     failures = [r for r in sorted(results, key=lambda r: r.index) if r.error_seat is not None]
     if failures:
         lines.append("")

@@ -38,6 +38,7 @@ class ArenaGame:
     detail: str = ""
     error_seat: int | None = None  # seat of the bot that failed, if one did
     error: str = ""  # its failure (timeout, crash, garbage, illegal, protocol)
+    repairs: tuple[int, int] = (0, 0)  # per seat: invalid classic plays repaired, not forfeited
     decisions: int = 0
     seconds: float = 0.0
     record: dict[str, Any] = field(default_factory=dict)
@@ -98,6 +99,10 @@ def play_task(
         extra["Options"] = ",".join(f"{k}={v}" for k, v in sorted(options.items()))
     if result.failure is not None:
         extra["BotError"] = str(result.failure)
+    # A classic-protocol bot counts the invalid plays it had repaired this game.
+    repairs = (int(getattr(bots[0], "repairs", 0)), int(getattr(bots[1], "repairs", 0)))
+    if any(repairs):
+        extra["Repairs"] = f"{repairs[0]}-{repairs[1]}"
     return ArenaGame(
         index=task.index,
         pair=task.pair,
@@ -108,6 +113,7 @@ def play_task(
         detail=result.detail,
         error_seat=result.failed,
         error=str(result.failure or ""),
+        repairs=repairs,
         decisions=sum(result.decisions),
         seconds=result.seconds,
         record=referee.record(task.players, extra).to_json(),

@@ -155,6 +155,23 @@ def _table(view: View) -> tuple[list[str], list[str], list[list[list[str]]], int
     return hand, claims, sides, int(viewer)
 
 
+def repaired_play(flag: int, code: str, hand: Sequence[str], plays: dict[tuple[int, str], Action]) -> tuple[int, str]:
+    """The play the original classic engine makes of an invalid ``play flag card``.
+
+    It does not forfeit the bot: a flag that is claimed or full on the bot's side becomes
+    the first open flag, a card the bot does not hold becomes the first card of its hand
+    (as the hand was sent). Every troop in hand fits every open flag, so the result is legal.
+    """
+    open_flags = sorted({f for f, _ in plays})
+    if flag not in open_flags:
+        flag = open_flags[0]
+    if code not in hand:
+        code = hand[0]
+    if (flag, code) not in plays:  # not reachable under the classic rules; a guard, not a repair
+        raise BotError("illegal", f"cannot repair the play of {code} to flag {flag}")
+    return flag, code
+
+
 # --- host side --------------------------------------------------------------------------
 class ClassicExternalBot(Bot):
     """A bot speaking the classic protocol, run as a subprocess (host side)."""
@@ -167,9 +184,13 @@ class ClassicExternalBot(Bot):
         handshake_timeout: float | None = None,
         move_timeout: float | None = None,
         cwd: str | None = None,
+        repair: bool = True,
         **_ignored: Any,
     ) -> None:
         self.command = command
+        # Repair invalid plays as the original engine does (docs/protocol.md, "Repairs").
+        self.repair = repair
+        self.repairs = 0  # plays repaired in the current game
         self.reply_timeout = move_timeout if move_timeout is not None else reply_timeout
         self.handshake_timeout = handshake_timeout if handshake_timeout is not None else reply_timeout
         self.cwd = cwd
@@ -192,6 +213,7 @@ class ClassicExternalBot(Bot):
         self._side = None
         self._seen = [set() for _ in range(9)]
         self._last_play = None
+        self.repairs = 0
 
     def _handshake(self, proc: LineProcess, side: str) -> None:
         proc.send(f"player {side} name")
@@ -264,7 +286,10 @@ class ClassicExternalBot(Bot):
         except NotationError as exc:
             raise BotError("garbage", str(exc)) from None
         if (flag, code) not in plays:
-            raise BotError("illegal", f"illegal play {line.strip()!r} ({code} to flag {flag})")
+            if not self.repair:
+                raise BotError("illegal", f"illegal play {line.strip()!r} ({code} to flag {flag})")
+            flag, code = repaired_play(flag, code, hand, plays)
+            self.repairs += 1
         return plays[(flag, code)]
 
     def game_over(self, result: str, reason: str) -> None:
@@ -476,6 +501,7 @@ __all__ = [
     "classic_game_options",
     "from_classic_card",
     "parse_play",
+    "repaired_play",
     "serve_classic",
     "status_lines",
     "to_classic_card",

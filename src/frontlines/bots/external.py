@@ -210,6 +210,7 @@ class ExternalBot(Bot):
 def make_external(command: str, protocol: str = "frontlines", seed: int | None = None, **kwargs: Any) -> Bot:
     """An external engine as a bot: ``protocol`` is ``frontlines`` (ours) or ``classic``."""
     if protocol == "frontlines":
+        kwargs.pop("repair", None)  # only the classic protocol repairs plays
         return ExternalBot(command, seed=seed, **kwargs)
     if protocol == "classic":
         from frontlines.bots.classic import ClassicExternalBot

@@ -34,6 +34,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "NAME= may be left out")
     parser.add_argument("--protocol", choices=("frontlines", "classic"), default="frontlines",
                         help="protocol spoken by the cmd: bots (default frontlines)")
+    parser.add_argument("--classic-strict", action="store_true",
+                        help="classic-protocol bots forfeit an invalid play (default: repaired as the original "
+                        "classic engine does, and counted as repairs; docs/protocol.md)")
     parser.add_argument("--gauntlet", metavar="NAME", help="NAME plays every other bot; the others do not play each other")
     parser.add_argument("--sprt", metavar="SPEC", help="elo0=0,elo1=50,alpha=0.05,beta=0.05[,mode=trinomial]: "
                         "is the first bot stronger than the second? plays pairs until decided or --games")
@@ -91,6 +94,7 @@ def run(args: argparse.Namespace) -> int:
             records=args.records,
             options=tuple(options.items()),
             progress=not args.quiet,
+            classic_repair=not args.classic_strict,
         )
         report = run_match(config)
     except (ValueError, KeyError) as exc:
