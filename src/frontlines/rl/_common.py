@@ -68,10 +68,11 @@ class Table:
             tensor = enc.observation_tensor_of(state, seat)
         else:
             tensor = enc.information_state_tensor(state.view(seat))
-        mask = np.zeros(enc.num_actions, np.int8)
+        mask = bytearray(enc.num_actions)  # wrapped without a copy below; quicker than numpy's fancy indexing
         if state.current_player() == seat:
-            mask[enc.legal_ids(state)] = 1
-        return {"observation": np.frombuffer(tensor, np.float32), "action_mask": mask}
+            for i in enc.legal_ids(state):
+                mask[i] = 1
+        return {"observation": np.frombuffer(tensor, np.float32), "action_mask": np.frombuffer(mask, np.int8)}
 
     def play(self, action_id: object) -> None:
         """Play the action with id ``action_id`` for the player to move; ``IllegalActionId``
