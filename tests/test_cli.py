@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -50,3 +51,71 @@ def test_serve_redacts_seat_tokens_in_access_log() -> None:
     assert RedactSecrets().filter(record)
     assert "SECRET" not in record.getMessage()
     assert "t=***&lang=fa" in record.getMessage()
+
+
+# Every command given a user's mistake: status 2 and a short message on stderr, never a
+# traceback (an exception escaping main() fails the test).
+_BAD_CALLS = [
+    ["play", "--load", "{notrec}"],
+    ["play", "--replay", "{notrec}"],
+    ["play", "--load", "{missing}"],
+    ["play", "--rules", "nope"],
+    ["play", "--option", "foo=1", "--rules", "battleline"],
+    ["selfplay", "--rules", "battleline", "--p0", "random", "--p1", "random", "--option", "claim_timing=never"],
+    ["selfplay", "--rules", "battleline", "--p0", "random", "--p1", "random", "--option", "foo=1"],
+    ["selfplay", "--rules", "battleline", "--p0", "random", "--p1", "random", "--option", "foo"],
+    ["selfplay", "--rules", "battleline", "--p0", "random", "--p1", "random", "--record", "{missing_dir}/x.txt"],
+    ["selfplay", "--rules", "nope", "--p0", "random", "--p1", "random"],
+    ["selfplay", "--rules", "battleline", "--p0", "nope", "--p1", "random"],
+    ["record", "{missing}"],
+    ["record", "{notrec}"],
+    ["bench", "--rules", "nope"],
+    ["arena", "--rules", "nope"],
+    ["arena", "--rules", "battleline", "--bot", "x=nope", "--bot", "r=random"],
+    ["bot", "nope"],
+    ["rules", "nope"],
+    ["prove", "--nope"],
+    ["serve", "--port", "nope"],
+]
+
+
+@pytest.mark.parametrize("call", _BAD_CALLS, ids=lambda c: " ".join(c))
+def test_user_mistakes_are_one_line_errors(call: list[str], tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    notrec = tmp_path / "notes.txt"
+    notrec.write_text("not a game record\n", encoding="utf-8")
+    places = {"notrec": str(notrec), "missing": str(tmp_path / "none.txt"), "missing_dir": str(tmp_path / "none")}
+    args = [a.format(**places) for a in call]
+    try:
+        code = main(args)
+    except SystemExit as exc:  # argparse's own usage errors
+        code = exc.code
+    err = capsys.readouterr().err
+    assert code == 2, err
+    assert "Traceback" not in err
+    lines = err.strip().splitlines()
+    assert lines and lines[-1].startswith(f"frontlines {call[0]}"), err
+    assert len(lines[-1]) < 400
+
+
+def test_selfplay_counts_and_intervals_read_right(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["selfplay", "--rules", "battleline-basic", "--p0", "random", "--p1", "random",
+                 "--games", "1", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "1 game in" in out and "1 games" not in out
+    assert "±" not in out and "95% interval" in out
+    assert "0.0%-0.0%" not in out and "100.0%-100.0%" not in out  # one game proves little
+
+
+def test_run_help_lists_the_subcommands() -> None:
+    root = Path(__file__).resolve().parents[1]
+    done = subprocess.run([str(root / "run"), "--help"], capture_output=True, text=True, check=True)
+    assert "set -euo" not in done.stdout
+    for name in COMMANDS:
+        assert name in done.stdout
+
+
+def test_arena_help_shows_a_plain_percent(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["arena", "--help"])
+    assert "95%%" not in capsys.readouterr().out

@@ -51,8 +51,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog=f"frontlines {name}", description=module.HELP)
     module.add_arguments(parser)
     ns = parser.parse_args(args[1:])
-    result: int = module.run(ns)
-    return result
+    from frontlines.commands import run_command
+
+    return run_command(name, module.run, ns)
 
 
 if __name__ == "__main__":

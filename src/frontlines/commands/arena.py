@@ -17,7 +17,7 @@ from frontlines.commands.options import add_option_argument, rules_options
 
 HELP = (
     "Play a round robin (or --gauntlet NAME, or --sprt on two bots) among built-in and external bots on "
-    "paired deals, then print Bradley–Terry ratings with 95%% intervals and per-pair Wilson intervals."
+    "paired deals, then print Bradley–Terry ratings with 95% intervals and per-pair Wilson intervals."
 )
 
 

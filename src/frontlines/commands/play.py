@@ -27,6 +27,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bot-delay", type=float, default=0.4, help="seconds between a bot's actions (default 0.4)")
 
 
+def _record_problem(path: Path) -> str:
+    """Why ``path`` cannot be loaded or replayed (empty when it can): missing, unreadable,
+    not a record, or a record whose actions do not replay."""
+    from frontlines.core.errors import FrontlinesError
+    from frontlines.tui.session import load_record, replay_states
+
+    if not path.is_file():
+        return "no such record file"
+    try:
+        replay_states(load_record(path))
+    except OSError as exc:
+        return str(exc.strerror or exc)
+    except (FrontlinesError, ValueError, KeyError, UnicodeDecodeError) as exc:
+        return f"not a valid game record ({' '.join(str(exc).split())})"
+    return ""
+
+
 def run(args: argparse.Namespace) -> int:
     try:
         from frontlines.tui.app import FrontlinesApp
@@ -36,11 +53,12 @@ def run(args: argparse.Namespace) -> int:
     try:
         options = rules_options(args.option)
     except ValueError as exc:
-        print(exc, file=sys.stderr)
+        print(f"frontlines play: {exc}", file=sys.stderr)
         return 2
-    for path in (args.load, args.replay):
-        if path is not None and not path.is_file():
-            print(f"no such record file: {path}", file=sys.stderr)
+    for flag, path in (("--load", args.load), ("--replay", args.replay)):
+        problem = _record_problem(path) if path is not None else ""
+        if problem:  # found here, before the full-screen app takes the terminal
+            print(f"frontlines play: {flag} {path}: {problem}", file=sys.stderr)
             return 2
     if args.rules is not None:
         from frontlines.core.errors import UnknownRuleset
@@ -49,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             ruleset(args.rules).resolve_options(options)
         except (UnknownRuleset, ValueError) as exc:
-            print(exc, file=sys.stderr)
+            print(f"frontlines play: {exc}", file=sys.stderr)
             return 2
     config = GameConfig(ruleset=args.rules or "battleline", opponent=args.opponent or "medium",
                         seat=args.seat if args.seat is not None else 0, seed=args.seed, options=options,

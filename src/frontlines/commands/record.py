@@ -20,12 +20,12 @@ def run(args: argparse.Namespace) -> int:
     from frontlines.core.record import GameRecord, dump_jsonl, load_jsonl
     from frontlines.games import parse_state
 
-    if args.file == "-":
-        text = sys.stdin.read()
-    else:
-        with open(args.file, encoding="utf-8") as handle:
-            text = handle.read()
     try:
+        if args.file == "-":
+            text = sys.stdin.read()
+        else:
+            with open(args.file, encoding="utf-8") as handle:
+                text = handle.read()
         stripped = text.lstrip()
         if stripped.startswith("{"):
             records = load_jsonl(text) if "\n{" in stripped.rstrip() else [GameRecord.from_json(json.loads(text))]
@@ -44,7 +44,10 @@ def run(args: argparse.Namespace) -> int:
                 print(f"game {number}: {len(record.actions)} actions, result {record.tags.get('Result', '*')}"
                       f" ({outcome.reason if outcome else 'unfinished'})")
                 print(final.to_notation())
-    except (FrontlinesError, ValueError, KeyError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 1
+    except OSError as exc:
+        print(f"frontlines record: {args.file}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    except (FrontlinesError, ValueError, KeyError, UnicodeDecodeError) as exc:
+        print(f"frontlines record: {args.file} is not a valid record: {exc}", file=sys.stderr)
+        return 2
     return 0

@@ -13,11 +13,12 @@ actions is stopped unfinished (reason ``limit``, result ``*``).
 from __future__ import annotations
 
 import argparse
-import math
+import os
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from frontlines.commands.options import add_option_argument, rules_options
@@ -80,16 +81,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--quiet", action="store_true", help="print only the summary")
 
 
-def _interval(wins: float, games: int) -> float:
-    """Half-width of a 95 % normal interval for a score fraction."""
-    if games == 0:
-        return 0.0
-    p = wins / games
-    return 1.96 * math.sqrt(max(p * (1 - p), 1e-9) / games)
+def _unwritable(path: str | None) -> str:
+    """Why records cannot be written to ``path`` (empty when they can, or for stdout)."""
+    if not path or path == "-":
+        return ""
+    target = Path(path)
+    folder = target.parent if str(target.parent) else Path(".")
+    if target.is_dir():
+        return "it is a folder"
+    if not folder.is_dir():
+        return f"no such folder {folder}"
+    if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
+        return "permission denied"
+    return ""
 
 
 def run(args: argparse.Namespace) -> int:
+    from frontlines.arena.ratings import wilson
     from frontlines.bots.registry import make_bot, parse_spec
+    from frontlines.core.errors import FrontlinesError
     from frontlines.core.record import GameRecord, dump_jsonl
     from frontlines.games import ruleset as find_ruleset
 
@@ -99,11 +109,16 @@ def run(args: argparse.Namespace) -> int:
             if not parse_spec(spec).external:  # an engine starts when its game does
                 make_bot(spec).close()  # fail fast on a bad spec
         options = rules_options(args.option)
-    except (ValueError, KeyError) as exc:
+        find_ruleset(args.rules).resolve_options(options)
+    except (ValueError, KeyError, FrontlinesError) as exc:
         print(f"frontlines selfplay: {exc}", file=sys.stderr)
         return 2
     if args.games < 1 or args.jobs < 1:
         print("frontlines selfplay: --games and --jobs must be at least 1", file=sys.stderr)
+        return 2
+    problem = _unwritable(args.record)
+    if problem:  # checked before the games: an hour of play must not end in a lost record
+        print(f"frontlines selfplay: cannot write --record {args.record}: {problem}", file=sys.stderr)
         return 2
     jobs = [(args.rules, args.p0, args.p1, args.seed, i, not args.no_swap, options, args.bot_seed) for i in range(args.games)]
     results: list[SelfplayGame] = []
@@ -133,9 +148,11 @@ def run(args: argparse.Namespace) -> int:
     draws = len(results) - wins_a - wins_b
     score = wins_a + 0.5 * draws
     n = len(results)
-    print(f"{args.rules}: {n} games in {elapsed:.1f} s")
+    print(f"{args.rules}: {n} game{'s' if n != 1 else ''} in {elapsed:.1f} s")
     print(f"  {args.p0} (--p0): {wins_a} wins   {args.p1} (--p1): {wins_b} wins   draws/unfinished: {draws}")
-    print(f"  --p0 score {100 * score / n:.1f}% ± {100 * _interval(score, n):.1f}% (95%)")
+    # Wilson, unlike a normal interval, stays honest for a few games and at 0 % or 100 %
+    low, high = wilson(score, n)
+    print(f"  --p0 score {100 * score / n:.1f}% (95% interval {100 * low:.1f}%-{100 * high:.1f}%)")
     for label in ("a", "b"):
         total = sum(r.think(label)[0] for r in results)
         count = sum(r.think(label)[1] for r in results)
