@@ -122,7 +122,7 @@ def test_cmd_spec_goes_to_the_external_bot(monkeypatch: pytest.MonkeyPatch) -> N
 def test_selfplay_prints_results_and_the_record(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["selfplay", "--rules", "battleline-basic", "--p0", "heuristic", "--p1", "random", "--seed", "4"]) == 0
     out = capsys.readouterr().out
-    assert "1 games" in out and "[Ruleset \"battleline-basic\"]" in out and "[Player0 \"heuristic\"]" in out
+    assert "1 game in" in out and "[Ruleset \"battleline-basic\"]" in out and "[Player0 \"heuristic\"]" in out
     record = GameRecord.parse(out[out.index("[Game"):])
     assert record.replay(parse_state).is_terminal()
 

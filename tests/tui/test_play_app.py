@@ -16,7 +16,7 @@ from frontlines.games import new_state, parse_state
 from frontlines.tui.app import FrontlinesApp, GameScreen, ReplayScreen
 from frontlines.tui.screens import PassScreen, SaveScreen, SetupScreen
 from frontlines.tui.session import HUMAN, GameConfig, GameSession
-from frontlines.tui.widgets import FlagColumn, HandBar
+from frontlines.tui.widgets import FlagColumn, HandBar, Pane
 
 from .driver import game_screen, play_move, play_to_end, screen_text, settle
 
@@ -58,6 +58,11 @@ def hand_of(screen: GameScreen) -> list[str]:
 
 def side(screen: GameScreen, flag: int, seat: int) -> list[str]:
     return list(screen.view_dict["flags"][flag - 1]["sides"][seat])
+
+
+def prompt_of(screen: GameScreen) -> str:
+    """The prompt pane's text (the question, the choices and the last message)."""
+    return screen.query_one("#prompt", Pane).text.plain
 
 
 async def press_hand(pilot: Pilot[None], screen: GameScreen, code: str) -> None:
@@ -606,7 +611,8 @@ def test_setup_screen_starts_a_game() -> None:
         assert screen.session.kinds.count(HUMAN) == 1
         assert screen.my_turn()  # "First move: me"
         assert all(f["battlefield"]["face_up"] for f in screen.view_dict["flags"])
-        assert "1b" in screen_text(app)
+        first = screen.view_dict["flags"][0]["battlefield"]["name"].removeprefix("Battlefield ")
+        assert f"1 {first[:4]}" in screen_text(app)  # the flag row names each battlefield
 
     run_app(app, scenario)
 
@@ -663,7 +669,7 @@ def test_new_game_and_quit_ask_first() -> None:
         await settle(pilot, app)
         assert game_screen(app).session.kinds.count("easy") == 1
         await pilot.press("q")
-        assert "Quit?" in screen_text(app)
+        assert "Quit this game?" in screen_text(app)
         await pilot.press("y")
         await pilot.pause()
         assert not app.is_running
@@ -725,3 +731,158 @@ def test_soak_whole_games_in_every_ruleset(ruleset: str) -> None:
             assert game_screen(app).session.state.is_terminal()
 
         run_app(app, scenario)
+
+
+# --- numbered choices follow the table ------------------------------------------------------
+
+
+def test_deserter_number_picks_the_card_as_drawn_seed_7() -> None:
+    """The reported game: with R5 R3 Y4 R6 at flag 1 (from the flag outward), 1 is R5."""
+    state = new_state("battleline", seed=7)
+    session = GameSession(state, (HUMAN, HUMAN), seed=7)
+    moves = ("R5@1 draw:tactics R3@2 draw:tactics TR:R3>1 draw:tactics R4@3 draw:tactics Y4@1 draw:troop "
+             "CC@3 draw:tactics MU@1 draw:troop G3@4 draw:tactics R6@1 draw:troop")
+    for text in moves.split():
+        session.play_text(text)
+    app = FrontlinesApp(session=session, bot_delay=0)
+
+    async def scenario(pilot: Pilot[None], app: FrontlinesApp) -> None:
+        await settle(pilot, app)
+        screen = game_screen(app)
+        assert side(screen, 1, 1 - screen.viewer) == ["R5", "R3", "Y4", "R6"]
+        await press_hand(pilot, screen, "DE")
+        await pilot.press("1")
+        assert "1 R5  2 R3  3 Y4  4 R6" in prompt_of(screen)
+        await pilot.press("1")
+        assert screen.session.state.view(0).to_dict()["log"][-1] == "DE:R5"
+
+    run_app(app, scenario)
+
+
+def _position_with_choice(kind: str, seed: int) -> tuple[GameSession, int, list[str]]:
+    """A game against a bot where seat 0 may play ``kind`` on two or more cards of one flag:
+    the session, the flag and that side's cards from the flag outward."""
+    for attempt in range(200):
+        session = session_before(kind, seed=seed + 97 * attempt)
+        data = session.state.view(0).to_dict()
+        owner = 0 if kind == "redeploy" else 1
+        for flag in data["flags"]:
+            cards = list(flag["sides"][owner])
+            takeable = {e["card"] for e in data["legal"] if e["kind"] == kind and e["card"] in cards}
+            if len(takeable) >= 2 and takeable == set(cards):
+                return session, int(flag["index"]), cards
+    raise AssertionError(f"no position where {kind} chooses among cards")
+
+
+@pytest.mark.parametrize(("kind", "code"), [("redeploy", "RE"), ("deserter", "DE"), ("traitor", "TR")])
+def test_guile_numbers_pick_the_nth_card_as_drawn(kind: str, code: str) -> None:
+    """For every N, the number N picks the N-th card of the flag as the table draws it."""
+    session, flag, cards = _position_with_choice(kind, seed=3)
+    app = FrontlinesApp(session=session, bot_delay=0)
+
+    async def scenario(pilot: Pilot[None], app: FrontlinesApp) -> None:
+        await settle(pilot, app)
+        screen = game_screen(app)
+        for n, card in enumerate(cards, 1):
+            await press_hand(pilot, screen, code)
+            await pilot.press(str(flag))
+            assert f"{n} {card}" in prompt_of(screen)
+            before = len(screen.session.state.history)
+            await pilot.press(str(n))
+            if kind == "deserter":  # the move is complete: check it, then take it back
+                assert screen.session.state.view(0).to_dict()["log"][before] == f"DE:{card}"
+                await pilot.press("u")
+                await settle(pilot, app)
+            else:
+                assert screen.picker.prefix[-1].value == card
+                await pilot.press("escape", "escape", "escape")
+            assert not screen.picker.started
+
+    run_app(app, scenario)
+
+
+# --- refusals say why -----------------------------------------------------------------------
+
+
+def _tactics_limit_position() -> tuple[GameSession, str]:
+    """Seat 0 to play, holding a tactics card the tactics limit forbids (tactics played
+    whenever possible, so the limit comes soon)."""
+    for seed in range(1, 200):
+        state = new_state("battleline", seed=seed, options={"first_player": "0"})
+        rng = random.Random(seed)
+        for _ in range(200):
+            if state.is_terminal():
+                break
+            data = state.view(state.current_player()).to_dict()
+            if state.current_player() == 0 and any(e["kind"] == "play" for e in data["legal"]):
+                offered = {e.get("card") for e in data["legal"]}
+                for code in data["hands"][0]:
+                    if code in ("AL", "DA", "CC", "SB", "FO", "MU") and code not in offered:
+                        why = state.explain_illegal(state.parse_action(f"{code}@1"))  # type: ignore[attr-defined]
+                        if "tactics limit" in why:
+                            return GameSession(state, (HUMAN, "random"), seed=seed), code
+            tactics = [e for e in data["legal"] if e.get("card", "")[:1].isalpha() and e.get("card", "")[1:].isalpha()]
+            entry = rng.choice(tactics or data["legal"])
+            state.apply(state.parse_action(entry["text"]))
+    raise AssertionError("no position where the tactics limit holds")
+
+
+def test_a_refused_tactics_card_gives_the_tactics_limit() -> None:
+    session, code = _tactics_limit_position()
+    limited = [code]
+    app = FrontlinesApp(session=session, bot_delay=0)
+
+    async def scenario(pilot: Pilot[None], app: FrontlinesApp) -> None:
+        await settle(pilot, app)
+        await press_hand(pilot, game_screen(app), limited[0])
+        assert "cannot be played now: tactics limit" in prompt_of(game_screen(app))
+
+    run_app(app, scenario, size=(120, 40))
+
+
+def test_a_refused_flag_names_the_battlefield() -> None:
+    """The house battlefields face up: a flag whose battlefield bans the card says so, by name."""
+    options = {"first_player": "0", "battlefields": "face_up", "battlefield_set": "house"}
+    for seed in range(1, 100):
+        state = new_state("medieval", seed=seed, options=options)
+        data = state.view(0).to_dict()
+        plays = {(e["card"], e["flag"]) for e in data["legal"] if e["kind"] == "play"}
+        banned = [(card, f) for card in data["hands"][0] for f in range(1, 10)
+                  if (card, f) not in plays and any(c == card for c, _ in plays)]
+        if banned:
+            card, flag = banned[0]
+            session = GameSession(state, (HUMAN, "random"), seed=seed)
+            break
+    else:
+        raise AssertionError("no battlefield that refuses a card")
+    app = FrontlinesApp(session=session, bot_delay=0)
+
+    async def scenario(pilot: Pilot[None], app: FrontlinesApp) -> None:
+        await settle(pilot, app)
+        screen = game_screen(app)
+        await press_hand(pilot, screen, card)
+        await pilot.press(str(flag))
+        text = prompt_of(screen)
+        name = screen.view_dict["flags"][flag - 1]["battlefield"]["name"]
+        assert f"Flag {flag} is not possible:" in text and name in text
+
+    run_app(app, scenario, size=(120, 40))
+
+
+def test_quit_can_save_first(tmp_path: Path) -> None:
+    app = FrontlinesApp(GameConfig(ruleset="battleline", opponent="easy", seed=6), setup=False, bot_delay=0,
+                        save_dir=tmp_path)
+
+    async def scenario(pilot: Pilot[None], app: FrontlinesApp) -> None:
+        await settle(pilot, app)
+        await pilot.press("q")
+        assert "s save the record, then quit" in screen_text(app)
+        await pilot.press("s")
+        assert isinstance(app.screen, SaveScreen)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert not app.is_running
+
+    run_app(app, scenario)
+    saved = list(tmp_path.glob("frontlines-battleline-*.txt"))
+    assert len(saved) == 1 and GameRecord.parse(saved[0].read_text(encoding="utf-8")).tags.get("Setup")

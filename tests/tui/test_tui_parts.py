@@ -12,16 +12,17 @@ import pytest
 from rich.cells import cell_len
 
 from frontlines.commands import play as play_command
+from frontlines.core.actions import ActionKind, ActionRecord
 from frontlines.core.errors import IllegalAction
 from frontlines.games import new_state
 from frontlines.games.battleline.notation import build_state
 from frontlines.tui.adapters import moves_from_view
-from frontlines.tui.cards import formation_label, tracker_rows, unseen_tactics
-from frontlines.tui.render import COLUMN_ROWS, Marks, column_hit, flag_column, plain_table
+from frontlines.tui.cards import ALL_TACTICS, formation_label, tracker_rows, unseen_tactics
+from frontlines.tui.render import COLUMN_ROWS, Marks, column_hit, flag_cell, flag_column, plain_table
 from frontlines.tui.session import HUMAN, GameConfig, GameSession
 from frontlines.tui.steps import BUTTON, CARD, CLAIM, DECK, FLAG, HAND, Picker, Token
-from frontlines.tui.widgets import side_info
-from frontlines.tui.words import claim_explanation, describe_action, flag_details, outcome_text
+from frontlines.tui.widgets import side_info, tracker_text
+from frontlines.tui.words import claim_explanation, describe_action, flag_details, in_ruleset_words, outcome_text
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 
@@ -321,3 +322,48 @@ def test_tactics_help_follows_the_views_rules_family() -> None:
         view = new_state(ruleset, seed=1).view(0).to_dict()
         question = ui.question([Token(HAND, "SC")], [Token(FLAG, "1")], [], view)
         assert words in question, question
+
+
+def test_schotten_totten_labels_fit_with_a_gap() -> None:
+    for name in ("Sum", "Run", "Colour", "Three of a Kind", "Colour Run", "Rabble", "Column", "Square"):
+        for width in (8, 9, 13):
+            label = formation_label({"name": name, "sum": 27}, width - 1)
+            assert len(label) <= width - 1 and label.endswith("27"), (name, width)
+    assert formation_label({"name": "Colour Run", "sum": 24}, 8) == "C.Run 24"
+    flag = _flag(1, ["R7", "R8", "R9"], [], formation=[{"name": "Colour Run", "rank": 5, "sum": 24}, None])
+    assert flag_column(flag, 0, 9, Marks(), gap=1)[-1].plain.endswith(" ")
+
+
+def test_tracker_wraps_the_tactics_inside_its_box() -> None:
+    view = {"unseen": [f"R{v}" for v in range(1, 11)], "has_tactics": True, "flags": [], "hands": [[], []]}
+    text = tracker_text(view, 23, 8).plain.splitlines()
+    assert len(text) <= 8 and all(cell_len(line) <= 23 for line in text)
+    assert " ".join(text).split("Tactics:")[1].split() == list(ALL_TACTICS)
+    roomy = tracker_text(view, 23, 12).plain.splitlines()
+    assert roomy[0] == "Unseen troops" and len(roomy) == 9
+
+
+def test_claim_proofs_use_the_rulesets_formation_names() -> None:
+    names = ["Sum", "Run", "Colour", "Three of a Kind", "Colour Run"]
+    flag = _flag(1, ["R7", "R8", "R9"], [], claim={"claimable": True, "counterexample": None,
+                                                   "reason": "no unseen troop cards can beat your wedge (24)"})
+    assert claim_explanation(flag, names) == "Flag 1 can be claimed: no unseen troop cards can beat your colour run (24)"
+    st = new_state("schotten-totten", seed=2).view(0).to_dict()
+    assert st["formation_names"] == names
+    assert in_ruleset_words("their phalanx (9) beats your skirmish line (6)", names) == \
+        "their three of a kind (9) beats your run (6)"
+
+
+def test_battlefield_text_ends_in_one_full_stop() -> None:
+    flag = _flag(3, [], [], battlefield={"name": "Marsh", "face_up": True,
+                                         "text": "House rule: no troops of value 8 to 10 may be played here."})
+    text = flag_details(flag, 0, ["you", "opponent"])
+    assert text.endswith("here.") and ".." not in text
+    assert "3 Marsh" in flag_cell(flag, 0, 9, Marks()).plain
+
+
+def test_schotten_totten_guile_cards_go_by_their_own_names() -> None:
+    names = new_state("schotten-totten-tactics", seed=2).view(0).to_dict()["card_names"]
+    record = ActionRecord(ActionKind.DESERTER, "DE:R5", card="R5")
+    assert describe_action(record, names) == "Banshee R5"
+    assert describe_action(record) == "Deserter R5"

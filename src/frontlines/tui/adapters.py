@@ -13,6 +13,8 @@ from typing import Any, ClassVar
 
 from rich.text import Text
 
+from frontlines.core.errors import FrontlinesError
+from frontlines.core.game import State
 from frontlines.tui.cards import card_name, tactics_help
 from frontlines.tui.steps import (
     ACTION,
@@ -37,7 +39,7 @@ from frontlines.tui.words import claim_explanation, flag_details
 
 _DECK_KEYS = {"t": "troop", "a": "tactics"}
 _BUTTON_KEYS = {"p": "pass", "e": "end"}
-_GUILE_NAMES = {"RE": "Redeploy", "DE": "Deserter", "TR": "Traitor"}
+_GUILE_NAMES = ("RE", "DE", "TR")  # guile cards that take a card off the table
 
 
 class GameUI:
@@ -58,7 +60,8 @@ class GameUI:
     def has_tracker(self) -> bool:
         return False
 
-    def tracker(self, view: Mapping[str, Any]) -> Text:
+    def tracker(self, view: Mapping[str, Any], width: int = 23, height: int = 8) -> Text:
+        """The tracker pane's text, in ``width`` x ``height`` cells."""
         return Text()
 
     def key_token(self, key: str, options: Sequence[Token]) -> Token | None:
@@ -94,6 +97,14 @@ class GameUI:
         """Why flag ``place`` cannot be claimed now, or ``None``."""
         return None
 
+    def place_refusal(self, state: State, view: Mapping[str, Any], prefix: Sequence[Token], place: int) -> str:
+        """Why the digit ``place`` is refused at this step of the move, in the game's words."""
+        return f"{self.place_word} {place} is not possible here."
+
+    def hand_refusal(self, state: State, view: Mapping[str, Any], code: str) -> str:
+        """Why the hand card ``code`` cannot be played now, in the game's words."""
+        return f"{card_name(code, view.get('card_names'))} cannot be played now."
+
 
 class BattleLineUI(GameUI):
     game = "battleline"
@@ -105,14 +116,14 @@ class BattleLineUI(GameUI):
 
     def moves(self, view: Mapping[str, Any]) -> list[Move]:
         where = card_locations(view)
-        return moves_with(view, lambda entry: battleline_path(entry, view, where))
+        return in_table_order(moves_with(view, lambda entry: battleline_path(entry, view, where)), view)
 
     @property
     def has_tracker(self) -> bool:
         return True
 
-    def tracker(self, view: Mapping[str, Any]) -> Text:
-        return tracker_text(view)
+    def tracker(self, view: Mapping[str, Any], width: int = 23, height: int = 8) -> Text:
+        return tracker_text(view, width, height)
 
     def key_token(self, key: str, options: Sequence[Token]) -> Token | None:
         wanted = [Token(DECK, _DECK_KEYS[key])] if key in _DECK_KEYS else []
@@ -153,14 +164,15 @@ class BattleLineUI(GameUI):
             return " ".join(parts)
         head, last = prefix[0], prefix[-1]
         if head.kind == HAND and head.value in _GUILE_NAMES:
-            name = _GUILE_NAMES[head.value]
+            name = card_name(head.value, view.get("card_names"))  # Schotten Totten: Strategist, Banshee
             picked = [t.value for t in prefix if t.kind == CARD]
             if FLAG in kinds and not picked:
                 whose = "your" if head.value == "RE" else "the opponent's"
                 what = "troop" if head.value == "TR" else "card"
                 return f"{name}: at which flag is {whose} {what}? (1-9, Esc back)"
             if CARD in kinds:
-                return f"{name}: which card? (1-{len(options)} in the order shown, Esc back)"
+                listed = "  ".join(f"{i} {t.value}" for i, t in enumerate(options, 1) if t.kind == CARD)
+                return f"{name}: which card? {listed} (from the flag outward; Esc back)"
             if picked and FLAG in kinds:
                 extra = ", x to discard it" if Token(FLAG, "x") in options else ""
                 side = "your side of which flag" if head.value == "TR" else "which flag"
@@ -176,7 +188,7 @@ class BattleLineUI(GameUI):
 
     def move_note(self, move: Move, view: Mapping[str, Any]) -> str:
         flag = _flag(view, int(move.entry.get("flag") or 0)) if move.kind == "claim" else None
-        return claim_explanation(flag).replace("can be claimed", "claimed") if flag is not None else ""
+        return claim_explanation(flag, view.get("formation_names")).replace("can be claimed", "claimed") if flag is not None else ""
 
     def claim_list(self, view: Mapping[str, Any], provable: Sequence[int]) -> Text:
         if not provable:
@@ -185,7 +197,7 @@ class BattleLineUI(GameUI):
         for index in provable:
             flag = _flag(view, index)
             if flag is not None:
-                out.append(claim_explanation(flag) + "\n", style="green")
+                out.append(claim_explanation(flag, view.get("formation_names")) + "\n", style="green")
         return out
 
     def place_text(self, view: Mapping[str, Any], place: int, viewer: int) -> str | None:
@@ -193,19 +205,106 @@ class BattleLineUI(GameUI):
         if flag is None:
             return None
         text = flag_details(flag, viewer, ["you" if s == viewer else "opponent" for s in (0, 1)])
-        return text + "\n" + claim_explanation(flag) if flag.get("claim") else text
+        return text + "\n" + claim_explanation(flag, view.get("formation_names")) if flag.get("claim") else text
+
+    def place_refusal(self, state: State, view: Mapping[str, Any], prefix: Sequence[Token], place: int) -> str:
+        head = prefix[0].value if prefix else ""
+        card = next((t.value for t in prefix if t.kind == CARD), None)
+        if len(prefix) == 1 and head not in _GUILE_NAMES:
+            texts = [f"{head}@{place}"]
+        elif card is not None and head in ("RE", "TR"):
+            texts = [f"{head}:{card}>{place}"]
+        else:  # the flag a guile card takes from: no card there it may take
+            whose = "your" if head == "RE" else "the opponent's"
+            return f"Flag {place}: no card of {whose} there can be taken now."
+        why = _explain(state, texts)
+        battlefield = (_flag(view, place) or {}).get("battlefield") or {}
+        if "battlefield" in why and battlefield.get("face_up"):
+            why += f" ({battlefield.get('name', '')}: {_sentence(str(battlefield.get('text', '')))})"
+        return f"Flag {place} is not possible: {why}"
+
+    def hand_refusal(self, state: State, view: Mapping[str, Any], code: str) -> str:
+        name = card_name(code, view.get("card_names"))
+        me = int(view.get("viewer") or 0)
+        if code == "SC":
+            texts = ["SC"]
+        elif code in ("RE", "DE", "TR"):
+            owner = me if code == "RE" else 1 - me
+            cards = [c for seat, c in card_locations(view) if seat == owner]
+            if not cards:
+                whose = "you have" if code == "RE" else "the opponent has"
+                return f"{name} cannot be played now: {whose} no card at an unclaimed flag."
+            texts = [f"RE:{c}>x" if code == "RE" else f"DE:{c}" if code == "DE" else f"TR:{c}>{f}"
+                     for c in cards for f in range(1, 10)]
+        else:
+            texts = [f"{code}@{f}" for f in range(1, 10)]
+        return f"{name} cannot be played now: {_explain(state, texts)}"
 
     def claim_refusal(self, view: Mapping[str, Any], place: int) -> str | None:
         flag = _flag(view, place)
         if flag is None:
             return None
-        text = claim_explanation(flag)
+        text = claim_explanation(flag, view.get("formation_names"))
         if (flag.get("claim") or {}).get("claimable"):
             text = f"Flag {place} is provable, but claims are not allowed at this point of the turn."
         battlefield = flag.get("battlefield")
         if battlefield and battlefield.get("face_up"):
             text += f"\nBattlefield {battlefield.get('name', '')}: {battlefield.get('text', '')}"
         return text
+
+
+def _explain(state: State, texts: Sequence[str]) -> str:
+    """The game's reason why none of the action ``texts`` is legal: the one reason they share,
+    or the distinct reasons (a few) when they differ."""
+    explain = getattr(state, "explain_illegal", None)
+    reasons: dict[str, None] = {}
+    for text in texts:
+        try:
+            action = state.parse_action(text)
+        except FrontlinesError:
+            continue
+        if explain is not None:
+            try:
+                reason = str(explain(action))
+            except ValueError:  # the explanation has no words for this one
+                continue
+            reasons.setdefault(reason.split(": ", 1)[1] if reason.startswith(f"{text}: ") else reason, None)
+    if not reasons:
+        return "no such move in this game."
+    found = list(reasons)
+    return _sentence(found[0] if len(found) == 1 else "; ".join(found[:3]))
+
+
+def _sentence(text: str) -> str:
+    """``text`` ending in exactly one full stop."""
+    text = text.strip().rstrip(".")
+    return text + "." if text else text
+
+
+_TAKES = ("redeploy", "deserter", "traitor")  # moves that pick a card off the table
+
+
+def in_table_order(moves: list[Move], view: Mapping[str, Any]) -> list[Move]:
+    """``moves`` with the Redeploy, Deserter and Traitor entries sorted by where their card
+    lies on its flag (from the flag outward, as the table draws them), so that the number a
+    player presses to pick a card is its place on the table, not its place in the engine's
+    list (which is sorted by code). Every other move keeps its place."""
+    depth: dict[tuple[int, str], int] = {}
+    for flag in view.get("flags") or []:
+        for seat, side in enumerate(flag.get("sides") or []):
+            depth.update({(seat, code): i for i, code in enumerate(side)})
+    me = int(view.get("viewer") or 0)
+    first = {kind: next(i for i, m in enumerate(moves) if m.kind == kind) for kind in {m.kind for m in moves}}
+
+    def place(move: Move) -> tuple[int, int]:
+        owner = me if move.kind == "redeploy" else 1 - me
+        return first[move.kind], depth.get((owner, str(move.entry.get("card", ""))), 0)
+
+    slots = [i for i, m in enumerate(moves) if m.kind in _TAKES]
+    ordered = list(moves)
+    for slot, move in zip(slots, sorted((moves[i] for i in slots), key=place), strict=True):
+        ordered[slot] = move
+    return ordered
 
 
 def _flag(view: Mapping[str, Any], index: int) -> Mapping[str, Any] | None:

@@ -25,9 +25,8 @@ from frontlines.core.errors import FrontlinesError
 from frontlines.core.game import Action, View
 from frontlines.core.record import GameRecord
 from frontlines.tui.adapters import GameUI, ui_for
-from frontlines.tui.cards import card_name
 from frontlines.tui.render import Marks
-from frontlines.tui.screens import ConfirmScreen, HelpScreen, PassScreen, SaveScreen, SetupScreen
+from frontlines.tui.screens import ConfirmScreen, HelpScreen, PassScreen, QuitScreen, SaveScreen, SetupScreen
 from frontlines.tui.session import GameConfig, GameSession, load_record, make_bot, replay_states
 from frontlines.tui.steps import ACTION, BUTTON, CARD, CLAIM, DECK, FLAG, HAND, Move, Picker, Token
 from frontlines.tui.warmachine import END
@@ -59,7 +58,7 @@ def _log_lines(view: Mapping[str, Any], names: Sequence[str], height: int) -> Te
     lines: list[str] = []
     for seat, record in _log_entries(view):
         who = names[seat] + ": " if seat is not None and 0 <= seat < len(names) else ""
-        lines.append(f"{who}{describe_action(record)}")
+        lines.append(f"{who}{describe_action(record, view.get('card_names'))}")
     shown = lines[-max(1, height - 1):]
     out = Text("Log\n", style="bold underline")
     out.append("\n".join(shown))
@@ -70,6 +69,12 @@ def _board(screen: Screen[None]) -> BattleLineBoard | WarMachineBoard:
     board = screen.query_one("#board")
     assert isinstance(board, BattleLineBoard | WarMachineBoard)
     return board
+
+
+def _inner(pane: Pane) -> tuple[int, int]:
+    """Width and height of a pane's text (the defaults before its first layout)."""
+    region = pane.content_region
+    return (region.width or 23, region.height or 8)
 
 
 def _short_names(session: GameSession) -> list[str]:
@@ -221,7 +226,7 @@ class GameScreen(Screen[None]):
         self.query_one("#status", Pane).show(self._status_text(data))
         self.query_one("#prompt", Pane).show(self._prompt_text(data))
         tracker = self.query_one("#tracker", Pane)
-        tracker.show(self.ui.tracker(data))
+        tracker.show(self.ui.tracker(data, *_inner(tracker)))
         # a long explanation (claim proofs, counter-examples) borrows the tracker's room
         tracker.set_class(not self.ui.has_tracker or len(self.message.plain) > 90, "hidden")
         log = self.query_one("#log", Pane)
@@ -448,7 +453,8 @@ class GameScreen(Screen[None]):
         if record is None:
             self.say("No hint available.", "yellow")
         else:
-            self.say(f"Hint (heuristic bot): {describe_action(record)} ({record.text})", "cyan")
+            self.say(f"Hint (heuristic bot): {describe_action(record, self.view_dict.get('card_names'))} "
+                     f"({record.text})", "cyan")
         self.refresh_table()
 
     # --- input ----------------------------------------------------------------------
@@ -544,7 +550,7 @@ class GameScreen(Screen[None]):
             if token in options:
                 self.choose(token)
             else:
-                self.say(f"{self.ui.place_word} {n} is not possible here.", "yellow")
+                self.say(self.ui.place_refusal(self.session.state, self.view_dict, self.picker.prefix, n), "yellow")
                 self.refresh_table()
         elif CARD in kinds or ACTION in kinds or DECK in kinds or END in kinds:
             listed = [t for t in options if t.kind in (CARD, ACTION, DECK, END)]
@@ -559,7 +565,7 @@ class GameScreen(Screen[None]):
             if token in options:
                 self.choose(token)
             else:
-                self.say(f"{card_name(hand[n - 1], self.view_dict.get('card_names'))} cannot be played now.", "yellow")
+                self.say(self.ui.hand_refusal(self.session.state, self.view_dict, hand[n - 1]), "yellow")
                 self.refresh_table()
 
     @on(HandBar.Clicked)
@@ -577,7 +583,7 @@ class GameScreen(Screen[None]):
         if token in self.picker.options():
             self.choose(token)
         else:
-            self.say(f"{card_name(token.value, self.view_dict.get('card_names'))} cannot be played now.", "yellow")
+            self.say(self.ui.hand_refusal(self.session.state, self.view_dict, token.value), "yellow")
             self.refresh_table()
 
     def on_click(self, event: events.Click) -> None:
@@ -635,7 +641,8 @@ class GameScreen(Screen[None]):
 
         self.app.push_screen(ConfirmScreen(f"{self.names[self.viewer]}: resign this game?"), callback=done)
 
-    def action_save(self) -> None:
+    def action_save(self, then_quit: bool = False) -> None:
+        """Ask for a file name and save the record there (and quit once saved, if asked)."""
         def done(path: Path | None) -> None:
             if path is None:
                 return
@@ -645,6 +652,10 @@ class GameScreen(Screen[None]):
                 self.say(f"Could not save: {exc}", "red")
             else:
                 self.say(f"Saved to {path}", "green")
+                if then_quit:
+                    self.generation += 1
+                    self.app.exit(message=f"Saved to {path}")
+                    return
             self.refresh_table()
 
         self.app.push_screen(SaveScreen(self.save_dir / self.session.default_filename()), callback=done)
@@ -663,15 +674,18 @@ class GameScreen(Screen[None]):
             self.app.push_screen(ConfirmScreen("Abandon this game and start a new one?"), callback=done)
 
     def action_quit_game(self) -> None:
-        def done(yes: bool | None) -> None:
-            if yes:
+        def done(answer: str | None) -> None:
+            if answer == "quit":
                 self.generation += 1
                 self.app.exit()
+            elif answer == "save":
+                self.action_save(then_quit=True)
 
         if self.session.state.is_terminal():
-            done(True)
+            self.generation += 1
+            self.app.exit()
         else:
-            self.app.push_screen(ConfirmScreen("Quit? (s saves the game first)"), callback=done)
+            self.app.push_screen(QuitScreen(), callback=done)
 
     def on_unmount(self) -> None:
         self.generation += 1
@@ -717,17 +731,19 @@ class ReplayScreen(Screen[None]):
         status.append(f" {state.ruleset}  move {self.index}/{total}  showing {seat}")
         self.query_one("#status", Pane).show(status)
         prompt = Text()
+        names_of = data.get("card_names")
         if last is not None:
             mover = self.states[self.index - 1].current_player()
             who = f"P{mover + 1} " if mover is not None else ""
-            prompt.append(f"Last: {who}{describe_action(last)} ({self.texts[self.index]})\n", style="bold")
+            prompt.append(f"Last: {who}{describe_action(last, names_of)} ({self.texts[self.index]})\n", style="bold")
         following = self.record_of(self.index + 1)
         if following is not None:
-            prompt.append(f"Next: {describe_action(following)}\n")
+            prompt.append(f"Next: {describe_action(following, names_of)}\n")
         if state.is_terminal():
             prompt.append(outcome_text(data.get("outcome"), names) + "\n", style="bold")
         self.query_one("#prompt", Pane).show(prompt)
-        self.query_one("#tracker", Pane).show(self.ui.tracker(data))
+        tracker = self.query_one("#tracker", Pane)
+        tracker.show(self.ui.tracker(data, *_inner(tracker)))
         log = Text("Moves\n", style="bold underline")
         height = max(3, self.query_one("#log", Pane).size.height) - 1
         start = max(1, self.index - height + 1)

@@ -110,6 +110,15 @@ _SHORT: dict[str, str] = {
     "skirmish line": "Skirm",
     "host": "Host",
     "sum": "Sum",
+    # Schotten Totten (the view's formation_names; help explains them)
+    "run": "Run",
+    "colour": "Col",
+    "three of a kind": "3Kind",
+    "colour run": "C.Run",
+    # Medieval
+    "rabble": "Rabbl",
+    "column": "Colmn",
+    "square": "Squar",
 }
 
 

@@ -93,9 +93,13 @@ def flag_cell(flag: Mapping[str, Any], me: int, width: int, marks: Marks, names:
     if flag.get("mud"):
         label += "M"
     battlefield = flag.get("battlefield")
-    if battlefield and battlefield.get("face_up"):
-        label += "b"
     owner = flag.get("claimed_by")
+    if battlefield and battlefield.get("face_up"):
+        # the battlefield's name where it fits (its rule: the "i" key), else a "b"
+        room = width - len(label) - (3 if index in marks.flags or index == marks.cursor_flag else 1) - 1
+        room -= 0 if owner is None else 1 + len(seat_label(int(owner), me, names))
+        name = str(battlefield.get("name") or "").removeprefix("Battlefield ")  # plain set: "IV"
+        label += f" {name[:room]}" if room >= min(3, len(name)) and name else "b"
     style = Style(bold=True)
     if owner is not None:
         who = seat_label(int(owner), me, names)
@@ -110,12 +114,15 @@ def flag_cell(flag: Mapping[str, Any], me: int, width: int, marks: Marks, names:
 
 
 def flag_column(flag: Mapping[str, Any], me: int, width: int, marks: Marks,
-                names: Sequence[str] | None = None) -> list[Text]:
-    """The whole column of one flag, top (the opponent's far end) to bottom (``me``)."""
+                names: Sequence[str] | None = None, gap: int = 0) -> list[Text]:
+    """The whole column of one flag, top (the opponent's far end) to bottom (``me``).
+    ``gap`` cells of the width stay free beside the formation labels, so that the labels of
+    neighbouring columns drawn without a separator never run into each other."""
     them = 1 - me
     sides = flag.get("sides") or [[], []]
     formations = flag.get("formation") or [None, None]
-    rows: list[Text] = [Text(formation_label(formations[them], width).center(width), style=_DIM)]
+    room = max(3, width - gap)
+    rows: list[Text] = [Text(formation_label(formations[them], room).center(room).ljust(width), style=_DIM)]
     opp_cards = list(sides[them])
     for row in range(SLOT_ROWS):
         # the opponent's first card sits next to the flag, later ones further up
@@ -125,7 +132,7 @@ def flag_column(flag: Mapping[str, Any], me: int, width: int, marks: Marks,
     mine = list(sides[me])
     for depth in range(SLOT_ROWS):
         rows.append(_card_cell(mine[depth], me, width, marks) if depth < len(mine) else Text(" " * width))
-    rows.append(Text(formation_label(formations[me], width).center(width), style=_DIM))
+    rows.append(Text(formation_label(formations[me], room).center(room).ljust(width), style=_DIM))
     return rows
 
 

@@ -46,11 +46,14 @@ HELP_TEXT = """\
 [b]Reading the table[/b]
   Cards show their colour letter: R red, O orange, Y yellow,
   G green, B blue, P purple; tactics by code (AL, SC, ...).
-  Flag row: 3F = Fog, 3M = Mud, 3b = battlefield face up,
+  Flag row: 3F = Fog, 3M = Mud, 3 Marsh = a battlefield face up
+  (its rule: i then 3; "3b" where its name does not fit),
   3* = you can claim it now, 3:you / 3:opp = claimed.
   >R7< / >3< = a choice you can make now; \\[R7] / \\[3] = picked or
   under the cursor; R7+ = just placed by the other side.
-  Under each side: its formation and sum (Wedge 24).
+  Under each side: its formation and sum (Wedge 24). Short forms:
+  Phlnx phalanx, Battn battalion, Skirm skirmish; Schotten Totten
+  Col colour, 3Kind three of a kind, C.Run colour run.
   War Machine: GJ = German war machine (2) / Japanese infantry (1);
   GERWM / JPNin = the end that is up; p4 = 4 support cards left.
 
@@ -115,6 +118,24 @@ class ConfirmScreen(ModalScreen[bool]):
 
     def action_answer(self, value: bool) -> None:
         self.dismiss(value)
+
+
+class QuitScreen(ModalScreen[str | None]):
+    """Quit an unfinished game: ``quit``, ``save`` (save the record first, then quit) or ``None``."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("y", "answer('quit')", "quit"),
+                                             Binding("s", "answer('save')", "save and quit"),
+                                             Binding("n,escape", "answer('')", "stay")]
+    DEFAULT_CSS = """
+    QuitScreen { align: center middle; }
+    QuitScreen > Static { width: 50; border: ascii $warning; padding: 1 2; background: $panel; }
+    """
+
+    def compose(self) -> ComposeResult:
+        yield Static("Quit this game?\n\n[b]y[/b] quit   [b]s[/b] save the record, then quit   [b]n[/b] stay")
+
+    def action_answer(self, value: str) -> None:
+        self.dismiss(value or None)
 
 
 class SaveScreen(ModalScreen[Path | None]):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
@@ -70,7 +71,8 @@ class FlagColumn(Widget):
 
     def render(self) -> Text:
         width = max(3, self.size.width)
-        rows = flag_column(self.flag, self.me, width, self.marks, self.names)
+        # no separator between columns: keep a cell free beside the labels, except at the right edge
+        rows = flag_column(self.flag, self.me, width, self.marks, self.names, gap=0 if self.index == 9 else 1)
         return Text("\n").join(rows[:COLUMN_ROWS])
 
     def on_click(self, event: events.Click) -> None:
@@ -186,14 +188,23 @@ def side_info(view: Mapping[str, Any], seat: int, name: str, *, opponent: bool) 
     return out
 
 
-def tracker_text(view: Mapping[str, Any]) -> Text:
-    """The card tracker: unseen troops by colour and tactics not yet seen."""
-    out = Text("Unseen troops\n", style="bold underline")
-    out.append_text(Text("\n").join(tracker_rows(view.get("unseen") or [])))
+def tracker_text(view: Mapping[str, Any], width: int = 23, height: int = 8) -> Text:
+    """The card tracker: unseen troops by colour and tactics not yet seen, in ``width`` x
+    ``height`` cells (the tactics wrap; the heading gives way when the rows need its line)."""
+    rows = tracker_rows(view.get("unseen") or [])
     if view.get("has_tactics"):
-        tactics = unseen_tactics(view)
-        out.append("\nTactics: ", style="bold")
-        out.append(" ".join(tactics) if tactics else "-")
+        tactics = unseen_tactics(view) or ["-"]
+        line = Text("Tactics:", style="bold")
+        for code in tactics:
+            if cell_len(line.plain) + 1 + len(code) > width:
+                rows.append(line)
+                line = Text("        ")  # under the first code
+            line.append(" " + code)
+        rows.append(line)
+    out = Text()
+    if len(rows) < height:
+        out.append("Unseen troops\n", style="bold underline")
+    out.append_text(Text("\n").join(rows))
     return out
 
 

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from frontlines.core.actions import HIDDEN, ActionRecord
 from frontlines.core.actions import ActionKind as K
-from frontlines.tui.cards import TACTICS_NAMES
+from frontlines.tui.cards import card_name
 
 
 def _card(r: ActionRecord, hidden: str) -> str:
@@ -15,37 +16,36 @@ def _card(r: ActionRecord, hidden: str) -> str:
     return hidden if r.card in (HIDDEN, None, "") else str(r.card)
 
 
-def _redeploy(r: ActionRecord) -> str:
-    return f"{TACTICS_NAMES['RE']} {r.card} out" if r.target == "x" else f"{TACTICS_NAMES['RE']} {r.card}>{r.target}"
+_Words = Callable[[ActionRecord, Callable[[str], str]], str]  # (record, tactics code -> name)
 
-
-_WORDS: dict[K, Callable[[ActionRecord], str]] = {
-    K.PLAY: lambda r: f"{r.card} to {r.flag}",
-    K.ENVIRONMENT: lambda r: f"{TACTICS_NAMES.get(r.card or '', r.card)} at {r.flag}",
-    K.CLAIM: lambda r: f"claims flag {r.flag}",
-    K.PASS: lambda r: "passes",
-    K.DRAW: lambda r: f"draws pile {r.pile}" if r.pile is not None else f"draws {r.deck}",
-    K.END: lambda r: "ends turn",
-    K.SCOUT: lambda r: "plays Scout",
-    K.SCOUT_DRAW: lambda r: f"scouts {r.deck}",
-    K.SCOUT_RETURN: lambda r: "returns " + _card(r, "a card"),
-    K.REDEPLOY: _redeploy,
-    K.DESERTER: lambda r: f"{TACTICS_NAMES['DE']} {r.card}",
-    K.TRAITOR: lambda r: f"{TACTICS_NAMES['TR']} {r.card}>{r.target}",
-    K.DISCARD: lambda r: f"discards {r.card}",
-    K.DEPLOY: lambda r: f"{r.card} {'WM' if r.end == 'war_machine' else 'inf'} to {r.position}",
-    K.BURN: lambda r: "burns " + _card(r, "a card"),
-    K.SKIP: lambda r: "skips",
-    K.TAKE: lambda r: f"takes {r.count}" if r.cards is None else r.text,
+_WORDS: dict[K, _Words] = {
+    K.PLAY: lambda r, n: f"{r.card} to {r.flag}",
+    K.ENVIRONMENT: lambda r, n: f"{n(r.card or '')} at {r.flag}",
+    K.CLAIM: lambda r, n: f"claims flag {r.flag}",
+    K.PASS: lambda r, n: "passes",
+    K.DRAW: lambda r, n: f"draws pile {r.pile}" if r.pile is not None else f"draws {r.deck}",
+    K.END: lambda r, n: "ends turn",
+    K.SCOUT: lambda r, n: f"plays {n('SC')}",
+    K.SCOUT_DRAW: lambda r, n: f"scouts {r.deck}",
+    K.SCOUT_RETURN: lambda r, n: "returns " + _card(r, "a card"),
+    K.REDEPLOY: lambda r, n: f"{n('RE')} {r.card} out" if r.target == "x" else f"{n('RE')} {r.card}>{r.target}",
+    K.DESERTER: lambda r, n: f"{n('DE')} {r.card}",
+    K.TRAITOR: lambda r, n: f"{n('TR')} {r.card}>{r.target}",
+    K.DISCARD: lambda r, n: f"discards {r.card}",
+    K.DEPLOY: lambda r, n: f"{r.card} {'WM' if r.end == 'war_machine' else 'inf'} to {r.position}",
+    K.BURN: lambda r, n: "burns " + _card(r, "a card"),
+    K.SKIP: lambda r, n: "skips",
+    K.TAKE: lambda r, n: f"takes {r.count}" if r.cards is None else r.text,
 }
 
 
-def describe_action(entry: ActionRecord | Mapping[str, Any]) -> str:
+def describe_action(entry: ActionRecord | Mapping[str, Any], card_names: Sequence[str] | None = None) -> str:
     """An action record (or its JSON form from the view) in a few words: ``R7@3`` -> ``R7 to 3``,
-    ``GJ^4`` -> ``GJ WM to 4``; a kind this terminal has no words for comes back as its text."""
+    ``GJ^4`` -> ``GJ WM to 4``; a kind this terminal has no words for comes back as its text.
+    Tactics cards are named as the ruleset names them (the view's ``card_names``)."""
     record = entry if isinstance(entry, ActionRecord) else ActionRecord.from_dict(entry)
     words = _WORDS.get(record.kind)
-    return words(record) if words is not None else record.text
+    return words(record, lambda code: card_name(code, card_names)) if words is not None else record.text
 
 
 def format_cards(value: Any) -> str:
@@ -77,15 +77,33 @@ def outcome_text(outcome: Mapping[str, Any] | None, names: Sequence[str]) -> str
     return f"{who} {verb} by {reason}{score}{tail}"
 
 
-def claim_explanation(flag: Mapping[str, Any]) -> str:
-    """Why a flag can or cannot be claimed, from the view's ``claim`` entry."""
+# The formation words of the claim proofs (Battle Line's, by rank 1..5), longest first so
+# that "skirmish line" is not read as "skirmish"
+_PROOF_WORDS = ("host", "skirmish line", "skirmish", "battalion order", "battalion", "phalanx", "wedge")
+_PROOF_RANK = {"host": 1, "skirmish line": 2, "skirmish": 2, "battalion order": 3, "battalion": 3, "phalanx": 4,
+               "wedge": 5}
+_PROOF_RE = re.compile(r"\b(" + "|".join(_PROOF_WORDS) + r")\b")
+
+
+def in_ruleset_words(text: str, formation_names: Sequence[str] | None) -> str:
+    """``text`` (a claim proof, which names formations as Battle Line does) with each
+    formation called by the ruleset's own name (the view's ``formation_names``, Host ..
+    Wedge): Schotten Totten's "colour run" for "wedge"."""
+    if not formation_names or len(formation_names) < 5:
+        return text
+    return _PROOF_RE.sub(lambda m: str(formation_names[_PROOF_RANK[m.group(1)] - 1]).lower(), text)
+
+
+def claim_explanation(flag: Mapping[str, Any], formation_names: Sequence[str] | None = None) -> str:
+    """Why a flag can or cannot be claimed, from the view's ``claim`` entry (formations
+    named as the ruleset names them: the view's ``formation_names``)."""
     index = flag.get("index")
     if flag.get("claimed_by") is not None:
         return f"Flag {index} is already claimed."
     claim = flag.get("claim")
     if not claim:
         return f"Flag {index}: your side is not complete, so there is nothing to claim yet."
-    reason = str(claim.get("reason") or "")
+    reason = in_ruleset_words(str(claim.get("reason") or ""), formation_names)
     if claim.get("claimable"):
         return f"Flag {index} can be claimed: {reason}" if reason else f"Flag {index} can be claimed."
     counter = format_cards(claim.get("counterexample"))
@@ -121,5 +139,5 @@ def flag_details(flag: Mapping[str, Any], me: int, names: Sequence[str]) -> str:
         parts.append(f"{names[int(first)]} completed first")
     battlefield = flag.get("battlefield")
     if battlefield and battlefield.get("face_up"):
-        parts.append(f"battlefield {battlefield.get('name', '')}: {battlefield.get('text', '')}")
-    return "; ".join(parts) + "."
+        parts.append(f"battlefield {battlefield.get('name', '')}: {str(battlefield.get('text', '')).rstrip('.')}")
+    return "; ".join(parts) + "."  # one full stop, though a battlefield's text brings its own

@@ -259,6 +259,7 @@ def view_dict(v: Table, viewer: int | None, log: list[str], log_seats: list[int]
         "unseen": unseen,
         "known": known_cards,
         "card_names": list(CARD_NAMES[v.cfg.variant.names]),
+        "formation_names": list(names),  # the ruleset's own, by rank (Host .. Wedge); proofs say Battle Line's
         "battlefield_set": None if bf_set is None else {"name": bf_set.name, "label": bf_set.label},
         "options": dict(v.cfg.options),
     }
