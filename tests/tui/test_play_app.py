@@ -886,3 +886,61 @@ def test_quit_can_save_first(tmp_path: Path) -> None:
     run_app(app, scenario)
     saved = list(tmp_path.glob("frontlines-battleline-*.txt"))
     assert len(saved) == 1 and GameRecord.parse(saved[0].read_text(encoding="utf-8")).tags.get("Setup")
+
+
+# --- War Machine reads in words -------------------------------------------------------------
+
+
+def test_war_machine_names_the_countries_of_each_end() -> None:
+    app = FrontlinesApp(GameConfig(ruleset="warmachine", opponent="random", seat=0, seed=4, first="me"),
+                        setup=False, bot_delay=0)
+
+    async def scenario(pilot: Pilot[None], app: FrontlinesApp) -> None:
+        await settle(pilot, app)
+        screen = game_screen(app)
+        while not any(m.kind == "deploy" for m in screen.picker.moves):
+            await play_move(pilot, screen, screen.picker.moves[0])
+            await settle(pilot, app)
+        card = next(m for m in screen.picker.moves if m.kind == "deploy").entry["card"]
+        text = screen_text(app)
+        assert "Countries" in text or "G GER German" in text  # the legend of the hand's letters
+        await press_hand(pilot, screen, card)
+        prompt = prompt_of(screen)
+        names = {"G": "German", "I": "Italian", "J": "Japanese", "B": "British", "U": "American", "R": "Soviet"}
+        assert f"Card {card} ({names[card[0]]}/{names[card[1]]}): which end up?" in prompt
+        assert f"w {names[card[0]]} war machine, strength 2, draw 1" in prompt
+        assert f"i {names[card[1]]} infantry, strength 1, draw 2" in prompt
+        lines = screen_text(app).splitlines()
+        assert len(lines) <= 24 and all(len(line) <= 80 for line in lines)
+
+    run_app(app, scenario)
+
+
+def test_war_machine_end_breaks_the_score_down_and_shows_the_hands() -> None:
+    app = FrontlinesApp(GameConfig(ruleset="warmachine", opponent="random", seat=0, seed=4), setup=False, bot_delay=0)
+
+    async def scenario(pilot: Pilot[None], app: FrontlinesApp) -> None:
+        await play_to_end(pilot, app, random.Random(8))
+        screen = game_screen(app)
+        data = screen.session.view(0).to_dict()
+        scores = data["scores"]
+        text = screen_text(app)
+        for seat, name in enumerate(("You", "bot random")):
+            score = scores[seat]
+            assert (f"{name}: {score['total']} = {score['countries']} for battles "
+                    f"({' '.join(score['won']) or 'none'}) + {score['hand']} for the hand") in " ".join(
+                prompt_of(screen).split())
+        opponent_hand = data["hands"][1]
+        assert opponent_hand is not None and " ".join(opponent_hand) in text  # revealed at the end
+        assert "won: random" not in text and "won: medium" not in text
+        assert "won: bot" in text or "won: you" in text
+
+    run_app(app, scenario)
+
+
+def test_an_empty_hand_is_not_called_hidden() -> None:
+    from frontlines.tui.widgets import _hand_of
+
+    assert _hand_of({"hands": [[], None]}, 0) == ([], "Hand (empty) ")
+    assert _hand_of({"hands": [None, None]}, 0) == ([], "Hand (hidden) ")
+    assert _hand_of({"hands": [["GJ"], None]}, 0) == (["GJ"], "Hand ")

@@ -33,7 +33,7 @@ from frontlines.tui.steps import (
     one_step,
     warmachine_path,
 )
-from frontlines.tui.warmachine import END_KEYS, END_WORDS
+from frontlines.tui.warmachine import COUNTRY, COUNTRY_NAMES, END_KEYS, end_words, legend, score_lines
 from frontlines.tui.widgets import BattleLineBoard, WarMachineBoard, tracker_text
 from frontlines.tui.words import claim_explanation, flag_details
 
@@ -48,6 +48,7 @@ class GameUI:
     game: ClassVar[str] = ""
     claims: ClassVar[bool] = False  # "c" claims, "i" explains a flag, flag clicks explain
     place_word: ClassVar[str] = "Position/pile"  # what the digit keys pick
+    narrow_tracker: ClassVar[bool] = False  # a tracker of 16 cells (a legend), not 24
 
     def board(self) -> BattleLineBoard | WarMachineBoard:
         return WarMachineBoard(id="board")
@@ -72,9 +73,14 @@ class GameUI:
         """Whose table card a ``card`` step picks, once the move began with ``head``."""
         return me
 
-    def option_line(self, token: Token, index: int) -> tuple[str, str]:
-        """Key and label of a choice listed one per line (set-up takes, War Machine ends)."""
+    def option_line(self, token: Token, index: int, prefix: Sequence[Token] = ()) -> tuple[str, str]:
+        """Key and label of a choice listed one per line (set-up takes, War Machine ends),
+        once the move began with ``prefix``."""
         return str(index), token.value
+
+    def end_text(self, view: Mapping[str, Any], names: Sequence[str]) -> str:
+        """What the end of the game shows under the result (a score's breakdown)."""
+        return ""
 
     def question(self, prefix: Sequence[Token], options: Sequence[Token], candidates: Sequence[Move],
                  view: Mapping[str, Any]) -> str:
@@ -315,6 +321,7 @@ def _flag(view: Mapping[str, Any], index: int) -> Mapping[str, Any] | None:
 
 class WarMachineUI(GameUI):
     game = "warmachine"
+    narrow_tracker = True
 
     def moves(self, view: Mapping[str, Any]) -> list[Move]:
         return moves_with(view, warmachine_path)
@@ -325,11 +332,22 @@ class WarMachineUI(GameUI):
             wanted.append(Token(END, END_KEYS[key]))
         return next((t for t in wanted if t in options), None)
 
-    def option_line(self, token: Token, index: int) -> tuple[str, str]:
+    @property
+    def has_tracker(self) -> bool:
+        return True
+
+    def tracker(self, view: Mapping[str, Any], width: int = 23, height: int = 8) -> Text:
+        return legend(height)  # the hand's letters and the table's country codes
+
+    def option_line(self, token: Token, index: int, prefix: Sequence[Token] = ()) -> tuple[str, str]:
         if token.kind == END:
             keys = {v: k for k, v in END_KEYS.items()}
-            return keys.get(token.value, str(index)), END_WORDS.get(token.value, token.value)
-        return super().option_line(token, index)
+            card = prefix[-1].value if prefix and prefix[-1].kind == HAND else ""
+            return keys.get(token.value, str(index)), end_words(card, token.value)
+        return super().option_line(token, index, prefix)
+
+    def end_text(self, view: Mapping[str, Any], names: Sequence[str]) -> str:
+        return score_lines(view, names)
 
     def question(self, prefix: Sequence[Token], options: Sequence[Token], candidates: Sequence[Move],
                  view: Mapping[str, Any]) -> str:
@@ -347,9 +365,12 @@ class WarMachineUI(GameUI):
                 parts.append("p: skip (nothing can be done).")
             return " ".join(parts)
         if prefix[-1].kind == HAND:
-            return f"Card {prefix[-1].value}: which end up?"
+            card = prefix[-1].value
+            ends = "/".join(COUNTRY_NAMES.get(COUNTRY.get(letter, ""), letter) for letter in card)
+            return f"Card {card} ({ends}): which end up?"
         if prefix[-1].kind == END:
-            return f"Send {prefix[0].value} ({END_WORDS[prefix[-1].value].split(' (')[0]}) to which position? (1-6)"
+            words = end_words(prefix[0].value, prefix[-1].value).split(" (")[0]
+            return f"Send {prefix[0].value} ({words}) to which position? (1-6)"
         return super().question(prefix, options, candidates, view)
 
 

@@ -39,6 +39,7 @@ _SCREEN_CSS = """
 #prompt { width: 1fr; height: 1fr; padding: 0 1; }
 #tracker { width: 24; height: 1fr; border-left: ascii $primary; }
 #tracker.hidden { display: none; }
+#tracker.narrow { width: 16; }
 #log { width: 20; height: 1fr; border-left: ascii $primary; }
 #keys { height: 1; background: $boost; }
 """
@@ -90,7 +91,8 @@ def table_layout(ui: GameUI) -> ComposeResult:
     yield ui.board()
     with Horizontal(id="bottom"):
         yield Pane(id="prompt")
-        yield Pane(id="tracker", classes="" if ui.has_tracker else "hidden")
+        yield Pane(id="tracker", classes=" ".join([*([] if ui.has_tracker else ["hidden"]),
+                                                   *(["narrow"] if ui.narrow_tracker else [])]))
         yield Pane(id="log")
     yield Pane(id="keys")
 
@@ -228,7 +230,8 @@ class GameScreen(Screen[None]):
         tracker = self.query_one("#tracker", Pane)
         tracker.show(self.ui.tracker(data, *_inner(tracker)))
         # a long explanation (claim proofs, counter-examples) borrows the tracker's room
-        tracker.set_class(not self.ui.has_tracker or len(self.message.plain) > 90, "hidden")
+        long_end = self.session.state.is_terminal() and bool(self.ui.end_text(data, self.names))
+        tracker.set_class(not self.ui.has_tracker or len(self.message.plain) > 90 or long_end, "hidden")
         log = self.query_one("#log", Pane)
         log.update(_log_lines(data, _short_names(self.session), max(3, log.size.height)))
         self.query_one("#keys", Pane).show(self._keys_text())
@@ -265,6 +268,9 @@ class GameScreen(Screen[None]):
         state = self.session.state
         if state.is_terminal():
             out.append(outcome_text(data.get("outcome"), self.names) + "\n", style="bold")
+            breakdown = self.ui.end_text(data, self.names)
+            if breakdown:
+                out.append(breakdown + "\n")
             out.append("s save record   w watch the replay   n new game   q quit\n")
             if self.session.can_undo():
                 out.append("u take back your last move\n")
@@ -276,7 +282,7 @@ class GameScreen(Screen[None]):
                 self.listed = options[:9]
                 for i, token in enumerate(self.listed, 1):
                     mark = ">" if i - 1 == self.cursor % len(options) else " "
-                    key, label = self.ui.option_line(token, i)
+                    key, label = self.ui.option_line(token, i, self.picker.prefix)
                     out.append(f"{mark}{key} {label}\n")
             out.append(self._step_question() + "\n", style="bold")
             cursor = self._cursor_token()

@@ -24,6 +24,47 @@ END_WORDS = {"war_machine": "war machine up (strength 2, draw 1)", "infantry": "
 
 LETTERS = "GIJBUR"
 COUNTRY = {"G": "GER", "I": "ITA", "J": "JPN", "B": "GBR", "U": "USA", "R": "URS"}
+# The hand shows a card as two letters, the table a deployed end as three: the legend and
+# the questions say both, in words
+COUNTRY_NAMES = {"GER": "German", "ITA": "Italian", "JPN": "Japanese", "GBR": "British", "USA": "American",
+                 "URS": "Soviet"}
+
+
+def end_words(card: str, end: str) -> str:
+    """One choice of the "end" step for ``card`` in words, short enough for the prompt at 80
+    columns: ``German war machine, strength 2, draw 1``; ``burn it and draw 1``."""
+    if end == "burn" or len(card) != 2:
+        return END_WORDS.get(end, end)
+    country = COUNTRY.get(card[0] if end == "war_machine" else card[1], "?")
+    what = "war machine" if end == "war_machine" else "infantry"
+    detail = END_WORDS[end].split("(", 1)[1].rstrip(")")
+    return f"{COUNTRY_NAMES.get(country, country)} {what}, {detail}"
+
+
+def legend(height: int = 7) -> Text:
+    """What the letters of the hand mean: ``G GER German`` for each country (under a
+    heading where ``height`` has room for it)."""
+    out = Text("Countries\n", style="bold underline") if height > len(LETTERS) else Text()
+    for i, letter in enumerate(LETTERS):
+        country = COUNTRY[letter]
+        out.append(f" {letter} ")
+        out.append(country, style=country_style(country))
+        out.append(f" {COUNTRY_NAMES[country]}" + ("\n" if i < len(LETTERS) - 1 else ""))
+    return out
+
+
+def score_lines(view: Mapping[str, Any], names: Sequence[str]) -> str:
+    """The final score of each player, broken down: battles won and the hand's points (the
+    hands themselves are shown beside each player's name)."""
+    scores = view.get("scores")
+    if not scores:
+        return ""
+    lines = []
+    for seat, score in enumerate(scores):
+        won = " ".join(score.get("won") or []) or "none"
+        lines.append(f"{names[seat]}: {score.get('total')} = {score.get('countries')} for battles ({won})"
+                     f" + {score.get('hand')} for the hand")
+    return "\n".join(lines)
 _STYLES = {
     "GER": Style(color="bright_white", bgcolor="grey30", bold=True),
     "ITA": Style(color="bright_white", bgcolor="green4", bold=True),
@@ -115,6 +156,10 @@ def info_line(view: Mapping[str, Any], seat: int, names: Sequence[str]) -> Text:
     sizes = view.get("hand_sizes") or [0, 0]
     out = Text(f"{names[seat]}: ", style="bold")
     out.append(f"hand {sizes[seat]}")
+    hands = view.get("hands") or [None, None]
+    if view.get("scores") and hands[seat]:  # the game is over: the hands are shown
+        out.append(" ")
+        out.append_text(Text(" ").join(hand_card(code) for code in hands[seat]))
     if seat == view.get("first"):
         out.append("  (moved first)")
     return out

@@ -154,10 +154,17 @@ class BattleLineBoard(Vertical):
             self.query_one(f"#flag-{flag['index']}", FlagColumn).show(flag, me, marks, None)
         self.query_one("#opp-info", Pane).show(side_info(view, them, names[them], opponent=True))
         self.query_one("#my-info", Pane).show(side_info(view, me, names[me], opponent=False))
-        hands = view.get("hands") or [None, None]
-        hand = hands[me] if me < len(hands) and hands[me] is not None else []
-        prefix = "Hand " if hand else "Hand (hidden) "
+        hand, prefix = _hand_of(view, me)
         self.query_one("#hand", HandBar).show(hand, hand_offered, hand_chosen, hand_cursor, prefix)
+
+
+def _hand_of(view: Mapping[str, Any], me: int) -> tuple[list[str], str]:
+    """The viewer's hand and the label before it: hidden (a replay's public view) is not empty."""
+    hands = view.get("hands") or [None, None]
+    hand = hands[me] if me < len(hands) else None
+    if hand is None:
+        return [], "Hand (hidden) "
+    return list(hand), "Hand " if hand else "Hand (empty) "
 
 
 def side_info(view: Mapping[str, Any], seat: int, name: str, *, opponent: bool) -> Text:
@@ -256,7 +263,9 @@ class WarMachineBoard(Vertical):
 
     def show(self, view: Mapping[str, Any], me: int, marks: Marks, names: Sequence[str],
              hand_offered: set[str], hand_chosen: str | None, hand_cursor: int | None) -> None:
-        short = [n.split()[-1][:6] for n in names]
+        # who won a position, in its narrow column: you / bot, or P1 / P2 at one keyboard
+        short = ["you" if n == "You" else "bot" if n.startswith("bot ") else n.replace("Player ", "P")
+                 for n in names]
         for pos in view.get("front") or []:
             index = int(pos["index"])
             self.query_one(f"#pos-{index}", PositionColumn).show(
@@ -266,8 +275,7 @@ class WarMachineBoard(Vertical):
         mine.append("   ")
         mine.append_text(wm.status_line(view))
         self.query_one("#my-info", Pane).show(mine)
-        hands = view.get("hands") or [None, None]
-        hand = hands[me] if me < len(hands) and hands[me] is not None else []
+        hand, prefix = _hand_of(view, me)
         bar = self.query_one("#hand", HandBar)
         bar.face_of = wm.hand_card
-        bar.show(hand, hand_offered, hand_chosen, hand_cursor, "Hand " if hand else "Hand (hidden) ")
+        bar.show(hand, hand_offered, hand_chosen, hand_cursor, prefix)
