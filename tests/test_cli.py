@@ -119,3 +119,16 @@ def test_arena_help_shows_a_plain_percent(capsys: pytest.CaptureFixture[str]) ->
     with pytest.raises(SystemExit):
         main(["arena", "--help"])
     assert "95%%" not in capsys.readouterr().out
+
+
+def test_run_resolves_paths_from_the_callers_directory(tmp_path: Path) -> None:
+    """``./run`` changes to the repository for its set-up, but a command's relative paths
+    (records to save or load) mean the caller's directory."""
+    root = Path(__file__).resolve().parents[1]
+    if not (root / ".venv" / "bin" / "frontlines").exists():
+        pytest.skip("./run needs its .venv")
+    done = subprocess.run([str(root / "run"), "selfplay", "--rules", "battleline-basic", "--p0", "random",
+                           "--p1", "random", "--quiet", "--record", "here.txt"],
+                          cwd=tmp_path, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "here.txt").is_file() and not (root / "here.txt").exists()

@@ -32,6 +32,9 @@ async def settle(pilot: Pilot[None], app: FrontlinesApp, timeout: float = 60.0) 
         if isinstance(app.screen, PassScreen):
             await pilot.press("enter")
             continue
+        if app.game_screen is None and time.monotonic() < deadline:
+            await asyncio.sleep(0.005)  # a new game's screen is pushed from the app's queue
+            continue
         screen = game_screen(app)
         if screen.session.state.is_terminal() or (screen.my_turn() and app.screen is screen):
             return

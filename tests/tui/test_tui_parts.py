@@ -303,7 +303,7 @@ def test_each_game_gets_its_adapter_once_and_unknown_games_the_generic_one() -> 
 
     battleline, warmachine, other = ui_for("battleline"), ui_for("warmachine"), ui_for("chess")
     assert isinstance(battleline, BattleLineUI) and battleline.claims and battleline.has_tracker
-    assert isinstance(warmachine, WarMachineUI) and not warmachine.claims and not warmachine.has_tracker
+    assert isinstance(warmachine, WarMachineUI) and not warmachine.claims and warmachine.has_tracker  # its legend
     assert type(other) is GameUI and other.key_token("p", [Token(BUTTON, "pass")]) is None
     # the same letter means what each game means by it, and only when it is offered
     assert battleline.key_token("p", [Token(BUTTON, "pass")]) == Token(BUTTON, "pass")
