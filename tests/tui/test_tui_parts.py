@@ -324,6 +324,15 @@ def test_tactics_help_follows_the_views_rules_family() -> None:
         assert words in question, question
 
 
+def _flag(index: int, mine: list[str], theirs: list[str], **extra: Any) -> dict[str, Any]:
+    """A flag entry with only the fields the word and label functions below read."""
+    flag: dict[str, Any] = {"index": index, "claimed_by": None, "capacity": 3, "fog": False, "mud": False,
+                            "battlefield": None, "sides": [mine, theirs], "formation": [None, None],
+                            "completed_first": None, "claim": None}
+    flag.update(extra)
+    return flag
+
+
 def test_schotten_totten_labels_fit_with_a_gap() -> None:
     for name in ("Sum", "Run", "Colour", "Three of a Kind", "Colour Run", "Rabble", "Column", "Square"):
         for width in (8, 9, 13):

@@ -274,7 +274,8 @@ def _explain(state: State, texts: Sequence[str]) -> str:
                 reason = str(explain(action))
             except ValueError:  # the explanation has no words for this one
                 continue
-            reasons.setdefault(reason.split(": ", 1)[1] if reason.startswith(f"{text}: ") else reason, None)
+            if reason.startswith(f"{text}: "):  # "R7@3 is legal now" has no reason to give
+                reasons.setdefault(reason.split(": ", 1)[1], None)
     if not reasons:
         return "no such move in this game."
     found = list(reasons)
