@@ -64,14 +64,15 @@ def new_page(browser: Any, **kwargs: Any) -> Any:
     return page
 
 
-def start_game(page: Any, base: str, ruleset: str, kind: str, level: str = "random", lang: str = "en") -> None:
+def start_game(page: Any, base: str, ruleset: str, kind: str, level: str = "random", lang: str = "en",
+               starts: str = "first") -> None:
     page.goto(f"{base}/?lang={lang}")
     page.wait_for_selector(f'#ruleset option[value="{ruleset}"]', state="attached")
     page.select_option("#ruleset", ruleset)
     page.check(f'input[name="kind"][value="{kind}"]')
     if kind == "bot":
         page.select_option("#level", level)
-    page.select_option("#seat", "0")
+    page.select_option("#seat", starts)
     page.click("#start")
     page.wait_for_selector("#table[data-ply]")
 
@@ -135,8 +136,42 @@ def test_whole_game_against_a_bot_by_clicking(browser: Any, server: LiveServer) 
     assert page.locator("#rec-txt").get_attribute("href").endswith("record.txt")
     page.wait_for_selector("#log .who")  # the replay's log is drawn after the step changes
     assert "You:" not in page.inner_text("#log")  # a replay names both sides
+    # Both hands open: the opponent's open hand is a zone with its own label, apart from guile.
+    assert page.locator(".zone.open-hand .zone-label").inner_text() == "open hand:"
+    assert page.locator(".zone.open-hand .card").count() > 0
+    assert page.locator("#perspective option").all_inner_texts()[1:] == ["Player 1", "Bot (Random)"]
     shot(page, "replay-end")
     assert serious_violations(page) == []
+    assert page.errors == []
+
+
+@pytest.mark.parametrize(("ruleset", "starts"), [("battleline", "first"), ("battleline", "second"),
+                                               ("warmachine", "first"), ("warmachine", "second")])
+def test_who_moves_first_is_what_the_player_chose(browser: Any, server: LiveServer, ruleset: str, starts: str) -> None:
+    page = new_page(browser, viewport={"width": 1280, "height": 900})
+    start_game(page, server.base, ruleset, "bot", level="easy", starts=starts)
+    assert wait_turn(page) == "me"
+    assert (page.get_attribute("#table", "data-ply") == "0") == (starts == "first")
+    # The bot is named by its level in words, never by the level id nor "Second player".
+    if ruleset == "battleline":
+        assert "Bot (Easy)" in page.inner_text(".opp-bar")
+    assert "easy" not in page.inner_text("#board") and "player" not in page.inner_text("#board")
+    assert page.errors == []
+
+
+def test_picking_another_card_switches_the_pick(browser: Any, server: LiveServer) -> None:
+    page = new_page(browser, viewport={"width": 1280, "height": 900})
+    start_game(page, server.base, "battleline-basic", "bot", starts="first")
+    assert wait_turn(page) == "me"
+    cards = page.locator(".hand .card")
+    cards.nth(0).click()
+    assert cards.nth(0).get_attribute("aria-pressed") == "true"
+    assert page.locator(".hand .card:not([disabled])").count() == cards.count() == 7  # the rest stay pickable
+    cards.nth(1).click()
+    assert cards.nth(1).get_attribute("aria-pressed") == "true" and cards.nth(0).get_attribute("aria-pressed") is None
+    assert page.locator(".slot.selectable").count() > 0  # still one step from a play
+    cards.nth(1).click()  # the picked card unpicks
+    assert page.locator('.hand .card[aria-pressed="true"]').count() == 0
     assert page.errors == []
 
 
@@ -290,6 +325,16 @@ def test_tactics_cards_step_by_step(browser: Any, server: LiveServer, kind: str)
     assert wait_turn(page) == "me"
     assert page.locator(".deck.tactics").count() == 1
     card = {"redeploy": "RE", "traitor": "TR", "deserter": "DE", "scout": "SC"}.get(kind)
+    if card:  # a tactics card reads as a card: its name under it, its rule on hover and on focus
+        name = {"RE": "Redeploy", "TR": "Traitor", "DE": "Deserter", "SC": "Scout"}[card]
+        in_hand = page.locator(f'.hand [data-tok="hand:{card}"]')
+        assert in_hand.locator(".card-name").inner_text() == name
+        page.hover(f'.hand [data-tok="hand:{card}"]')
+        assert page.locator("#card-tip").is_visible() and page.inner_text("#card-tip").startswith(f"{name}: ")
+        page.mouse.move(0, 0)
+        assert page.locator("#card-tip").is_hidden()
+        in_hand.focus()
+        assert page.locator("#card-tip").is_visible() and in_hand.get_attribute("aria-describedby") == "card-tip"
     if kind == "environment":
         page.locator('.hand [data-tok="hand:FO"]:not([disabled]), .hand [data-tok="hand:MU"]:not([disabled])').first.click()
         _click_and_wait(page, ".slot.selectable")

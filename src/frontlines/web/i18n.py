@@ -145,6 +145,19 @@ DYNAMIC: tuple[str, ...] = (
     # error pages (app.py)
     "There is no such page.", "There is no such game.", "That request is too large.",
     "Too many new games; please wait a little.", "That request cannot be answered.",
+    # what each tactics card does (CARD_RULES in common.js)
+    "Leader: any colour and any value, chosen when the flag is decided. One leader per player.",
+    "Any colour and any value from 1 to 9, chosen when the stone is decided. One joker per player.",
+    "Any colour, value 8.",
+    "Any colour, value 7.",
+    "Any colour, value 1, 2 or 3.",
+    "Put on a flag: formations do not count there, only the sum of the cards.",
+    "Put on a flag: each side needs four cards there instead of three.",
+    "Draw three cards from the decks, then put two cards of your hand back on top.",
+    "Draw three cards from the decks, then put two cards of your hand back under them.",
+    "Move one of your cards at an undecided flag to another undecided flag, or discard it.",
+    "Discard one of the opponent's cards at an undecided flag.",
+    "Take one of the opponent's troops at an undecided flag and play it on your side.",
     # ruleset titles
     "Battle Line", "Battle Line (basic, no tactics)", "Schotten Totten", "Schotten Totten (tactical variant)",
     "Battle Line: Medieval", "War Machine",

@@ -1,6 +1,6 @@
 // Drawing a view dict: the Battle Line family's table and tracker, the generic table and the
 // log. Each game's adapter (adapters.js) picks its renderer; the live table and replays use them.
-import { t, num, esc, cardImg, cardSvg, cardName, formationText, playerName, describeAction, COLOURS, COLOUR_NAMES } from "./common.js";
+import { t, num, esc, cardImg, cardSvg, cardName, cardRule, ruleAttrs, isTroop, formationText, playerName, describeAction, COLOURS, COLOUR_NAMES } from "./common.js";
 import { reasonText } from "./reasons.js";
 
 /** The seat drawn at the bottom: the viewer, else the first player. */
@@ -12,8 +12,11 @@ export function me(v, role) {
 function cardButton(code, ruleset, tok, next, selected, extra = "") {
   const on = next.has(tok);
   const picked = selected.includes(tok);
-  return `<button type="button" class="card ${extra}${on ? " selectable" : ""}${picked ? " picked" : ""}" data-tok="${esc(tok)}"` +
-    ` aria-label="${esc(cardName(code, ruleset))}"${picked ? ' aria-pressed="true"' : ""}${on ? "" : " disabled"}>${cardSvg(code)}</button>`;
+  // A tactics card in the hand shows its name under the picture; its rule is on the popover.
+  const named = tok.startsWith("hand:") && code !== "?" && !isTroop(code);
+  const caption = named ? `<span class="card-name" aria-hidden="true">${esc(cardName(code))}</span>` : "";
+  return `<button type="button" class="card ${extra}${named ? " named" : ""}${on ? " selectable" : ""}${picked ? " picked" : ""}" data-tok="${esc(tok)}"` +
+    ` aria-label="${esc(cardName(code, ruleset))}"${ruleAttrs(code)}${picked ? ' aria-pressed="true"' : ""}${on ? "" : " disabled"}>${cardSvg(code)}${caption}</button>`;
 }
 
 function tableCard(code, ruleset, next, selected) {
@@ -129,13 +132,17 @@ function playerBar(v, p, names, opts) {
   if (size !== null && size !== undefined) s += ` · ${esc(t("hand: {n} cards", { n: num(size) }))}`;
   if (tac) s += ` ${esc(t("({n} tactics)", { n: num(tac) }))}`;
   if (v.tactics_played) s += ` · ${esc(t("tactics played: {n}", { n: num(v.tactics_played[p]) }))}`;
-  const guile = v.guile && v.guile[p] || [];
-  if (guile.length) s += ` · ${esc(t("guile:"))} ${guile.map((c) => cardImg(c, v.ruleset, "tiny")).join("")}`;
-  const disc = v.discards && v.discards[p] || [];
-  if (disc.length) s += ` · ${esc(t("discarded:"))} ${disc.map((c) => cardImg(c, v.ruleset, "tiny")).join("")}`;
   if (v.to_move === p) s += ` <span class="turn">● ${esc(t("to move"))}</span>`;
+  // Every pile of cards is a labelled zone of its own (a replay's open hand must not read as
+  // the guile cards before it).
+  const zone = (label, cards, cls) => `<span class="zone ${cls}" role="group" aria-label="${esc(label)}">` +
+    `<span class="zone-label" aria-hidden="true">${esc(label)}</span> ${cards.map((c) => cardImg(c, v.ruleset, "tiny")).join("")}</span>`;
+  const guile = v.guile && v.guile[p] || [];
+  if (guile.length) s += zone(t("guile:"), guile, "guile");
+  const disc = v.discards && v.discards[p] || [];
+  if (disc.length) s += zone(t("discarded:"), disc, "discards");
   const open = p !== opts.seat && v.hands && Array.isArray(v.hands[p]) ? v.hands[p] : null;
-  if (open) s += `<span class="open-hand" role="group" aria-label="${esc(t("hand"))}">${open.map((c) => cardImg(c, v.ruleset, "tiny")).join("")}</span>`;
+  if (open) s += zone(t("open hand:"), open, "open-hand");
   return s;
 }
 
@@ -172,7 +179,8 @@ export function renderLog(box, v, names, you) {
   box.innerHTML = log.map((entry, i) => {
     const seat = entry.seat === 0 || entry.seat === 1 ? entry.seat : null;
     const who = seat === null ? "" : `<span class="who">${esc(seat === you ? t("You") : playerName(names, seat))}:</span> `;
-    return `<li value="${i + 1}">${who}${esc(describeAction(entry, v.ruleset))} <code>${esc(entry.text)}</code></li>`;
+    const rule = entry.card ? cardRule(entry.card) : "";
+    return `<li value="${i + 1}"${rule ? ` title="${esc(`${cardName(entry.card)}: ${rule}`)}"` : ""}>${who}${esc(describeAction(entry, v.ruleset))} <code>${esc(entry.text)}</code></li>`;
   }).join("");
   box.scrollTop = box.scrollHeight;
 }

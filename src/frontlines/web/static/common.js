@@ -55,6 +55,82 @@ function tacticsNames() {
   return viewFamily === "schotten-totten" ? TACTICS_NAMES.schotten : TACTICS_NAMES.battleline;
 }
 
+// What each tactics card does, keyed by the card's English name (the view's `card_names`),
+// so Schotten Totten and Medieval cards get their own words (docs/rules.md §2.16-2.19, §4.2).
+const CARD_RULES = {
+  "Alexander": "Leader: any colour and any value, chosen when the flag is decided. One leader per player.",
+  "Darius": "Leader: any colour and any value, chosen when the flag is decided. One leader per player.",
+  "King of England": "Leader: any colour and any value, chosen when the flag is decided. One leader per player.",
+  "King of France": "Leader: any colour and any value, chosen when the flag is decided. One leader per player.",
+  "Joker": "Any colour and any value from 1 to 9, chosen when the stone is decided. One joker per player.",
+  "Companion Cavalry": "Any colour, value 8.",
+  "King's Guard": "Any colour, value 8.",
+  "Spy": "Any colour, value 7.",
+  "Shield Bearers": "Any colour, value 1, 2 or 3.",
+  "Shield-Bearer": "Any colour, value 1, 2 or 3.",
+  "Fog": "Put on a flag: formations do not count there, only the sum of the cards.",
+  "Blind-Man's Bluff": "Put on a flag: formations do not count there, only the sum of the cards.",
+  "Mud": "Put on a flag: each side needs four cards there instead of three.",
+  "Mud Fight": "Put on a flag: each side needs four cards there instead of three.",
+  "Scout": "Draw three cards from the decks, then put two cards of your hand back on top.",
+  "Spies": "Draw three cards from the decks, then put two cards of your hand back on top.",
+  "Headhunter": "Draw three cards from the decks, then put two cards of your hand back under them.",
+  "Redeploy": "Move one of your cards at an undecided flag to another undecided flag, or discard it.",
+  "Strategist": "Move one of your cards at an undecided flag to another undecided flag, or discard it.",
+  "Deserter": "Discard one of the opponent's cards at an undecided flag.",
+  "Banshee": "Discard one of the opponent's cards at an undecided flag.",
+  "Traitor": "Take one of the opponent's troops at an undecided flag and play it on your side.",
+};
+
+/** A tactics card's rule in the page language ("" for troops and hidden cards). */
+export function cardRule(code) {
+  const k = TACTICS.indexOf(code);
+  if (k < 0) return "";
+  const rule = CARD_RULES[tacticsNames()[k]];
+  return rule ? t(rule) : "";
+}
+
+/** Attributes that give a tactics card its rule on hover, focus and long-press (the popover
+ * of `installCardTips`); nothing for troops. */
+export function ruleAttrs(code) {
+  const rule = cardRule(code);
+  return rule ? ` data-tip="${esc(`${cardName(code)}: ${rule}`)}" title="${esc(`${cardName(code)}: ${rule}`)}"` : "";
+}
+
+let tip = null;
+let pressTimer = 0;
+function showTip(el) {
+  if (!tip) {
+    tip = document.createElement("div");
+    tip.id = "card-tip";
+    tip.className = "card-tip";
+    tip.setAttribute("role", "tooltip");
+    document.body.appendChild(tip);
+  }
+  tip.textContent = el.dataset.tip;
+  tip.hidden = false;
+  const r = el.getBoundingClientRect();
+  tip.style.top = `${window.scrollY + r.bottom + 6}px`;
+  tip.style.left = `${Math.max(4, Math.min(window.scrollX + r.left, window.scrollX + document.documentElement.clientWidth - 264))}px`;
+  el.setAttribute("aria-describedby", "card-tip");
+}
+function hideTip() { if (tip) tip.hidden = true; clearTimeout(pressTimer); }
+
+/** One popover for every card with a rule: on hover, on keyboard focus, on a long press. */
+export function installCardTips() {
+  const target = (ev) => ev.target.closest && ev.target.closest("[data-tip]");
+  document.addEventListener("mouseover", (ev) => { const el = target(ev); if (el) showTip(el); else hideTip(); });
+  document.addEventListener("focusin", (ev) => { const el = target(ev); if (el) showTip(el); else hideTip(); });
+  document.addEventListener("focusout", hideTip);
+  document.addEventListener("pointerdown", (ev) => {
+    const el = target(ev);
+    clearTimeout(pressTimer);
+    if (el && ev.pointerType !== "mouse") pressTimer = setTimeout(() => showTip(el), 450);
+  });
+  document.addEventListener("pointerup", () => clearTimeout(pressTimer));
+  document.addEventListener("keydown", (ev) => { if (ev.key === "Escape") hideTip(); });
+}
+
 export function isTroop(code) { return /^[ROYGBP]\d+$/.test(code || ""); }
 
 /** "Red 7", "Fog", "Hidden card": what a screen reader says for a card (tactics names are
@@ -124,7 +200,9 @@ export function esc(s) {
 
 /** A card that is only looked at: an image with a spoken name. */
 export function cardImg(code, ruleset, extra = "") {
-  return `<span class="card ${extra}" role="img" aria-label="${esc(cardName(code, ruleset))}" data-code="${esc(code)}">${cardSvg(code)}</span>`;
+  const rule = ruleAttrs(code);
+  return `<span class="card ${extra}" role="img" aria-label="${esc(cardName(code, ruleset))}" data-code="${esc(code)}"` +
+    `${rule}${rule ? ' tabindex="0"' : ""}>${cardSvg(code)}</span>`;
 }
 
 // --- games remembered in this browser (seat tokens never leave it except in links) ---
@@ -159,7 +237,26 @@ export function outcomeText(outcome, viewer, names) {
 
 export function playerName(names, seat) {
   const n = names && names[seat];
-  return n ? n : (seat === 0 ? t("First player") : t("Second player"));
+  return n ? n : t("Player {n}", { n: num(seat + 1) });
+}
+
+/** The bot levels in words ("Waiting for the easy bot…", never the level id). */
+export const LEVEL_NAMES = { random: "Random", easy: "Easy", medium: "Medium", hard: "Hard", expert: "Expert" };
+export function levelName(level) { return t(LEVEL_NAMES[level] || level); }
+
+/** The names to show for both seats: a bot by its level in words, an unnamed person as
+ * "Opponent" (seen from the other seat) or "Player 1/2" (watchers, pass and play). Seats
+ * are never called first or second: who moves first is decided apart from the seat. */
+export function seatNames(names, opponent, botSeat, viewer) {
+  return [0, 1].map((seat) => {
+    if (opponent && opponent.startsWith("bot:") && botSeat === seat) {
+      return t("Bot ({level})", { level: levelName(opponent.slice(4)) });
+    }
+    const n = names && names[seat];
+    if (n) return n;
+    if (viewer === 0 || viewer === 1) return viewer === seat ? t("You") : t("Opponent");
+    return t("Player {n}", { n: num(seat + 1) });
+  });
 }
 
 export const FORMATIONS = ["Wedge", "Phalanx", "Battalion", "Skirmish", "Host"];

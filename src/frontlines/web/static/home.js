@@ -1,8 +1,11 @@
 // Home page: start a game, resume my games, watch live ones.
-import { loadCatalog, t, esc, myGames, rememberGame, forgetGame, num } from "./common.js";
+import { loadCatalog, t, esc, myGames, rememberGame, forgetGame, num, levelName } from "./common.js";
 
 const $ = (id) => document.getElementById(id);
 let rulesets = [];
+// The option that says who starts, and its value for "seat 0 starts": Battle Line names
+// the first player; in War Machine the player who did not shuffle chooses first.
+const STARTER = { first_player: "0", shuffler: "1" };
 
 function optionFields() {
   const rs = rulesets.find((r) => r.name === $("ruleset").value);
@@ -10,6 +13,7 @@ function optionFields() {
   box.innerHTML = "";
   if (!rs) return;
   for (const o of rs.options) {
+    if (STARTER[o.name]) continue; // set by "Who moves first"
     const id = `opt-${o.name}`;
     const div = document.createElement("div");
     div.className = "field";
@@ -31,11 +35,17 @@ async function startGame(ev) {
   const kind = opponentKind();
   const options = {};
   for (const sel of document.querySelectorAll("[data-option]")) options[sel.dataset.option] = sel.value;
+  // "I move first" means a seat and who starts: seat 0 always starts (the game's starter
+  // option), and the person's seat is 0, 1 or drawn by the server.
+  const rs = rulesets.find((r) => r.name === $("ruleset").value);
+  const starter = rs && rs.options.find((o) => STARTER[o.name]);
+  const pickSeat = { first: "0", second: "1", random: "random" }[$("seat").value] || "random";
+  if (starter) options[starter.name] = STARTER[starter.name];
   const body = {
     ruleset: $("ruleset").value,
     options,
     opponent: kind === "bot" ? `bot:${$("level").value}` : kind,
-    seat: $("seat").value,
+    seat: starter ? pickSeat : "random",
     name: $("name").value,
   };
   const r = await fetch("/api/games", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
@@ -51,7 +61,7 @@ async function startGame(ev) {
 }
 
 function opponentLabel(opponent) {
-  if (opponent.startsWith("bot:")) return t("bot ({level})", { level: t(opponent.slice(4)) });
+  if (opponent.startsWith("bot:")) return t("Bot ({level})", { level: levelName(opponent.slice(4)) });
   return opponent === "friend" ? t("friend") : t("pass and play");
 }
 

@@ -1,5 +1,5 @@
 // Replays: step through a finished game, from either seat or with both hands open.
-import { loadCatalog, t, num, outcomeText, describeAction } from "./common.js";
+import { loadCatalog, t, num, outcomeText, describeAction, seatNames, installCardTips } from "./common.js";
 import { renderLog, me } from "./board.js";
 import { adapterFor, renderBoard } from "./adapters.js";
 
@@ -37,9 +37,15 @@ async function show(i) {
 
 async function main() {
   await loadCatalog();
+  installCardTips();
   const r = await fetch(`/api/games/${encodeURIComponent(gameId)}/replay`);
   if (!r.ok) { $("status").textContent = t("This game is not finished yet; replays open at the end."); return; }
   info = await r.json();
+  // Seats by their players' names (a bot by its level in words), never "first"/"second".
+  const rows = await fetch(`/api/games?ids=${encodeURIComponent(gameId)}`).then((x) => (x.ok ? x.json() : []));
+  const row = rows.find((g) => g.id === gameId) || {};
+  info.names = seatNames(info.names, row.opponent, row.bot_seat, null);
+  for (const seat of [0, 1]) $("perspective").querySelector(`option[value="${seat}"]`).textContent = info.names[seat];
   $("step").max = String(info.steps - 1);
   $("first").onclick = () => show(0);
   $("prev").onclick = () => show(step - 1);

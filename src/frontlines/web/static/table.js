@@ -1,7 +1,7 @@
 // The table: live play over a WebSocket. The server sends this seat's view after every
 // change; we draw it and turn clicks (or keys) into actions from view.legal, the game's
 // action records, through the game's adapter (chosen once, at the first view).
-import { loadCatalog, t, esc, myGames, rememberGame, outcomeText, playerName, describeAction } from "./common.js";
+import { loadCatalog, t, esc, myGames, rememberGame, outcomeText, playerName, describeAction, seatNames, installCardTips } from "./common.js";
 import { renderLog, me } from "./board.js";
 import { adapterFor, renderBoard } from "./adapters.js";
 
@@ -23,6 +23,8 @@ let lastMover = null; // pass-and-play: who the device was last shown to
 let handoverOpen = false;
 let adapter = null; // the game's adapter, chosen at the first view
 const pathOf = (e) => adapter.pathOf(e);
+/** Both seats' names as shown: "You", the other player's name, the bot's level in words. */
+const names = () => seatNames(msg.names, msg.opponent, msg.bot_seat, typeof msg.role === "number" ? msg.role : null);
 
 // --- turning legal entries into click paths (the game's adapter knows how) ----------------
 function candidates() {
@@ -36,7 +38,15 @@ function nextTokens() {
   return out;
 }
 
+/** The first clicks of every legal entry: another card of the hand stays pickable after
+ * one is picked (picking it switches), and the picked card unpicks. */
+function firstTokens() {
+  return new Set(((msg && msg.view.legal) || []).map((e) => pathOf(e)[0]));
+}
+
 function pick(tok) {
+  if (sel.length && tok === sel[0] && sel.length === 1) { sel = []; draw(); return; }
+  if (sel.length && !nextTokens().has(tok) && firstTokens().has(tok)) sel = [];
   sel.push(tok);
   const done = candidates().filter((e) => pathOf(e).length === sel.length);
   if (done.length === 1) { send(done[0].text); sel = []; }
@@ -65,6 +75,7 @@ function draw() {
   const seat = me(v, msg.role);
   const mine = v.to_move !== null && v.to_move === v.viewer && (v.legal || []).length > 0;
   const next = mine ? nextTokens() : new Set();
+  if (mine && sel.length) for (const tok of firstTokens()) if (tok.startsWith("hand:")) next.add(tok);
 
   // Pass-and-play: hide the new mover's hand until they say they hold the device. Nothing
   // drawn from either hand stays on the page meanwhile: board, tracker (its ● marks count
@@ -74,7 +85,7 @@ function draw() {
   }
   $("handover").hidden = !handoverOpen;
   if (handoverOpen) {
-    $("handover-text").textContent = t("Pass the device to {name}.", { name: playerName(msg.names, v.to_move) });
+    $("handover-text").textContent = t("Pass the device to {name}.", { name: playerName(names(), v.to_move) });
     for (const id of ["board", "controls", "tracker", "log", "moves"]) $(id).innerHTML = "";
     $("board").hidden = true; $("controls").hidden = true; $("panels").hidden = true;
     setStatus();
@@ -87,9 +98,9 @@ function draw() {
   // first choice of the next step, so keyboard users never fall back to the page top.
   const active = document.activeElement;
   const focusTok = active && active.dataset ? active.dataset.tok : null;
-  renderBoard(adapter, $("board"), v, { seat, names: msg.names, next, selected: sel, online: msg.online });
+  renderBoard(adapter, $("board"), v, { seat, names: names(), next, selected: sel, online: msg.online });
   adapter.tracker($("tracker"), v);
-  renderLog($("log"), v, msg.names, msg.role === "both" ? null : v.viewer);
+  renderLog($("log"), v, names(), msg.role === "both" ? null : v.viewer);
   renderControls(v, next, mine);
   setStatus();
   if (focusTok) {
@@ -109,15 +120,15 @@ function setStatus(extra) {
   const v = msg.view;
   let s;
   if (handoverOpen) s = "";  // the status line speaks of the game: not while the device changes hands
-  else if (v.outcome) s = outcomeText(v.outcome, msg.role === "both" ? null : v.viewer, msg.names);
+  else if (v.outcome) s = outcomeText(v.outcome, msg.role === "both" ? null : v.viewer, names());
   else if (v.to_move === null) s = "";
-  else if (msg.role === null || msg.role === undefined) s = t("{name} to move.", { name: playerName(msg.names, v.to_move) });
+  else if (msg.role === null || msg.role === undefined) s = t("{name} to move.", { name: playerName(names(), v.to_move) });
   else if (v.to_move === v.viewer) {
     const log = v.log_records || [];
     const last = log.length && sel.length === 0 ? t("Last move: {move}.", { move: describeAction(log[log.length - 1], v.ruleset) }) + " " : "";
     s = last + t("Your move.") + " " + prompt();
   }
-  else s = t("Waiting for {name}…", { name: playerName(msg.names, v.to_move) });
+  else s = t("Waiting for {name}…", { name: playerName(names(), v.to_move) });
   if (extra) s = `${extra} ${s}`;
   else if (notice && (msg.role === null || msg.role === undefined)) s = `${notice} ${s}`;
   $("status").textContent = s;
@@ -268,6 +279,7 @@ async function claimInvite() {
 }
 
 await loadCatalog();
+installCardTips();
 if (invite && !token) {
   // The creator opening their own invite link keeps their seat and leaves the ticket unspent.
   const mine = myGames().find((g) => g.id === gameId && g.token);
