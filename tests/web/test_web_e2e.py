@@ -159,6 +159,24 @@ def test_who_moves_first_is_what_the_player_chose(browser: Any, server: LiveServ
     assert page.errors == []
 
 
+@pytest.mark.parametrize("lang", ["fa", "ja", "cs"])
+def test_rules_options_read_in_the_page_language(browser: Any, server: LiveServer, lang: str) -> None:
+    from frontlines.web import i18n
+
+    page = new_page(browser, viewport={"width": 1280, "height": 900})
+    page.goto(f"{server.base}/?lang={lang}")
+    page.click("details.field-details summary")
+    for ruleset, words in (("medieval", ["When flags may be claimed", "Battlefield cards", "Face up"]),
+                           ("warmachine", ["Burned cards", "Best of three", "Yes"])):
+        page.wait_for_selector(f'#ruleset option[value="{ruleset}"]', state="attached")
+        page.select_option("#ruleset", ruleset)
+        text = page.inner_text("#options")
+        assert not re.search(r"[a-z]+_[a-z]+|\b(true|false)\b", text), text  # no identifiers
+        for english in words:
+            assert i18n.gettext(lang, english) in text and english not in text
+    assert page.errors == []
+
+
 def test_picking_another_card_switches_the_pick(browser: Any, server: LiveServer) -> None:
     page = new_page(browser, viewport={"width": 1280, "height": 900})
     start_game(page, server.base, "battleline-basic", "bot", starts="first")

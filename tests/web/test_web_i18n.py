@@ -40,3 +40,39 @@ def test_language_choice() -> None:
     assert i18n.pick("xx", None, "de-DE,cs;q=0.8,en;q=0.5") == "cs"
     assert i18n.pick(None, None, None) == "en"
     assert i18n.LANGUAGES["fa"].direction == "rtl"
+
+
+def test_every_rules_option_and_choice_has_words() -> None:
+    from frontlines.games import all_rulesets
+
+    words = i18n.option_words()
+    missing = [key for r in all_rulesets() for o in r.options
+               for key in (o.name, f"{o.name}/help", *(f"{o.name}={c}" for c in o.choices)) if key not in words]
+    assert missing == []
+    # The words are for people: no identifier or bare boolean shows through.
+    assert [w for w in words.values() if re.search(r"\b[a-z]+_[a-z0-9_]+\b|\b(true|false)\b", w)] == []
+
+
+@pytest.mark.parametrize("code", ["fa", "ja", "cs"])
+def test_no_catalog_entry_is_left_untranslated(code: str) -> None:
+    from babel.messages.pofile import read_po
+
+    with i18n.po_path(code).open("rb") as fh:
+        catalog = read_po(fh, locale=code)
+    assert [m.id for m in catalog if m.id and not m.string] == []
+
+
+def test_what_the_server_sends_goes_through_the_catalogs() -> None:
+    """Ruleset titles, battlefield names and texts, option words, bot levels: every one is a
+    msgid, so test_catalog_translates_every_message holds each to a translation."""
+    from frontlines.bots.levels import LEVELS
+
+    wanted = set(i18n.extract_messages())
+    server = i18n.server_messages()
+    assert "Battle Line: Medieval" in server and "Marsh" in server and "Battlefield IX" in server
+    assert set(server) <= wanted and set(i18n.option_words().values()) <= wanted
+    common = (i18n.LOCALE_DIR.parent / "static" / "common.js").read_text(encoding="utf-8")
+    block = re.search(r"LEVEL_NAMES = \{(.*?)\};", common)
+    assert block is not None
+    level_words = dict(re.findall(r'(\w+): "([^"]+)"', block.group(1)))
+    assert set(LEVELS) | {"random"} <= set(level_words) and set(level_words.values()) <= wanted

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import functools
 import io
+import json
 import re
 import sys
 from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
 
 from babel.messages.mofile import write_mo
@@ -167,8 +169,39 @@ _JS_CALL = re.compile(r"""\bt\(\s*"((?:[^"\\]|\\.)*)"|\bt\(\s*'((?:[^'\\]|\\.)*)
 _TEMPLATE_CALL = re.compile(r"""\b_\(\s*"((?:[^"\\]|\\.)*)"\s*\)|\b_\(\s*'((?:[^'\\]|\\.)*)'\s*\)""")
 
 
+_WORDS = re.compile(r"OPTION_WORDS = (\{.*?\});", re.S)
+
+
+def option_words() -> dict[str, str]:
+    """``static/words.js``'s OPTION_WORDS: the words for each rules option and choice."""
+    text = (Path(__file__).parent / "static" / "words.js").read_text(encoding="utf-8")
+    m = _WORDS.search(text)
+    if m is None:
+        raise ValueError("static/words.js has no OPTION_WORDS object")
+    words: dict[str, str] = json.loads(m.group(1))
+    return words
+
+
+def server_messages() -> list[str]:
+    """What the server hands the pages in English: every ruleset's title and every
+    battlefield's name and text, in a stable order (options' words are in words.js)."""
+    from frontlines.games import all_rulesets
+
+    found: dict[str, None] = {}
+    for r in all_rulesets():
+        found[r.title] = None
+    data = resources.files("frontlines.games.battleline").joinpath("battlefields")
+    for entry in sorted(data.iterdir(), key=lambda e: e.name):
+        if entry.name.endswith(".json"):
+            for card in json.loads(entry.read_text("utf-8"))["battlefields"]:
+                found[card["name"]] = None
+                found[card["text"]] = None
+    return [m for m in found if m]
+
+
 def extract_messages() -> list[str]:
-    """Every msgid the templates and scripts use, plus :data:`DYNAMIC`, in a stable order."""
+    """Every msgid the templates and scripts use, plus :data:`DYNAMIC`, the option words and
+    the server's own strings, in a stable order."""
     found: dict[str, None] = {}
     here = Path(__file__).parent
     for path in sorted((here / "templates").glob("*.html")):
@@ -177,7 +210,7 @@ def extract_messages() -> list[str]:
     for path in sorted((here / "static").glob("*.js")):
         for m in _JS_CALL.finditer(path.read_text(encoding="utf-8")):
             found[(m.group(1) or m.group(2)).replace('\\"', '"')] = None
-    for message in DYNAMIC:
+    for message in (*DYNAMIC, *option_words().values(), *server_messages()):
         found[message] = None
     return [m for m in found if m]
 

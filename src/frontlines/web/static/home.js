@@ -1,5 +1,6 @@
 // Home page: start a game, resume my games, watch live ones.
 import { loadCatalog, t, esc, myGames, rememberGame, forgetGame, num, levelName } from "./common.js";
+import { OPTION_WORDS, helpText } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
 let rulesets = [];
@@ -17,10 +18,11 @@ function optionFields() {
     const id = `opt-${o.name}`;
     const div = document.createElement("div");
     div.className = "field";
-    div.innerHTML = `<label for="${id}">${esc(o.name)}</label>` +
+    // Identifiers stay values; people read the option's words and its help in their language.
+    div.innerHTML = `<label for="${id}">${esc(t(OPTION_WORDS[o.name] || o.name))}</label>` +
       `<select id="${id}" data-option="${esc(o.name)}">` +
-      o.choices.map((c) => `<option value="${esc(c)}"${c === o.default ? " selected" : ""}>${esc(t(c))}</option>`).join("") +
-      `</select>` + (o.help ? `<small class="muted">${esc(o.help)}</small>` : "");
+      o.choices.map((c) => `<option value="${esc(c)}"${c === o.default ? " selected" : ""}>${esc(t(OPTION_WORDS[`${o.name}=${c}`] || c))}</option>`).join("") +
+      `</select>` + (helpText(o) ? `<small class="muted">${esc(t(helpText(o)))}</small>` : "");
     box.appendChild(div);
   }
 }
