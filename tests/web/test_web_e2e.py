@@ -119,6 +119,9 @@ def test_whole_game_against_a_bot_by_clicking(browser: Any, server: LiveServer) 
     while wait_turn(page) == "me":
         if moves == 10:
             shot(page, "table-vs-bot-midgame")
+            # each player's last card on the table is marked (the bot's and this player's)
+            assert 1 <= page.locator(".flag-col .card.last-move").count() <= 2
+            assert "(last move)" in (page.locator(".flag-col .card.last-move").first.get_attribute("aria-label") or "")
         click_one_move(page)
         moves += 1
         assert moves < 300
@@ -421,7 +424,10 @@ def handover_shows_no_hand(page: Any, server: LiveServer) -> None:
     game_id = page.get_attribute("#table", "data-game")
     hands = hands_of(server, game_id)
     assert all(hands)
-    html = page.content()
+    # The game id and seat token (in links and the address) are random letters that may
+    # spell a card code ("-P7iv…"): they are no card, so they are left out of the search.
+    token = re.search(r"[?&]t=([^&]+)", page.url)
+    html = page.content().replace(game_id, "").replace(token.group(1) if token else game_id, "")
     text = page.inner_text("body")
     names = page.evaluate("""async (codes) => {
         const m = await import("/static/common.js");

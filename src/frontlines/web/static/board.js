@@ -19,9 +19,23 @@ function cardButton(code, ruleset, tok, next, selected, extra = "") {
     ` aria-label="${esc(cardName(code, ruleset))}"${ruleAttrs(code)}${picked ? ' aria-pressed="true"' : ""}${on ? "" : " disabled"}>${cardSvg(code)}${caption}</button>`;
 }
 
-function tableCard(code, ruleset, next, selected) {
+function tableCard(code, ruleset, next, selected, last) {
   const tok = `table:${code}`;
-  return next.has(tok) ? cardButton(code, ruleset, tok, next, selected, "small") : cardImg(code, ruleset, "small");
+  return next.has(tok) ? cardButton(code, ruleset, tok, next, selected, last ? "small last-move" : "small")
+    : cardImg(code, ruleset, last ? "small last-move" : "small");
+}
+
+/** The card each seat last put on the table (the public log's last play, environment card,
+ * traitor or redeploy of that seat), or null when that card left the table since. */
+export function lastCards(v) {
+  const last = [null, null];
+  for (const e of v.log_records || []) {
+    if (e.seat !== 0 && e.seat !== 1) continue;
+    if (["play", "environment", "traitor"].includes(e.kind)) last[e.seat] = e.card;
+    else if (e.kind === "redeploy") last[e.seat] = e.target === "x" ? null : e.card;
+    else if (e.kind === "deserter") last[e.seat] = null;
+  }
+  return last;
 }
 
 function counterText(ce, ruleset) {
@@ -42,6 +56,7 @@ export function renderBattleLine(box, v, opts) {
   const opp = 1 - seat;
   const rs = v.ruleset;
   const flags = v.flags || [];
+  const last = lastCards(v);
   let html = `<div class="player-bar opp-bar">${playerBar(v, opp, names, opts)}</div>`;
   html += `<div class="flags" role="list">`;
   for (const f of flags) {
@@ -76,7 +91,7 @@ export function renderBattleLine(box, v, opts) {
     const cls = ["flag-col"];
     if (claimed === seat) cls.push("won-me"); else if (claimed === opp) cls.push("won-opp");
     if (claim && claim.claimable) cls.push("claimable");
-    const env = (p) => (f.environment && f.environment[p] || []).map((c) => cardImg(c, rs, "tiny env")).join("");
+    const env = (p) => (f.environment && f.environment[p] || []).map((c) => cardImg(c, rs, c === last[p] ? "tiny env last-move" : "tiny env")).join("");
     const slotTok = `flag:${n}`;
     const slot = next.has(slotTok)
       ? `<button type="button" class="slot selectable" data-tok="${esc(slotTok)}" aria-label="${esc(t("Play to flag {n}", { n: num(n) }))}">+</button>` : "";
@@ -93,11 +108,11 @@ export function renderBattleLine(box, v, opts) {
         (claim.reason ? ` <span class="reason">${esc(reasonText(claim.reason, rs))}</span>` : "") + `</p>`;
     }
     html += `<section class="${cls.join(" ")}" role="listitem" aria-label="${esc(label)}" data-flag="${n}">` +
-      `<div class="side opp">${env(opp)}${(f.sides[opp] || []).map((c) => tableCard(c, rs, next, selected)).join("")}` +
+      `<div class="side opp">${env(opp)}${(f.sides[opp] || []).map((c) => tableCard(c, rs, next, selected, c === last[opp])).join("")}` +
       `<span class="form">${esc(formationText(form[opp]))}</span></div>` +
       `<div class="flag-mid"><span class="flag-token${claimed === seat ? " me" : claimed === opp ? " them" : ""}" aria-hidden="true">` +
       `${claimed === seat ? "▼" : claimed === opp ? "▲" : "⚑"}${num(n)}</span>${marks.join("")}</div>` +
-      `<div class="side mine">${(f.sides[seat] || []).map((c) => tableCard(c, rs, next, selected)).join("")}${env(seat)}${slot}` +
+      `<div class="side mine">${(f.sides[seat] || []).map((c) => tableCard(c, rs, next, selected, c === last[seat])).join("")}${env(seat)}${slot}` +
       `<span class="form">${esc(formationText(form[seat]))}</span></div>` +
       `<div class="claim-line">${claimHtml}</div></section>`;
   }

@@ -201,7 +201,8 @@ export function esc(s) {
 /** A card that is only looked at: an image with a spoken name. */
 export function cardImg(code, ruleset, extra = "") {
   const rule = ruleAttrs(code);
-  return `<span class="card ${extra}" role="img" aria-label="${esc(cardName(code, ruleset))}" data-code="${esc(code)}"` +
+  const label = extra.includes("last-move") ? t("{card} (last move)", { card: cardName(code, ruleset) }) : cardName(code, ruleset);
+  return `<span class="card ${extra}" role="img" aria-label="${esc(label)}" data-code="${esc(code)}"` +
     `${rule}${rule ? ' tabindex="0"' : ""}>${cardSvg(code)}</span>`;
 }
 
