@@ -861,6 +861,8 @@ def test_a_refused_flag_names_the_battlefield() -> None:
         await settle(pilot, app)
         screen = game_screen(app)
         await press_hand(pilot, screen, card)
+        name = screen.view_dict["flags"][flag - 1]["battlefield"]["name"]
+        assert f"{flag} {name}" in prompt_of(screen)  # the question names the battlefields that refuse it
         await pilot.press(str(flag))
         text = prompt_of(screen)
         name = screen.view_dict["flags"][flag - 1]["battlefield"]["name"]
@@ -934,6 +936,10 @@ def test_war_machine_end_breaks_the_score_down_and_shows_the_hands() -> None:
         assert opponent_hand is not None and " ".join(opponent_hand) in text  # revealed at the end
         assert "won: random" not in text and "won: medium" not in text
         assert "won: bot" in text or "won: you" in text
+        await pilot.press("w", "end")  # the replay's last position says the same
+        replay = app.screen
+        assert isinstance(replay, ReplayScreen)
+        assert f"= {scores[0]['countries']} for battles" in replay.query_one("#prompt", Pane).text.plain
 
     run_app(app, scenario)
 

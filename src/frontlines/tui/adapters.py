@@ -188,7 +188,13 @@ class BattleLineUI(GameUI):
             features = view.get("features") or {}
             what = tactics_help(code, str(features.get("family", "")))
             extra = f" - {what}" if what else ""
-            return f"Play {card_name(code, view.get('card_names'))}{extra}: to which flag? (1-9, Esc back)"
+            barred = [f"{f['index']} {f['battlefield'].get('name', '')}" for f in view.get("flags") or []
+                      if (f.get("battlefield") or {}).get("face_up") and f.get("claimed_by") is None
+                      and Token(FLAG, str(f["index"])) not in options]
+            # a battlefield's rule would otherwise hide behind "i N"
+            barred_note = f"; {', '.join(barred)} refuse{'s' if len(barred) == 1 else ''} it (i N: why)" if barred else ""
+            return (f"Play {card_name(code, view.get('card_names'))}{extra}: to which flag? "
+                    f"(1-9, Esc back{barred_note})")
         return super().question(prefix, options, candidates, view)
 
 

@@ -747,6 +747,9 @@ class ReplayScreen(Screen[None]):
             prompt.append(f"Next: {describe_action(following, names_of)}\n")
         if state.is_terminal():
             prompt.append(outcome_text(data.get("outcome"), names) + "\n", style="bold")
+            breakdown = self.ui.end_text(data, names)
+            if breakdown:
+                prompt.append(breakdown + "\n")
         self.query_one("#prompt", Pane).show(prompt)
         tracker = self.query_one("#tracker", Pane)
         tracker.show(self.ui.tracker(data, *_inner(tracker)))
