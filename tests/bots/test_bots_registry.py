@@ -36,12 +36,16 @@ def test_specs_build_the_right_bots() -> None:
 
 
 def test_levels_are_ordered_specs() -> None:
-    assert list(LEVELS) == ["easy", "medium", "hard", "expert"]
-    easy, medium, hard, expert = (make_bot(level) for level in LEVELS)
+    assert list(LEVELS) == ["easy", "medium", "hard", "expert", "master"]
+    easy, medium, hard, expert, master = (make_bot(level) for level in LEVELS)
     assert isinstance(easy, HeuristicBot) and isinstance(medium, HeuristicBot) and isinstance(hard, HeuristicBot)
     assert easy.noise > medium.noise > hard.noise == 0  # fewer careless moves level by level
-    assert isinstance(expert, ISMCTSBot) and expert.params.time == 0.25
-    assert expert.name == "expert"
+    assert isinstance(expert, ISMCTSBot) and isinstance(master, ISMCTSBot)
+    # the search levels: budgets of iterations, more level by level; time only a cap of at most 2 s
+    assert expert.params.iterations is not None and master.params.iterations is not None
+    assert 0 < expert.params.iterations < master.params.iterations
+    assert expert.params.time is not None and master.params.time is not None and master.params.time <= 2
+    assert expert.name == "expert" and master.name == "master"
     names = [name for name, _ in list_bots()]
     assert {"random", "heuristic", "ismcts", "cmd", "easy", "expert"} <= set(names)
 
@@ -154,3 +158,34 @@ def test_selfplay_rejects_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
 def test_commands_read_rules_options_alike(command: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     assert main([*command, "--rules", "battleline", "--option", "tactics"]) == 2
     assert "--option wants NAME=VALUE, not 'tactics'" in capsys.readouterr().err
+
+
+def _play_out(levels: tuple[str, str], seed: int, decisions: int, uncapped: bool) -> list[str]:
+    """The first ``decisions`` actions of a Battle Line game between two levels, seeded."""
+    from dataclasses import replace
+
+    from frontlines.games import new_state
+
+    bots = [make_bot(level, seed=seed + seat) for seat, level in enumerate(levels)]
+    for seat, bot in enumerate(bots):
+        if uncapped and isinstance(bot, ISMCTSBot):
+            # The level's time cap is a safety a loaded test machine could reach; without it the
+            # iteration budget alone decides, which is what the level promises.
+            bot.params = replace(bot.params, time=None)
+        bot.new_game("battleline", seat, seed)
+    state = new_state("battleline", seed=seed)
+    moves: list[str] = []
+    while not state.is_terminal() and len(moves) < decisions:
+        p = state.current_player()
+        assert p is not None
+        action = bots[p].choose(state.view(p))
+        moves.append(state.action_to_text(action))
+        state.apply(action)
+    return moves
+
+
+@pytest.mark.parametrize(("levels", "decisions"), [(("easy", "medium"), 400), (("hard", "expert"), 12), (("master", "easy"), 4)])
+def test_same_seed_and_level_play_the_same_moves(levels: tuple[str, str], decisions: int) -> None:
+    first = _play_out(levels, 17, decisions, uncapped=True)
+    assert first == _play_out(levels, 17, decisions, uncapped=True)
+    assert len(first) == decisions or decisions == 400
