@@ -127,7 +127,7 @@ DYNAMIC: tuple[str, ...] = (
     # how games end
     "breakthrough", "envelopment", "stall", "resignation", "time", "forfeit", "score", "tie-break",
     # opponents
-    "random", "easy", "medium", "hard", "expert", "heuristic",
+    "random", "easy", "medium", "hard", "expert", "master", "heuristic",
     # War Machine countries and ends
     "USA", "Germany", "Japan", "Italy", "USSR", "Britain", "war machine", "infantry",
     # claim proofs, rebuilt from the engine's sentences (see reasons.js)

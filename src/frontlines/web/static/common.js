@@ -242,7 +242,7 @@ export function playerName(names, seat) {
 }
 
 /** The bot levels in words ("Waiting for the easy bot…", never the level id). */
-export const LEVEL_NAMES = { random: "Random", easy: "Easy", medium: "Medium", hard: "Hard", expert: "Expert" };
+export const LEVEL_NAMES = { random: "Random", easy: "Easy", medium: "Medium", hard: "Hard", expert: "Expert", master: "Master" };
 export function levelName(level) { return t(LEVEL_NAMES[level] || level); }
 
 /** The names to show for both seats: a bot by its level in words, an unnamed person as
