@@ -9,18 +9,34 @@ from sending an action to receiving the view that includes it): median, p99, slo
 
     .venv/bin/python benchmarks/load_web.py --games 50
     .venv/bin/python benchmarks/load_web.py --games 20 --server-bots   # server-side bot seats
+    .venv/bin/python benchmarks/load_web.py --games 100 --spectators 1000 --think 1
 
 With ``--server-bots`` each game is against a server-side bot (``bot:<bot>``), so the bot
 worker pool is exercised too; only seat 0 is driven by the client.
+
+With ``--spectators K`` one more game (the "watched game", played by two client seats
+like the others) is watched by K spectator sockets, opened all at once from
+``--spectator-processes`` separate processes (so the load client uses both cores, as the
+server does). Reported besides: how long the K sockets took to open (each has its first
+view), the latency from a move sent in the watched game to each spectator receiving the
+view that includes it (median, p99, slowest over every move x spectator pair; a move a
+spectator never received counts as missing), and the latency of ``GET /api/rulesets``
+asked every half second from the side while all this runs.
+
+``--think S`` makes every seat wait S seconds (uniform between S/2 and 3S/2) before each
+move, as people do; 0 (the default) plays as fast as the server answers.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
+import multiprocessing
 import os
 import random
+import re
 import socket
 import statistics
 import subprocess
@@ -43,9 +59,19 @@ def free_port() -> int:
 
 def post(base: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
     req = urllib.request.Request(base + path, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(req, timeout=30) as r:
+    with urllib.request.urlopen(req, timeout=60) as r:
         data: dict[str, Any] = json.loads(r.read())
         return data
+
+
+def summary_ms(values: list[float]) -> dict[str, float | None]:
+    """Median, p99 and slowest of ``values`` (seconds) in milliseconds."""
+    lat = sorted(values)
+    if not lat:
+        return {"median": None, "p99": None, "max": None}
+    return {"median": round(statistics.median(lat) * 1000, 2),
+            "p99": round(lat[min(len(lat) - 1, int(len(lat) * 0.99))] * 1000, 2),
+            "max": round(lat[-1] * 1000, 2)}
 
 
 class Stats:
@@ -53,34 +79,128 @@ class Stats:
         self.latencies: list[float] = []
         self.finished = 0
         self.moves = 0
+        # The watched game: when the action that made each ply was sent.
+        self.sent: dict[int, float] = {}
 
 
-async def drive_seat(base_ws: str, game_id: str, token: str, seed: int, stats: Stats) -> None:
+async def drive_seat(base_ws: str, game_id: str, token: str, seed: int, stats: Stats, think: float,
+                     watched: bool = False) -> None:
     """Play one seat until the game is over: a random legal move, a provable claim first."""
     rng = random.Random(seed)
-    async with websockets.connect(f"{base_ws}/ws/{game_id}?t={token}", max_size=2**22) as ws:
+    async with websockets.connect(f"{base_ws}/ws/{game_id}?t={token}", max_size=2**22, proxy=None) as ws:
         sent_at: float | None = None
         sent_ply = -1
         while True:
             msg = json.loads(await ws.recv())
+            if msg["type"] == "presence":
+                continue
             if msg["type"] != "view":
                 raise RuntimeError(f"server refused a move: {msg}")
             if sent_at is not None and msg["ply"] > sent_ply:
-                stats.latencies.append(time.perf_counter() - sent_at)
-                stats.moves += 1
+                if not watched:
+                    stats.latencies.append(time.monotonic() - sent_at)
+                    stats.moves += 1
                 sent_at = None
             view = msg["view"]
             if view["to_move"] is None:
-                if msg["role"] == 0:
+                if msg["role"] == 0 and not watched:
                     stats.finished += 1
                 return
             if view["to_move"] != msg["role"] or not view["legal"] or sent_at is not None:
                 continue
+            if think:
+                await asyncio.sleep(rng.uniform(think / 2, think * 3 / 2))
             legal = view["legal"]
             claims = [e for e in legal if e["kind"] == "claim"]
             sent_ply = msg["ply"]
-            sent_at = time.perf_counter()
+            sent_at = time.monotonic()
+            if watched:
+                stats.sent[sent_ply + 1] = sent_at
             await ws.send(json.dumps({"type": "action", "text": rng.choice(claims or legal)["text"], "ply": msg["ply"]}))
+
+
+# --- spectators, in their own processes ---------------------------------------------------------
+# Only the head of a message is read: parsing a whole view a thousand times per move would
+# measure the load client rather than the server.
+_HEAD = re.compile(r'"type": ?"(\w+)".*?"ply": ?(\d+)')
+_OVER = re.compile(r'"to_move": ?null')
+
+
+async def _watch(url: str, opened: list[float], seen: dict[int, float], closes: list[str]) -> None:
+    try:
+        async with websockets.connect(url, max_size=2**22, proxy=None, open_timeout=120, ping_interval=None) as ws:
+            async for raw in ws:
+                head = _HEAD.search(str(raw)[:400])
+                if head is None or head.group(1) != "view":
+                    continue
+                now = time.monotonic()
+                if not opened:
+                    opened.append(now)
+                seen.setdefault(int(head.group(2)), now)
+                if _OVER.search(str(raw)):
+                    return
+    except websockets.ConnectionClosed as exc:
+        closes.append(f"{exc.rcvd.code if exc.rcvd else 1006} {exc.rcvd.reason if exc.rcvd else ''}".strip())
+    except (OSError, TimeoutError) as exc:
+        closes.append(type(exc).__name__)
+
+
+def spectators_main(url: str, count: int, out: Any) -> None:
+    """One spectator process: open ``count`` sockets at once, record when each ply arrived."""
+    async def main() -> dict[str, Any]:
+        started = time.monotonic()
+        opened: list[list[float]] = [[] for _ in range(count)]
+        seen: list[dict[int, float]] = [{} for _ in range(count)]
+        closes: list[str] = []
+        await asyncio.gather(*(_watch(url, opened[i], seen[i], closes) for i in range(count)))
+        return {"started": started, "opened": [o[0] for o in opened if o], "seen": seen, "closes": closes}
+
+    out.send(asyncio.run(main()))
+    out.close()
+
+
+def start_spectators(url: str, count: int, processes: int) -> list[tuple[Any, Any]]:
+    ctx = multiprocessing.get_context("spawn")
+    running = []
+    for i in range(processes):
+        share = count // processes + (1 if i < count % processes else 0)
+        parent, child = ctx.Pipe(duplex=False)
+        proc = ctx.Process(target=spectators_main, args=(url, share, child), daemon=True)
+        proc.start()
+        child.close()
+        running.append((proc, parent))
+    return running
+
+
+async def probe(base: str, every: float, stop: asyncio.Event, out: list[float]) -> None:
+    """Ask ``GET /api/rulesets`` from the side: what a newcomer waits while the server is busy."""
+    loop = asyncio.get_running_loop()
+
+    def once() -> float:
+        t = time.monotonic()
+        urllib.request.urlopen(base + "/api/rulesets", timeout=120).read()
+        return time.monotonic() - t
+
+    while not stop.is_set():
+        out.append(await loop.run_in_executor(None, once))
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), every)
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of a process so far (Linux; 0 elsewhere)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def serve_options(extra: list[str]) -> list[str]:
+    """The cap options this checkout's ``frontlines serve`` has (an older one has none)."""
+    helptext = subprocess.run([sys.executable, "-m", "frontlines", "serve", "--help"], capture_output=True,
+                              text=True, check=False).stdout
+    return [opt for opt in extra if opt.split("=")[0] in helptext]
 
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
@@ -88,14 +208,19 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     base = f"http://127.0.0.1:{port}"
     tmp = tempfile.mkdtemp(prefix="frontlines-load-")
     database = args.database or f"sqlite:///{Path(tmp) / 'load.db'}"
-    cmd = [sys.executable, "-m", "frontlines", "serve", "--port", str(port), "--database", database,
-           "--bot-delay", "0", "--log-level", "warning"]
+    cmd = [sys.executable, *(["-m", "cProfile", "-o", args.profile] if args.profile else []),
+           "-m", "frontlines", "serve", "--port", str(port), "--database", database, "--bot-delay", "0",
+           "--log-level", "warning"]
     if args.bot_workers:
         cmd += ["--bot-workers", str(args.bot_workers)]
+    # Every socket of the benchmark comes from 127.0.0.1: lift the caps meant for strangers.
+    cmd += serve_options([f"--max-spectators={max(args.spectators, 1)}",
+                          f"--max-connections-per-address={2 * args.games + args.spectators + 64}"])
+    cmd += args.serve_option
     server = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=tmp,
                               env={**os.environ, "PYTHONUNBUFFERED": "1"})
     try:
-        deadline = time.time() + 30
+        deadline = time.time() + 60
         while True:
             try:
                 urllib.request.urlopen(base + "/api/rulesets", timeout=2).read()
@@ -105,32 +230,64 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                     raise RuntimeError("server did not start: " + (server.stderr.read().decode() if server.stderr else "")) from None
                 await asyncio.sleep(0.1)
         stats = Stats()
+        watched_stats = Stats()
         opponent = f"bot:{args.bot}" if args.server_bots else "friend"
-        games = [post(base, "/api/games", {"ruleset": args.ruleset, "opponent": opponent, "seat": "0", "seed": i})
+        games = [post(base, "/api/games", {"ruleset": args.ruleset, "opponent": opponent, "seat": "0"})
                  for i in range(args.games)]
         base_ws = f"ws://127.0.0.1:{port}"
-        started = time.perf_counter()
+        probes: list[float] = []
+        stop = asyncio.Event()
+        prober = asyncio.create_task(probe(base, 0.5, stop, probes))
+        result: dict[str, Any] = {
+            "games": args.games, "ruleset": args.ruleset, "think_s": args.think,
+            "mode": "server bots" if args.server_bots else "two client seats", "database": database.split(":")[0],
+        }
+        started = time.monotonic()
+        server_cpu = cpu_seconds(server.pid)
         tasks = []
         for i, g in enumerate(games):
-            tasks.append(drive_seat(base_ws, g["id"], g["token"], 2 * i, stats))
+            tasks.append(drive_seat(base_ws, g["id"], g["token"], 2 * i, stats, args.think))
             if not args.server_bots:
-                tasks.append(drive_seat(base_ws, g["id"], g["invite_token"], 2 * i + 1, stats))
-        await asyncio.wait_for(asyncio.gather(*tasks), timeout=args.timeout)
-        elapsed = time.perf_counter() - started
-        server_stats = json.loads(urllib.request.urlopen(base + "/api/stats", timeout=5).read())
-        lat = sorted(stats.latencies)
-        return {
-            "games": args.games, "ruleset": args.ruleset, "mode": "server bots" if args.server_bots else "two client seats",
-            "database": database.split(":")[0], "finished": stats.finished, "seconds": round(elapsed, 2),
+                tasks.append(drive_seat(base_ws, g["id"], g["invite_token"], 2 * i + 1, stats, args.think))
+        playing: asyncio.Future[Any] = asyncio.gather(*tasks)
+        watchers: list[tuple[Any, Any]] = []
+        opening = 0.0
+        if args.spectators:
+            # The spectators arrive while the other games are being played; the watched
+            # game starts when every spectator is in (or the wait runs out).
+            watched = post(base, "/api/games", {"ruleset": args.ruleset, "opponent": "friend", "seat": "0"})
+            opening = time.monotonic()
+            watchers = start_spectators(f"{base_ws}/ws/{watched['id']}", args.spectators, args.spectator_processes)
+            while time.monotonic() - opening < args.timeout:
+                rows = await asyncio.get_running_loop().run_in_executor(None, lambda: json.loads(
+                    urllib.request.urlopen(f"{base}/api/games?ids={watched['id']}", timeout=60).read()))
+                if rows[0].get("watching", 0) >= args.spectators:
+                    break
+                await asyncio.sleep(0.2)
+            tasks = [drive_seat(base_ws, watched["id"], watched[key], 10**6 + i, watched_stats, args.think, watched=True)
+                     for i, key in enumerate(("token", "invite_token"))]
+            playing = asyncio.gather(playing, *tasks)
+        await asyncio.wait_for(playing, timeout=args.timeout)
+        elapsed = time.monotonic() - started
+        server_cpu = cpu_seconds(server.pid) - server_cpu
+        stop.set()
+        await prober
+        server_stats = json.loads(urllib.request.urlopen(base + "/api/stats", timeout=60).read())
+        result.update({
+            "finished": stats.finished, "seconds": round(elapsed, 2),
             "games_per_minute": round(stats.finished / elapsed * 60, 1), "moves": stats.moves,
             "moves_per_second": round(stats.moves / elapsed, 1),
-            "latency_ms": {
-                "median": round(statistics.median(lat) * 1000, 2) if lat else None,
-                "p99": round(lat[min(len(lat) - 1, int(len(lat) * 0.99))] * 1000, 2) if lat else None,
-                "max": round(lat[-1] * 1000, 2) if lat else None,
-            },
+            "latency_ms": summary_ms(stats.latencies),
+            "rulesets_probe_ms": summary_ms(probes),
             "slowest_server_bot_ms": round(server_stats["slowest_bot_s"] * 1000, 2),
-        }
+            # CPU the server process used while the games were played: unlike latency, it
+            # hardly depends on what else the machine is doing.
+            "server_cpu_s": round(server_cpu, 2), "server_cpu_share": round(server_cpu / elapsed, 2),
+            "server_dropped": server_stats.get("dropped"),
+        })
+        if watchers:
+            result["spectators"] = spectator_figures(watchers, watched_stats, opening)
+        return result
     finally:
         server.terminate()
         try:
@@ -139,14 +296,46 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             server.kill()
 
 
+def spectator_figures(watchers: list[tuple[Any, Any]], watched: Stats, opening: float) -> dict[str, Any]:
+    reports: list[dict[str, Any]] = []
+    for proc, pipe in watchers:
+        reports.append(pipe.recv() if pipe.poll(120) else {"opened": [], "seen": [], "closes": ["no report"]})
+        proc.join(timeout=10)
+    opened = [t for r in reports for t in r["opened"]]
+    delays: list[float] = []
+    missing = 0
+    for r in reports:
+        for seen in r["seen"]:
+            for ply, sent in watched.sent.items():
+                if ply in seen:
+                    delays.append(seen[ply] - sent)
+                else:
+                    missing += 1
+    closes: dict[str, int] = {}
+    for r in reports:
+        for c in r["closes"]:
+            closes[c] = closes.get(c, 0) + 1
+    return {
+        "sockets": sum(len(r["seen"]) for r in reports), "opened": len(opened),
+        "all_open_s": round(max(opened) - opening, 2) if opened else None,
+        "watched_moves": len(watched.sent), "move_to_spectator_ms": summary_ms(delays),
+        "missing": missing, "closed_early": closes,
+    }
+
+
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--games", type=int, default=50, help="concurrent games (default 50)")
     parser.add_argument("--ruleset", default="battleline-basic")
     parser.add_argument("--bot", default="random", help="server bot level with --server-bots (default random)")
     parser.add_argument("--server-bots", action="store_true", help="seat 1 of every game is a server-side bot")
     parser.add_argument("--bot-workers", type=int, default=0)
     parser.add_argument("--database", default="", help="default: a fresh SQLite file")
+    parser.add_argument("--spectators", type=int, default=0, help="spectator sockets on one more game (default 0)")
+    parser.add_argument("--spectator-processes", type=int, default=2, help="processes that hold them (default 2)")
+    parser.add_argument("--think", type=float, default=0.0, help="seconds a seat thinks before each move (default 0)")
+    parser.add_argument("--serve-option", action="append", default=[], help="one more `frontlines serve` option")
+    parser.add_argument("--profile", default="", help="run the server under cProfile, stats to this file")
     parser.add_argument("--timeout", type=float, default=600)
     args = parser.parse_args()
     result = asyncio.run(run(args))

@@ -514,3 +514,21 @@ def test_japanese_and_czech_tables(browser: Any, server: LiveServer, lang: str, 
     assert catalog["Wedge"] == formation
     shot(page, f"table-{lang}")
     assert page.errors == []
+
+
+def test_a_full_game_says_so_in_words(browser: Any, tmp_path: Path) -> None:
+    """A cap of the server (here: spectators per game) is shown in the page's language."""
+    import httpx2 as httpx
+
+    from frontlines.web.fanout import Limits
+
+    with LiveServer(f"sqlite:///{tmp_path / 'caps.db'}", limits=Limits(spectators_per_game=1)) as s:
+        gid = httpx.post(f"{s.base}/api/games", json={"ruleset": "battleline-basic", "opponent": "friend"}).json()["id"]
+        first = new_page(browser)
+        first.goto(f"{s.base}/g/{gid}")
+        first.wait_for_selector("#table[data-ply]")
+        second = new_page(browser)
+        second.goto(f"{s.base}/g/{gid}?lang=cs")
+        second.wait_for_function("document.querySelector('#status').innerText.includes('diváků')", timeout=TURN_TIMEOUT)
+        assert "Tuto hru už sleduje tolik diváků" in second.inner_text("#status")
+        assert first.errors == [] and second.errors == []

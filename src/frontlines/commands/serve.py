@@ -18,6 +18,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bot-delay", type=float, default=0.3, help="seconds a bot pauses before moving (default 0.3)")
     parser.add_argument("--bot-timeout", type=float, default=30.0,
                         help="seconds a bot may think before it forfeits (default 30)")
+    caps = parser.add_argument_group("caps (0: none)")
+    caps.add_argument("--max-spectators", type=int, default=1000, help="spectators per game (default 1000)")
+    caps.add_argument("--max-connections-per-address", type=int, default=32,
+                      help="open WebSockets per client address (default 32; behind a proxy see docs/web.md)")
+    caps.add_argument("--max-messages-per-second", type=float, default=20.0,
+                      help="messages a connection may send a second on average (default 20)")
+    caps.add_argument("--message-burst", type=int, default=100,
+                      help="messages a connection may send at once before that rate applies (default 100)")
+    caps.add_argument("--send-queue", type=int, default=64,
+                      help="messages waiting for a connection before it is dropped as too slow (default 64)")
     parser.add_argument("--log-level", default="info", help="uvicorn log level")
     parser.add_argument("--new-games-per-minute", type=float, default=10.0,
                         help="games one client address (IPv6: one /64) may start per minute, in bursts "
@@ -36,16 +46,21 @@ def run(args: argparse.Namespace) -> int:
         import uvicorn
 
         from frontlines.web.app import Settings, create_app
+        from frontlines.web.fanout import Limits
         from frontlines.web.logs import mask_url, uvicorn_log_config
     except ImportError as exc:  # the web stack is an optional extra
         print(f"frontlines serve needs the web extra: pip install 'frontlines[web]' ({exc})")
         return 2
+    limits = Limits(spectators_per_game=max(0, args.max_spectators),
+                    connections_per_address=max(0, args.max_connections_per_address),
+                    messages_per_second=max(0.0, args.max_messages_per_second),
+                    message_burst=max(1, args.message_burst), send_queue=max(1, args.send_queue))
     settings = Settings(database=args.database, bot_executor="thread" if args.bot_threads else "process",
                         bot_delay=max(0.0, args.bot_delay), bot_timeout=max(0.1, args.bot_timeout),
                         seeded_deals=args.seeded_deals,
                         new_games_per_minute=max(0.0, args.new_games_per_minute),
                         abandon_unstarted_after=max(1.0, args.abandon_unstarted),
-                        abandon_idle_after=max(1.0, args.abandon_idle))
+                        abandon_idle_after=max(1.0, args.abandon_idle), limits=limits)
     if args.bot_workers:
         settings.bot_workers = max(1, args.bot_workers)
     app = create_app(settings)

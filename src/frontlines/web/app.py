@@ -27,12 +27,12 @@ import secrets
 from collections import OrderedDict
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
-from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, HTTPException, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -43,6 +43,7 @@ from frontlines.core.errors import FrontlinesError
 from frontlines.core.game import State
 from frontlines.games import parse_state
 from frontlines.web import housekeeping, i18n, invites, logs
+from frontlines.web.fanout import Client, Limits
 from frontlines.web.inputs import (
     MAX_MESSAGE,
     BadInput,
@@ -55,7 +56,7 @@ from frontlines.web.inputs import (
     parse_message,
     valid_game_id,
 )
-from frontlines.web.live import Client, GameError, LiveGame, Manager, rebuild, record_of
+from frontlines.web.live import GameError, LiveGame, Manager, rebuild, record_of
 from frontlines.web.store import STATUSES, Store
 from frontlines.web.workers import make_bots
 
@@ -78,6 +79,7 @@ class Settings:
     new_games_per_minute: float = 10.0  # per client address (IPv6: per /64); 0 turns it off
     abandon_unstarted_after: float = 3600.0  # seconds a game without a move stays live
     abandon_idle_after: float = 7 * 86400.0  # seconds after the last move
+    limits: Limits = field(default_factory=Limits)  # caps on connections and messages
 
 
 class SafetyHeaders:
@@ -120,7 +122,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         store = Store(cfg.database)
         bots = make_bots(cfg.bot_executor, cfg.bot_workers, timeout=cfg.bot_timeout)
         await bots.start()
-        manager = Manager(store, bots=bots, cap=cfg.cache_games, bot_delay=cfg.bot_delay)
+        manager = Manager(store, bots=bots, cap=cfg.cache_games, bot_delay=cfg.bot_delay, limits=cfg.limits)
         app.state.manager = manager
         # Games a bot was to move in when the server stopped carry on by themselves.
         for summary in await asyncio.get_running_loop().run_in_executor(
@@ -382,7 +384,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/api/stats")
     async def stats(request: Request) -> dict[str, Any]:
         m = manager_of(request)
-        return {"live_games": len(m.games), "slowest_bot_s": m.slowest_bot_s}
+        return {"live_games": len(m.games), "slowest_bot_s": m.slowest_bot_s,
+                "connections": sum(m.addresses.values()), "dropped": dict(m.dropped)}
 
     # --- live play --------------------------------------------------------------------
     @app.websocket("/ws/{game_id}")
@@ -404,19 +407,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if t and role is None:
             await websocket.send_json({"type": "error", "code": "bad_token",
                                        "message": "that seat link is not valid; watching instead"})
-        client = Client(websocket, role)
-        await m.join(game, client)
-        try:
-            while True:
-                frame = await websocket.receive()
-                if frame["type"] == "websocket.disconnect":
-                    break
-                # A binary frame is answered like any other malformed message.
-                await _handle(m, game, client, frame.get("text") or "")
-        except WebSocketDisconnect:
-            pass
-        finally:
-            await m.leave(game, client)
+        address = websocket.client.host if websocket.client else ""
+        client = Client(websocket, role, address, queue=m.limits.send_queue)
+        await m.serve(game, client, lambda raw: _handle(m, game, client, raw))
 
     async def _handle(m: Manager, game: LiveGame, client: Client, raw: str) -> None:
         try:
@@ -431,14 +424,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             elif msg.type == "name":
                 await m.set_name(game, client.role, msg.name)
             elif msg.type == "ping":
-                await client.sender.send_json({"type": "pong"})
-            else:
-                await client.sender.send_json(game.message(client.role))
+                client.send_json({"type": "pong"})
+            else:  # sync
+                client.send(game.message_text(client.role))
         except GameError as exc:
-            await client.sender.send_json({"type": "error", "code": exc.code, "message": exc.message})
+            client.send_json({"type": "error", "code": exc.code, "message": exc.message})
         except Exception:  # a server fault (database down…): say so, keep the connection
             log.exception("game %s: message failed", game.id)
-            await client.sender.send_json({"type": "error", "code": "internal", "message": "server error; try again"})
+            client.send_json({"type": "error", "code": "internal", "message": "server error; try again"})
 
     return app
 

@@ -76,6 +76,6 @@ async def reinvite(manager: Manager, game: LiveGame, role: Role | None) -> str:
         # Whoever held the other seat watches from now on.
         for client in game.clients:
             if client.role is other:
-                client.role = None
+                game.reseat(client, None)
     await manager.broadcast(game)
     return ticket

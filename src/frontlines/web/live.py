@@ -17,9 +17,9 @@ import hashlib
 import logging
 import secrets
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 from frontlines.bots.levels import BOT_OPPONENTS
 from frontlines.core.errors import FrontlinesError, IllegalAction
@@ -27,6 +27,18 @@ from frontlines.core.game import State
 from frontlines.core.record import GameRecord, outcome_tags, result_text
 from frontlines.core.referee import Failure, Referee
 from frontlines.web import seats
+from frontlines.web.fanout import (
+    CLOSE_SPECTATORS_FULL,
+    CLOSE_TOO_MANY_CONNECTIONS,
+    CLOSE_TOO_MANY_MESSAGES,
+    CLOSE_TOO_SLOW,
+    Client,
+    Limits,
+    Refused,
+    TokenBucket,
+    dumps,
+    refuse,
+)
 from frontlines.web.seats import Role
 from frontlines.web.store import GameClosed, Store, StoredGame
 from frontlines.web.workers import BotFault, Bots
@@ -37,18 +49,6 @@ OPPONENTS = ("friend", "hotseat", *(f"bot:{level}" for level in BOT_OPPONENTS))
 MAX_NAME = 40
 
 
-class Sender(Protocol):
-    """What the live layer needs of a connection (a WebSocket in practice)."""
-
-    async def send_json(self, data: Any) -> None: ...
-
-
-@dataclass(eq=False)
-class Client:
-    sender: Sender
-    role: Role | None  # None: a spectator
-
-
 class GameError(Exception):
     """A request that changes nothing; ``code`` is one word the client can switch on."""
 
@@ -56,6 +56,9 @@ class GameError(Exception):
         super().__init__(message)
         self.code = code
         self.message = message
+
+
+_DROP_CAUSES = {CLOSE_TOO_SLOW: "too_slow", CLOSE_TOO_MANY_MESSAGES: "too_many_messages"}
 
 
 # --- one game ---------------------------------------------------------------------------
@@ -74,6 +77,13 @@ class LiveGame:
         if self._referee is None or self._referee.state is not self.state:  # a new deal (re-invite)
             self._referee = Referee(self.state, max_actions=None)
         return self._referee
+    # Connections by role (0, 1, "both", None for spectators), kept as counts so that
+    # a message to thousands of spectators does not count them each time.
+    connected: dict[Role | None, int] = field(default_factory=dict)
+    # The view of each seat (None: spectators) as JSON text, for the position it was made
+    # in: serialised once per change, however many connections receive it.
+    _views: dict[int | None, tuple[tuple[int, str, str], str]] = field(default_factory=dict)
+    presence_timer: asyncio.TimerHandle | None = None
 
     @property
     def id(self) -> str:
@@ -98,21 +108,37 @@ class LiveGame:
             return None
         return mover if role.seat_now(mover) == mover else None
 
-    def view_dict(self, role: Role | None) -> dict[str, Any]:
+    def _view_seat(self, role: Role | None) -> int | None:
         # Pass-and-play shows the hand of whoever is to move; the page hides it behind a
         # "pass the device" screen between turns.
-        seat = None if role is None else role.seat_now(self.state.current_player())
-        return self.state.view(seat).to_dict()
+        return None if role is None else role.seat_now(self.state.current_player())
 
-    def message(self, role: Role | None) -> dict[str, Any]:
-        online = [False, False]
-        for c in self.clients:
-            if c.role is Role.BOTH:
-                online = [True, True]
-            elif c.role is not None and c.role.seat is not None:
-                online[c.role.seat] = True
+    def view_dict(self, role: Role | None) -> dict[str, Any]:
+        return self.state.view(self._view_seat(role)).to_dict()
+
+    def _view_text(self, role: Role | None) -> str:
+        seat = self._view_seat(role)
+        position = (self.ply, self.stored.status, self.stored.termination)
+        cached = self._views.get(seat)
+        if cached is not None and cached[0] == position:
+            return cached[1]
+        text = dumps(self.state.view(seat).to_dict())
+        self._views[seat] = (position, text)
+        return text
+
+    def online(self) -> list[bool]:
+        online = [self.connected.get(Role.SEAT_0, 0) > 0, self.connected.get(Role.SEAT_1, 0) > 0]
+        if self.connected.get(Role.BOTH, 0) > 0:
+            online = [True, True]
         if self.stored.bot_seat is not None:
             online[self.stored.bot_seat] = True
+        return online
+
+    @property
+    def spectators(self) -> int:
+        return self.connected.get(None, 0)
+
+    def _head(self, role: Role | None) -> dict[str, Any]:
         return {
             "type": "view",
             "game_id": self.id,
@@ -123,11 +149,26 @@ class LiveGame:
             "opponent": self.stored.opponent,
             "bot_seat": self.stored.bot_seat,
             "status": self.stored.status,
-            "online": online,
-            "spectators": sum(1 for c in self.clients if c.role is None),
+            "online": self.online(),
+            "spectators": self.spectators,
             "invite_open": bool(self.stored.invite_hash),
-            "view": self.view_dict(role),
         }
+
+    def message(self, role: Role | None) -> dict[str, Any]:
+        return {**self._head(role), "view": self.view_dict(role)}
+
+    def message_text(self, role: Role | None) -> str:
+        """:meth:`message` as wire text, the view's part taken from the per-position cache."""
+        return dumps(self._head(role))[:-1] + ',"view":' + self._view_text(role) + "}"
+
+    def reseat(self, client: Client, role: Role | None) -> None:
+        """Give a connection another role (an invite was renewed), keeping the counts right."""
+        self.connected[client.role] = self.connected.get(client.role, 1) - 1
+        client.role = role
+        self.connected[role] = self.connected.get(role, 0) + 1
+
+    def presence_text(self) -> str:
+        return dumps({"type": "presence", "game_id": self.id, "online": self.online(), "spectators": self.spectators})
 
     def summary(self) -> dict[str, Any]:
         return {
@@ -170,9 +211,13 @@ def record_of(stored: StoredGame) -> GameRecord:
 class Manager:
     """Owns the live games, the store and the bots."""
 
-    def __init__(self, store: Store, *, bots: Bots, cap: int = 256, bot_delay: float = 0.0) -> None:
+    def __init__(self, store: Store, *, bots: Bots, cap: int = 256, bot_delay: float = 0.0,
+                 limits: Limits | None = None) -> None:
         self.store = store
         self.bots = bots
+        self.limits = limits or Limits()
+        self.addresses: dict[str, int] = {}  # open connections by client address
+        self.dropped: dict[str, int] = {}  # connections dropped or refused, by cause
         self.cap = cap
         self.bot_delay = bot_delay
         self.games: OrderedDict[str, LiveGame] = OrderedDict()
@@ -276,24 +321,111 @@ class Manager:
                 del self.games[gid]
 
     # --- connections ----------------------------------------------------------------
-    async def join(self, game: LiveGame, client: Client) -> None:
-        game.clients.add(client)
-        self._maybe_bot(game)  # a bot turn that failed (database hiccup) starts again
-        await self.broadcast(game)
+    def _count(self, why: str) -> None:
+        self.dropped[why] = self.dropped.get(why, 0) + 1
 
-    async def leave(self, game: LiveGame, client: Client) -> None:
+    def admit(self, game: LiveGame, client: Client) -> None:
+        """Raise :class:`Refused` for a connection over a cap."""
+        lim = self.limits
+        if client.role is None and lim.spectators_per_game and game.spectators >= lim.spectators_per_game:
+            raise Refused("spectators_full", CLOSE_SPECTATORS_FULL,
+                          "this game has as many spectators as it can take; try again later")
+        if lim.connections_per_address and self.addresses.get(client.address, 0) >= lim.connections_per_address:
+            raise Refused("too_many_connections", CLOSE_TOO_MANY_CONNECTIONS,
+                          "too many connections from your address; close some and try again")
+
+    async def serve(self, game: LiveGame, client: Client, handle: Callable[[str], Awaitable[None]]) -> None:
+        """Run one connection: admit it, send it the view, read its messages until it
+        leaves, is dropped (too slow, too many messages) or its socket fails."""
+        try:
+            self.admit(game, client)
+        except Refused as exc:
+            self._count(exc.code)
+            await refuse(client.sender, exc)
+            return
+        self.addresses[client.address] = self.addresses.get(client.address, 0) + 1
+        client.start()
+        reader = asyncio.get_running_loop().create_task(self._read(client, handle))
+        gone = asyncio.get_running_loop().create_task(client.gone.wait())
+        try:
+            self.join(game, client)
+            await asyncio.wait({reader, gone}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            reader.cancel()
+            gone.cancel()
+            self.leave(game, client)
+            left = self.addresses.get(client.address, 1) - 1
+            if left > 0:
+                self.addresses[client.address] = left
+            else:
+                self.addresses.pop(client.address, None)
+            if client.dropped is not None:
+                self._count(_DROP_CAUSES.get(client.dropped[0], str(client.dropped[0])))
+            await client.stop()
+
+    async def _read(self, client: Client, handle: Callable[[str], Awaitable[None]]) -> None:
+        bucket = TokenBucket(self.limits.messages_per_second, self.limits.message_burst)
+        while True:
+            try:
+                frame = await client.sender.receive()
+            except Exception:  # the socket is gone
+                return
+            if frame["type"] == "websocket.disconnect":
+                return
+            if not bucket.take():
+                client.drop(CLOSE_TOO_MANY_MESSAGES, "too many messages; slow down")
+                return
+            # Shielded: a connection that ends must not cut a move off between its store
+            # and its application. A binary frame is answered like any malformed message.
+            await asyncio.shield(handle(frame.get("text") or ""))
+
+    def join(self, game: LiveGame, client: Client) -> None:
+        was = game.online()
+        game.clients.add(client)
+        game.connected[client.role] = game.connected.get(client.role, 0) + 1
+        self._maybe_bot(game)  # a bot turn that failed (database hiccup) starts again
+        client.send(game.message_text(client.role))
+        if game.online() != was:
+            self._presence_changed(game, client)
+
+    def leave(self, game: LiveGame, client: Client) -> None:
+        if client not in game.clients:
+            return
+        was = game.online()
         game.clients.discard(client)
-        await self.broadcast(game)
+        game.connected[client.role] = game.connected.get(client.role, 1) - 1
+        if game.online() != was:
+            self._presence_changed(game, client)
+
+    def _presence_changed(self, game: LiveGame, joiner: Client) -> None:
+        """A seat came or went. Joins do not re-send views to everyone: the seats (a
+        handful of connections) get theirs again now; spectators, who may be thousands,
+        get one small "presence" message, at most one per ``presence_every`` seconds."""
+        texts: dict[Role | None, str] = {}
+        for c in game.clients:
+            if c.role is not None and c is not joiner:
+                c.send(texts.get(c.role) or texts.setdefault(c.role, game.message_text(c.role)))
+        if game.spectators and game.presence_timer is None:
+            game.presence_timer = asyncio.get_running_loop().call_later(
+                self.limits.presence_every, self._send_presence, game)
+
+    def _send_presence(self, game: LiveGame) -> None:
+        game.presence_timer = None
+        text = game.presence_text()
+        for c in list(game.clients):
+            if c.role is None:
+                c.send(text)
 
     async def broadcast(self, game: LiveGame) -> None:
-        dead: list[Client] = []
+        """The change to every connection: serialised once per audience, queued on each
+        connection. Nothing in it awaits, so it never waits for a connection and no other
+        change can come between two connections' copies."""
+        texts: dict[Role | None, str] = {}
         for c in list(game.clients):
-            try:
-                await c.sender.send_json(game.message(c.role))
-            except Exception:  # a closed socket; its handler will clean up
-                dead.append(c)
-        for c in dead:
-            game.clients.discard(c)
+            text = texts.get(c.role)
+            if text is None:
+                text = texts[c.role] = game.message_text(c.role)
+            c.send(text)
 
     # --- moves ----------------------------------------------------------------------
     async def act(self, game: LiveGame, role: Role | None, text: Any, expected_ply: Any = None) -> None:

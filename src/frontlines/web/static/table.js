@@ -210,9 +210,21 @@ function errorText(data) {
     not_found: t("There is no such game."),
     internal: t("Server error; please try again."),
     malformed: t("The server could not read that."),
+    ...closeWords(),
   };
   return known[data.code] || data.message;
 }
+
+/** Why the server ended or refused a connection (its caps), by error code and close code. */
+function closeWords() {
+  return {
+    spectators_full: t("This game has as many spectators as it can take; trying again in a while."),
+    too_many_connections: t("Too many connections from your address; close other tabs. Trying again in a while."),
+    too_many_messages: t("This page sent too many messages; reconnecting…"),
+    too_slow: t("The connection could not keep up; reconnecting…"),
+  };
+}
+const CLOSE_CODES = { 4001: "spectators_full", 4002: "too_many_connections", 4003: "too_many_messages", 4004: "too_slow" };
 
 // --- connection -------------------------------------------------------------------------
 function connect() {
@@ -228,6 +240,9 @@ function connect() {
       if (first) adapter = adapterFor(msg.view.game);
       if (first) onFirstView();
       draw();
+    } else if (data.type === "presence") {
+      // Who is online changed (sent to spectators, at most once a second).
+      if (msg) { msg.online = data.online; msg.spectators = data.spectators; draw(); }
     } else if (data.type === "error") {
       sel = [];
       const text = errorText(data);
@@ -235,10 +250,17 @@ function connect() {
       else $("status").textContent = notice ? `${notice} ${text}` : text;
     }
   };
-  ws.onclose = () => {
-    if (msg) setStatus(t("Connection lost; reconnecting…"));
+  ws.onclose = (ev) => {
+    const cause = CLOSE_CODES[ev.code];
+    if (cause) {
+      // A cap of the server: say which, in words; wait longer before trying again when
+      // the game or this address is full.
+      const words = closeWords()[cause];
+      if (msg) setStatus(words); else $("status").textContent = words;
+      if (cause === "spectators_full" || cause === "too_many_connections") retry = 30000;
+    } else if (msg) setStatus(t("Connection lost; reconnecting…"));
     setTimeout(connect, retry);
-    retry = Math.min(retry * 2, 8000);
+    retry = Math.min(retry * 2, cause ? 60000 : 8000);
   };
 }
 

@@ -1,0 +1,167 @@
+"""Connections of the live games: bounded send queues, caps, message rates.
+
+Why: every message used to be awaited in turn by whoever sent it, so one slow socket held
+up a whole broadcast, and every join re-sent the view to every client of the game (the
+cost grew with the square of the connections). Now:
+
+* each connection has its own bounded queue and its own writer task; putting a message on
+  a queue never waits, and a connection whose queue is full (a slow or dead consumer) is
+  dropped with close code :data:`CLOSE_TOO_SLOW` instead of holding up anyone;
+* a broadcast serialises a change once per audience (seat 0, seat 1, the pass-and-play
+  device, spectators) and queues the same text on every connection of that audience;
+* caps refuse a connection before it joins (spectators per game, connections per client
+  address) and a token bucket limits the messages a connection may send; each refusal
+  is an ``error`` message the page can show, then a close code and reason.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from frontlines.web.seats import Role
+
+# Close codes (4000-4999 belong to the application); the page turns them into words.
+CLOSE_SPECTATORS_FULL = 4001
+CLOSE_TOO_MANY_CONNECTIONS = 4002
+CLOSE_TOO_MANY_MESSAGES = 4003
+CLOSE_TOO_SLOW = 4004
+
+# Seconds a close frame may wait for a consumer that no longer reads.
+_CLOSE_WAIT = 2.0
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Caps on connections, with the defaults of ``frontlines serve`` (0: no cap)."""
+
+    spectators_per_game: int = 1000
+    connections_per_address: int = 32
+    messages_per_second: float = 20.0
+    # Messages a connection may send at once before the rate applies: enough for a script
+    # that plays a whole game as fast as the server answers; a flood is thousands.
+    message_burst: int = 100
+    send_queue: int = 64  # messages waiting for a connection before it is dropped as too slow
+    presence_every: float = 1.0  # seconds between "who is online" messages to spectators
+
+
+class Refused(Exception):
+    """A connection over a cap: ``code`` for the page, ``close`` for the WebSocket."""
+
+    def __init__(self, code: str, close: int, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.close = close
+        self.message = message
+
+
+class Sender(Protocol):
+    """What a connection needs of its socket (a Starlette WebSocket in practice)."""
+
+    async def send_text(self, data: str) -> None: ...
+
+    async def receive(self) -> Mapping[str, Any]:
+        """The next ASGI event: ``websocket.receive`` (``text`` or ``bytes``) or ``websocket.disconnect``."""
+        ...
+
+    async def close(self, code: int = 1000, reason: str | None = None) -> None: ...
+
+
+def dumps(data: Any) -> str:
+    """The wire form of a message (compact, UTF-8 as is, like Starlette's ``send_json``)."""
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+
+
+@dataclass
+class TokenBucket:
+    """``rate`` messages a second on average, up to ``burst`` at once."""
+
+    rate: float
+    burst: int
+    tokens: float = field(default=0.0)
+    stamp: float = field(default_factory=time.monotonic)
+
+    def __post_init__(self) -> None:
+        self.tokens = float(self.burst)
+
+    def take(self) -> bool:
+        if self.rate <= 0:
+            return True
+        now = time.monotonic()
+        self.tokens = min(float(self.burst), self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+class Client:
+    """One connection: its seat, its send queue and writer, why it was dropped if it was."""
+
+    def __init__(self, sender: Sender, role: Role | None, address: str = "", *, queue: int = 64) -> None:
+        self.sender = sender
+        self.role = role  # None: a spectator
+        self.address = address
+        self._queue: asyncio.Queue[str] = asyncio.Queue(maxsize=max(1, queue))
+        self._writer: asyncio.Task[None] | None = None
+        self.dropped: tuple[int, str] | None = None
+        self.gone = asyncio.Event()  # dropped, or the socket failed: the connection ends
+
+    def send(self, text: str) -> None:
+        """Queue a message; never waits. A full queue drops the connection."""
+        if self.gone.is_set():
+            return
+        try:
+            self._queue.put_nowait(text)
+        except asyncio.QueueFull:
+            self.drop(CLOSE_TOO_SLOW, "too slow: messages piled up unread")
+
+    def send_json(self, data: Any) -> None:
+        self.send(dumps(data))
+
+    def drop(self, close: int, reason: str) -> None:
+        if self.dropped is None:
+            self.dropped = (close, reason)
+        self.gone.set()
+
+    def start(self) -> None:
+        self._writer = asyncio.get_running_loop().create_task(self._write())
+
+    async def _write(self) -> None:
+        try:
+            while True:
+                text = await self._queue.get()
+                await self.sender.send_text(text)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # the socket closed under us; the connection ends
+            self.gone.set()
+
+    async def stop(self) -> None:
+        """Stop the writer; say why with a close frame if the connection was dropped."""
+        if self._writer is not None:
+            self._writer.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._writer
+        if self.dropped is not None:
+            close, reason = self.dropped
+            # A consumer that does not read may never take the close frame either.
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.sender.close(close, reason), _CLOSE_WAIT)
+
+    @property
+    def queued(self) -> int:
+        return self._queue.qsize()
+
+
+async def refuse(sender: Sender, refused: Refused) -> None:
+    """Tell a refused connection why, in a message and in the close frame."""
+    with contextlib.suppress(Exception):
+        await sender.send_text(dumps({"type": "error", "code": refused.code, "message": refused.message}))
+        await sender.close(refused.close, refused.message)
