@@ -37,6 +37,7 @@ import multiprocessing
 import os
 import random
 import re
+import signal
 import socket
 import statistics
 import subprocess
@@ -289,9 +290,10 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             result["spectators"] = spectator_figures(watchers, watched_stats, opening)
         return result
     finally:
-        server.terminate()
+        # uvicorn stops on either signal; SIGINT lets cProfile write its file on the way out.
+        server.send_signal(signal.SIGINT if args.profile else signal.SIGTERM)
         try:
-            server.wait(timeout=10)
+            server.wait(timeout=120 if args.profile else 10)  # the profile is written at exit
         except subprocess.TimeoutExpired:
             server.kill()
 
