@@ -273,7 +273,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # Live games know who is connected; stored rows do not.
         for row in rows:
             live = m.games.get(row["id"])
-            row["watching"] = sum(1 for c in live.clients if c.role is None) if live else 0
+            row["watching"] = live.spectators if live else 0
         return rows
 
     @app.get("/api/games/{game_id}")
