@@ -82,7 +82,7 @@ class LiveGame:
     connected: dict[Role | None, int] = field(default_factory=dict)
     # The view of each seat (None: spectators) as JSON text, for the position it was made
     # in: serialised once per change, however many connections receive it.
-    _views: dict[int | None, tuple[tuple[int, str, str], str]] = field(default_factory=dict)
+    _views: dict[int | None, tuple[State, tuple[int, str, str], str]] = field(default_factory=dict)
     presence_timer: asyncio.TimerHandle | None = None
 
     @property
@@ -120,10 +120,11 @@ class LiveGame:
         seat = self._view_seat(role)
         position = (self.ply, self.stored.status, self.stored.termination)
         cached = self._views.get(seat)
-        if cached is not None and cached[0] == position:
-            return cached[1]
+        # The state object counts too: a re-invite deals a new game at the same ply.
+        if cached is not None and cached[0] is self.state and cached[1] == position:
+            return cached[2]
         text = dumps(self.state.view(seat).to_dict())
-        self._views[seat] = (position, text)
+        self._views[seat] = (self.state, position, text)
         return text
 
     def online(self) -> list[bool]:
