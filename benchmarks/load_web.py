@@ -234,7 +234,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         cmd += ["--bot-workers", str(args.bot_workers)]
     # Every socket of the benchmark comes from 127.0.0.1: lift the caps meant for strangers.
     cmd += serve_options([f"--max-spectators={max(args.spectators, 1)}",
-                          f"--max-connections-per-address={2 * args.games + args.spectators + 64}"])
+                          f"--max-connections-per-address={2 * args.games + args.spectators + 64}",
+                          "--new-games-per-minute=0"])
     cmd += args.serve_option
     server = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=tmp,
                               env={**os.environ, "PYTHONUNBUFFERED": "1"})
