@@ -215,6 +215,15 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def new_game(base: str, body: dict[str, Any]) -> dict[str, Any]:
+    """A new game; for a friend game the invite is spent at once (it is a one-time ticket),
+    and the friend's own seat token is kept as ``friend_token``."""
+    game = post(base, "/api/games", body)
+    if body["opponent"] == "friend":
+        game["friend_token"] = post(base, f"/api/games/{game['id']}/claim", {"invite": game["invite_token"]})["token"]
+    return game
+
+
 def serve_options(extra: list[str]) -> list[str]:
     """The cap options this checkout's ``frontlines serve`` has (an older one has none)."""
     helptext = subprocess.run([sys.executable, "-m", "frontlines", "serve", "--help"], capture_output=True,
@@ -252,7 +261,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         stats = Stats()
         watched_stats = Stats()
         opponent = f"bot:{args.bot}" if args.server_bots else "friend"
-        games = [post(base, "/api/games", {"ruleset": args.ruleset, "opponent": opponent, "seat": "0"})
+        games = [new_game(base, {"ruleset": args.ruleset, "opponent": opponent, "seat": "0"})
                  for i in range(args.games)]
         base_ws = f"ws://127.0.0.1:{port}"
         probes: list[float] = []
@@ -268,14 +277,14 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         for i, g in enumerate(games):
             tasks.append(drive_seat(base_ws, g["id"], g["token"], 2 * i, stats, args.think))
             if not args.server_bots:
-                tasks.append(drive_seat(base_ws, g["id"], g["invite_token"], 2 * i + 1, stats, args.think))
+                tasks.append(drive_seat(base_ws, g["id"], g["friend_token"], 2 * i + 1, stats, args.think))
         playing: asyncio.Future[Any] = asyncio.gather(*tasks)
         watchers: list[tuple[Any, Any]] = []
         opening = 0.0
         if args.spectators:
             # The spectators arrive while the other games are being played; the watched
             # game starts when every spectator is in (or the wait runs out).
-            watched = post(base, "/api/games", {"ruleset": args.ruleset, "opponent": "friend", "seat": "0"})
+            watched = new_game(base, {"ruleset": args.ruleset, "opponent": "friend", "seat": "0"})
             opening = time.monotonic()
             watchers = start_spectators(f"{base_ws}/ws/{watched['id']}", args.spectators, args.spectator_processes)
             while time.monotonic() - opening < args.timeout:
@@ -285,7 +294,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                     break
                 await asyncio.sleep(0.2)
             tasks = [drive_seat(base_ws, watched["id"], watched[key], 10**6 + i, watched_stats, args.think, watched=True)
-                     for i, key in enumerate(("token", "invite_token"))]
+                     for i, key in enumerate(("token", "friend_token"))]
             playing = asyncio.gather(playing, *tasks)
         await asyncio.wait_for(playing, timeout=args.timeout)
         elapsed = time.monotonic() - started
