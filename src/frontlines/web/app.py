@@ -80,6 +80,9 @@ class Settings:
     abandon_unstarted_after: float = 3600.0  # seconds a game without a move stays live
     abandon_idle_after: float = 7 * 86400.0  # seconds after the last move
     limits: Limits = field(default_factory=Limits)  # caps on connections and messages
+    # Several processes on one PostgreSQL: a stopping process lets bot turns in progress
+    # finish for up to this many seconds.
+    shutdown_grace: float = 5.0
 
 
 class SafetyHeaders:
@@ -124,6 +127,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await bots.start()
         manager = Manager(store, bots=bots, cap=cfg.cache_games, bot_delay=cfg.bot_delay, limits=cfg.limits)
         app.state.manager = manager
+        await manager.start()
         # Games a bot was to move in when the server stopped carry on by themselves.
         for summary in await asyncio.get_running_loop().run_in_executor(
                 None, lambda: store.list_games(status="active", limit=cfg.cache_games)):
@@ -138,7 +142,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             yield
         finally:
             sweeper.cancel()
-            await manager.close()
+            await manager.close(grace=cfg.shutdown_grace)
             store.close()
 
     app = FastAPI(title="Frontlines", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
@@ -279,13 +283,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/api/games/{game_id}")
     async def game_view(request: Request, game_id: str, t: str | None = None) -> dict[str, Any]:
         game = await _game(request, game_id)
-        return game.message(game.role_of(t))
+        return game.message(await manager_of(request).role_of(game, t))
 
     @app.post("/api/games/{game_id}/action")
     async def game_action(request: Request, game_id: str, body: MoveRequest) -> Response:
         """The same moves as the WebSocket, for scripts and simple clients."""
         game = await _game(request, game_id)
-        role = game.role_of(body.t)
+        role = await manager_of(request).role_of(game, body.t)
         try:
             if body.type == "resign":
                 await manager_of(request).resign(game, role)
@@ -313,7 +317,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         """Before the first move, a seated player may invite again (the deal is dealt again)."""
         game = await _game(request, game_id)
         try:
-            ticket = await invites.reinvite(manager_of(request), game, game.role_of(body.t))
+            ticket = await invites.reinvite(manager_of(request), game, await manager_of(request).role_of(game, body.t))
         except GameError as exc:
             raise HTTPException(409, exc.message) from exc
         return {"invite_token": ticket, "invite_url": f"/g/{game.id}?invite={ticket}"}
@@ -384,7 +388,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/api/stats")
     async def stats(request: Request) -> dict[str, Any]:
         m = manager_of(request)
-        return {"live_games": len(m.games), "slowest_bot_s": m.slowest_bot_s,
+        return {"process": m.origin, "live_games": len(m.games), "slowest_bot_s": m.slowest_bot_s,
                 "connections": sum(m.addresses.values()), "dropped": dict(m.dropped)}
 
     # --- live play --------------------------------------------------------------------
@@ -403,7 +407,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await websocket.send_json({"type": "error", "code": "not_found", "message": "no such game"})
             await websocket.close(code=4404)
             return
-        role = game.role_of(t)
+        role = await m.role_of(game, t)
         if t and role is None:
             await websocket.send_json({"type": "error", "code": "bad_token",
                                        "message": "that seat link is not valid; watching instead"})

@@ -7,6 +7,10 @@ message ever carries a card its receiver could not see at the table.
 
 Live games stay in memory behind an LRU cap; a game that falls out (or that was played
 before a restart) is rebuilt from its setup notation and its stored actions.
+
+On PostgreSQL several server processes may serve the same games (:mod:`frontlines.web.cluster`):
+the database is the authority, and a process's games in memory are a cache that catches
+up when another process announces a change, or when a write finds the game has moved on.
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ from frontlines.core.errors import FrontlinesError, IllegalAction
 from frontlines.core.game import State
 from frontlines.core.record import GameRecord, outcome_tags, result_text
 from frontlines.core.referee import Failure, Referee
-from frontlines.web import seats
+from frontlines.web import cluster, seats
 from frontlines.web.fanout import (
     CLOSE_SPECTATORS_FULL,
     CLOSE_TOO_MANY_CONNECTIONS,
@@ -40,7 +44,7 @@ from frontlines.web.fanout import (
     refuse,
 )
 from frontlines.web.seats import Role
-from frontlines.web.store import GameClosed, Store, StoredGame
+from frontlines.web.store import GameClosed, StaleGame, Store, StoredGame
 from frontlines.web.workers import BotFault, Bots
 
 log = logging.getLogger("frontlines.web")
@@ -70,6 +74,9 @@ class LiveGame:
     clients: set[Client] = field(default_factory=set)
     bot_task: asyncio.Task[None] | None = None
     _referee: Referee | None = None
+    # Another process changed the game: ``dirty`` until this process has read the change.
+    dirty: bool = False
+    refresher: asyncio.Task[None] | None = None
 
     @property
     def referee(self) -> Referee:
@@ -215,6 +222,12 @@ class Manager:
     def __init__(self, store: Store, *, bots: Bots, cap: int = 256, bot_delay: float = 0.0,
                  limits: Limits | None = None) -> None:
         self.store = store
+        # PostgreSQL: other processes may serve the same games (see frontlines.web.cluster).
+        self.shared = store.shared
+        self.origin = cluster.process_name()
+        store.origin = self.origin
+        self.listener: cluster.Listener | None = None
+        self.draining = False  # stopping: no new bot turn starts here
         self.bots = bots
         self.limits = limits or Limits()
         self.addresses: dict[str, int] = {}  # open connections by client address
@@ -233,6 +246,91 @@ class Manager:
     async def _db(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self.db_executor, lambda: fn(*args, **kwargs))
+
+    async def start(self) -> None:
+        """On PostgreSQL: listen to the other processes' changes."""
+        if not self.shared:
+            return
+        self.listener = cluster.Listener(self.store.url, self._notice, self._gap)
+        await self.listener.start()
+
+    # --- other processes' changes -----------------------------------------------------
+    def _notice(self, kind: str, game_id: str, ply: int, origin: str) -> None:
+        if origin == self.origin:
+            return
+        game = self.games.get(game_id)
+        if game is None:  # nobody here holds it: it is read afresh when next asked for
+            return
+        if kind == "m" and ply <= game.ply:
+            return
+        self._refresh_soon(game)
+
+    async def _gap(self) -> None:
+        """Notices were lost while the listener was away: read every game held again."""
+        for game in list(self.games.values()):
+            self._refresh_soon(game)
+
+    def _refresh_soon(self, game: LiveGame) -> None:
+        game.dirty = True
+        if game.refresher is None or game.refresher.done():
+            game.refresher = asyncio.get_running_loop().create_task(self._refresh(game))
+
+    async def _refresh(self, game: LiveGame) -> None:
+        # Notices that arrive during a read set ``dirty`` again: read until none did.
+        while game.dirty:
+            game.dirty = False
+            try:
+                async with game.lock:
+                    changed = await self._catch_up(game)
+            except Exception:
+                log.exception("game %s: catching up failed", game.id)
+                return
+            if changed:
+                await self.broadcast(game)
+
+    async def _catch_up(self, game: LiveGame) -> bool:
+        """Read what other processes stored since this copy was made; answer whether
+        anything changed. Caller holds the game lock."""
+        fresh: StoredGame | None = await self._db(self.store.load_since, game.id, game.ply)
+        if fresh is None:
+            return False
+        stored = game.stored
+        if fresh.setup != stored.setup:  # a re-invite dealt again: start from the new deal
+            await self._reload(game)
+            return True
+        changed = bool(fresh.actions)
+        try:
+            for text in fresh.actions:
+                game.state.apply(game.state.parse_action(text))
+                stored.actions.append(text)
+        except FrontlinesError:
+            log.exception("game %s: a stored action does not apply here; reading the whole game", game.id)
+            await self._reload(game)
+            return True
+        for name in ("seat_hashes", "invite_hash", "names", "status", "result", "reason", "termination", "loser"):
+            if getattr(stored, name) != getattr(fresh, name):
+                setattr(stored, name, getattr(fresh, name))
+                changed = True
+        if stored.termination and stored.loser is not None and not game.state.is_terminal():
+            game.state.resign(stored.loser, stored.termination)  # resigned through another process
+        self._unseat_revoked(game)
+        return changed
+
+    async def _reload(self, game: LiveGame) -> None:
+        """Replace the copy in memory with the game as stored. Caller holds the game lock."""
+        loaded: LiveGame | None = await self._db(self._load_sync, game.id)
+        if loaded is None:
+            return
+        game.stored, game.state = loaded.stored, loaded.state
+        game._views.clear()
+        self._unseat_revoked(game)
+
+    def _unseat_revoked(self, game: LiveGame) -> None:
+        """A seat whose token was revoked elsewhere (a re-invite) is watched from now on."""
+        for client in list(game.clients):
+            seat = None if client.role is None else client.role.seat
+            if seat is not None and not game.hotseat and not game.stored.seat_hashes[seat]:
+                game.reseat(client, None)
 
     # --- creating and finding games -------------------------------------------------
     async def create(self, *, ruleset: str, options: dict[str, str], opponent: str, name: str,
@@ -306,6 +404,17 @@ class Manager:
         if stored is None:
             return None
         return LiveGame(stored, rebuild(stored))
+
+    async def role_of(self, game: LiveGame, token: str | None) -> Role | None:
+        """The role ``token`` holds. A token this copy does not know may have been given
+        through another process a moment ago (an invite spent there): ask the database."""
+        role = game.role_of(token)
+        if role is None and token and self.shared:
+            async with game.lock:
+                if await self._catch_up(game):
+                    await self.broadcast(game)
+            role = game.role_of(token)
+        return role
 
     def _remember(self, game: LiveGame) -> None:
         self.games[game.id] = game
@@ -450,7 +559,11 @@ class Manager:
         self._maybe_bot(game)
 
     async def _apply(self, game: LiveGame, text: str, seat: int) -> None:
-        """Parse, validate, store, apply. Caller holds the game lock."""
+        """Parse, validate, store, apply. Caller holds the game lock.
+
+        The store takes the action only at the ply this copy stands at; if another process
+        moved first, this copy catches up, every connection gets the fresh state, and the
+        mover is told the move was not played (``stale``)."""
         state = game.state
         try:
             action = state.parse_action(text)
@@ -464,26 +577,44 @@ class Manager:
             raise GameError("illegal", f"{text!r} is not legal now") from exc
         canonical = state.action_to_text(action)
         ply = game.ply + 1
+        # The result of an action that ends the game is stored with it.
+        state.push(action)
+        ending = _ending(state) if state.is_terminal() else None
+        state.pop()
         try:
-            await self._db(self.store.append_action, game.id, ply, canonical)
-        except GameClosed as exc:  # marked abandoned a moment ago
-            raise GameError("game_over", "the game is over") from exc
+            await self._db(self.store.append_action, game.id, ply, canonical, ending=ending)
+        except (GameClosed, StaleGame) as exc:  # abandoned a moment ago, or another process moved
+            await self._catch_up(game)
+            await self.broadcast(game)
+            if isinstance(exc, GameClosed) or game.stored.status != "active":
+                raise GameError("game_over", "the game is over") from exc
+            raise GameError("stale", f"another move was played first; the game is at ply {game.ply} now") from exc
         game.referee.move(seat, action)
         game.stored.actions.append(canonical)
-        if game.referee.over:
+        if ending is not None:
+            self._ended(game, ending)
+        elif game.referee.over:
             await self._finish(game)
 
+    @staticmethod
+    def _ended(game: LiveGame, ending: dict[str, Any]) -> None:
+        stored = game.stored
+        stored.status, stored.result, stored.reason = ending["status"], ending["result"], ending["reason"]
+        stored.termination, stored.loser = ending["termination"], ending["loser"]
+
     async def _finish(self, game: LiveGame) -> None:
-        """Store how the referee ended the game. Caller holds the game lock."""
-        outcome = game.state.outcome()
-        result = result_text(outcome)
-        reason = outcome.reason if outcome is not None else ""
-        termination, loser = "", None
-        if outcome is not None and outcome.reason.out_of_rules and outcome.winner is not None:
-            termination, loser = str(outcome.reason), 1 - outcome.winner
-        await self._db(self.store.finish, game.id, result=result, reason=reason, termination=termination, loser=loser)
-        game.stored.status, game.stored.result, game.stored.reason = "finished", result, reason
-        game.stored.termination, game.stored.loser = termination, loser
+        """Store how the referee ended the game (a resignation, a forfeit), only if it still
+        stands at this ply. Caller holds the game lock."""
+        ending = _ending(game.state)
+        try:
+            await self._db(self.store.finish, game.id, result=ending["result"], reason=ending["reason"],
+                           termination=ending["termination"], loser=ending["loser"], ply=game.ply)
+        except StaleGame as exc:
+            # Another process moved or ended the game first: the ending in memory is void.
+            await self._reload(game)
+            await self.broadcast(game)
+            raise GameError("stale", f"the game has moved on; it is at ply {game.ply} now") from exc
+        self._ended(game, ending)
 
     async def resign(self, game: LiveGame, role: Role | None) -> None:
         async with game.lock:
@@ -518,6 +649,8 @@ class Manager:
             return
         if game.bot_task is not None and not game.bot_task.done():
             return
+        if self.draining:
+            return
         game.bot_task = asyncio.get_running_loop().create_task(self._bot_turns_logged(game, seat))
 
     async def _bot_turns_logged(self, game: LiveGame, seat: int) -> None:
@@ -525,6 +658,8 @@ class Manager:
             await self._bot_turns(game, seat)
         except asyncio.CancelledError:
             raise
+        except GameError as exc:  # a forfeit that lost a race: the other process's write stands
+            log.info("game %s: bot turn given up: %s", game.id, exc.message)
         except Exception:  # e.g. the database is down; the next connection restarts the bot
             log.exception("game %s: bot turn failed", game.id)
 
@@ -556,6 +691,8 @@ class Manager:
                 try:
                     await self._apply(game, text, seat)
                 except GameError as exc:
+                    if exc.code in ("stale", "game_over"):
+                        return  # another process played this turn first, or the game ended
                     bad = exc.message
                 else:
                     bad = ""
@@ -572,10 +709,28 @@ class Manager:
             await self._finish(game)
         await self.broadcast(game)
 
-    async def close(self) -> None:
-        for g in list(self.games.values()):
-            if g.bot_task is not None and not g.bot_task.done():
-                g.bot_task.cancel()
+    async def close(self, grace: float = 0.0) -> None:
+        """Stop: on a shared database, bot turns in progress get ``grace`` seconds to finish."""
+        self.draining = True
+        running = [g.bot_task for g in self.games.values() if g.bot_task is not None and not g.bot_task.done()]
+        if running and grace > 0 and self.shared:  # alone on SQLite: the next start resumes them
+            await asyncio.wait(running, timeout=grace)
+        for task in running:
+            task.cancel()
+        if running and self.shared:
+            await asyncio.gather(*running, return_exceptions=True)
+        if self.listener is not None:
+            await self.listener.stop()
         await self.bots.close()
         self.db_executor.shutdown(wait=True)
+
+
+def _ending(state: State) -> dict[str, Any]:
+    """The stored form of how ``state`` ended."""
+    outcome = state.outcome()
+    termination, loser = "", None
+    if outcome is not None and outcome.reason.out_of_rules and outcome.winner is not None:
+        termination, loser = str(outcome.reason), 1 - outcome.winner
+    return {"status": "finished", "result": result_text(outcome), "reason": outcome.reason if outcome is not None else "",
+            "termination": termination, "loser": loser}
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -159,6 +160,15 @@ class GameClosed(Exception):
     """A write to a game that is no longer active."""
 
 
+class StaleGame(Exception):
+    """A write made for a ply the game has left: another process (or connection) moved first."""
+
+
+# Every write to a game is announced on this PostgreSQL channel when it commits (see
+# :mod:`frontlines.web.cluster`); SQLite has a single server process and announces nothing.
+CHANNEL = "frontlines_games"
+
+
 def _upgrade(conn: Connection) -> None:
     """Create the tables, or bring an older database up to :data:`SCHEMA_VERSION`."""
     had_games = inspect(conn).has_table("games")
@@ -202,6 +212,17 @@ class Store:
         with self.engine.begin() as conn:
             _upgrade(conn)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+        # Several server processes may share a PostgreSQL database; ``origin`` names this one
+        # in the change notices so that it can skip its own.
+        self.shared = self.engine.dialect.name == "postgresql"
+        self.origin = ""
+
+    def _announce(self, s: Session, kind: str, game_id: str, ply: int = -1) -> None:
+        """Tell the other server processes, at commit, that ``game_id`` changed: ``m`` a move
+        (``ply`` is the new ply), ``g`` anything else in its row. Small on purpose: receivers
+        read what changed from the tables."""
+        if self.shared:
+            s.execute(select(func.pg_notify(CHANNEL, f"{kind} {game_id} {ply} {self.origin}")))
 
     def close(self) -> None:
         self.engine.dispose()
@@ -222,6 +243,7 @@ class Store:
         opponent: str,
         bot_seat: int | None,
         invite_hash: str = "",
+        also: Callable[[Session], None] | None = None,
     ) -> None:
         now = time.time()
         with self._session() as s, s.begin():
@@ -232,15 +254,34 @@ class Store:
                 opponent=opponent, bot_seat=bot_seat, status="active", result="*", reason="",
                 termination="", loser=None, plies=0, created=now, updated=now,
             ))
+            if also is not None:  # the bot's first turn, in the same transaction
+                s.flush()
+                also(s)
 
-    def append_action(self, game_id: str, ply: int, text: str) -> None:
-        """Store action number ``ply`` (1-based). The primary key refuses a duplicate ply."""
+    def append_action(self, game_id: str, ply: int, text: str, *, ending: dict[str, Any] | None = None,
+                      also: Callable[[Session], None] | None = None) -> None:
+        """Store action number ``ply`` (1-based), only if the game stands at ``ply - 1``.
+
+        The game row is updated first and only at the expected ply: that row lock
+        serialises every writer of the game (other server processes included), and a writer
+        that lost the race gets :class:`StaleGame` and changes nothing. ``ending`` (the
+        result of a game the action ends) is stored in the same transaction, and so is
+        whatever ``also`` writes (the bot-turn lease), so no crash can leave half of it.
+        """
         with self._session() as s, s.begin():
+            values: dict[str, Any] = {"plies": ply, "updated": time.time(), **(ending or {})}
+            done = s.execute(update(GameRow).where(GameRow.id == game_id, GameRow.status == "active",
+                                                   GameRow.plies == ply - 1).values(values))
+            if _changed(done) != 1:
+                status = s.scalar(select(GameRow.status).where(GameRow.id == game_id))
+                if status != "active":  # abandoned or finished meanwhile
+                    raise GameClosed(f"game {game_id} is no longer active")
+                raise StaleGame(f"game {game_id} is no longer at ply {ply - 1}")
+            # The primary key (game_id, ply) refuses a duplicate ply besides.
             s.add(ActionRow(game_id=game_id, ply=ply, text=text))
-            done = s.execute(update(GameRow).where(GameRow.id == game_id, GameRow.status == "active")
-                             .values(plies=ply, updated=time.time()))
-            if _changed(done) != 1:  # abandoned meanwhile: the insert is rolled back with this
-                raise GameClosed(f"game {game_id} is no longer active")
+            if also is not None:
+                also(s)
+            self._announce(s, "m" if ending is None else "g", game_id, ply)
 
     def claim_seat(self, game_id: str, invite_hash: str, seat: int, seat_hash: str) -> bool:
         """Spend the invite ticket and give its seat the new token; False if it was spent already."""
@@ -250,6 +291,7 @@ class Store:
                 GameRow.id == game_id, GameRow.invite_hash == invite_hash, GameRow.invite_hash != "",
                 GameRow.status == "active",
             ).values({column: seat_hash, "invite_hash": ""}))
+            self._announce(s, "g", game_id)
             return _changed(done) == 1
 
     def reinvite(self, game_id: str, seat: int, invite_hash: str, setup: str) -> bool:
@@ -259,6 +301,7 @@ class Store:
             done = s.execute(update(GameRow).where(
                 GameRow.id == game_id, GameRow.plies == 0, GameRow.status == "active",
             ).values({column: "", "invite_hash": invite_hash, "setup": setup, "updated": time.time()}))
+            self._announce(s, "g", game_id)
             return _changed(done) == 1
 
     def abandon_idle(self, *, unstarted_before: float, idle_before: float, keep: set[str],
@@ -277,19 +320,34 @@ class Store:
                 # The cutoff is checked again in the update: a move that landed meanwhile wins.
                 s.execute(update(GameRow).where(GameRow.id.in_(ids), GameRow.status == "active", idle)
                           .values(status="abandoned"))
+                for game_id in ids:
+                    self._announce(s, "g", game_id)
             return ids
 
-    def finish(self, game_id: str, *, result: str, reason: str, termination: str = "", loser: int | None = None) -> None:
+    def finish(self, game_id: str, *, result: str, reason: str, termination: str = "", loser: int | None = None,
+               ply: int | None = None, also: Callable[[Session], None] | None = None) -> None:
+        """End the game out of its moves (a resignation, a forfeit). With ``ply``, only if
+        the game still stands there and is active (:class:`StaleGame` otherwise): a
+        resignation from one process cannot land after a move made through another."""
         with self._session() as s, s.begin():
-            s.execute(update(GameRow).where(GameRow.id == game_id).values(
+            where = [GameRow.id == game_id]
+            if ply is not None:
+                where += [GameRow.plies == ply, GameRow.status == "active"]
+            done = s.execute(update(GameRow).where(*where).values(
                 status="finished", result=result, reason=reason, termination=termination, loser=loser,
                 updated=time.time(),
             ))
+            if ply is not None and _changed(done) != 1:
+                raise StaleGame(f"game {game_id} is no longer active at ply {ply}")
+            if also is not None:
+                also(s)
+            self._announce(s, "g", game_id)
 
     def set_name(self, game_id: str, seat: int, name: str) -> None:
         column = GameRow.name0 if seat == 0 else GameRow.name1
         with self._session() as s, s.begin():
             s.execute(update(GameRow).where(GameRow.id == game_id).values({column: name}))
+            self._announce(s, "g", game_id)
 
     # --- reads ----------------------------------------------------------------------
     def load(self, game_id: str) -> StoredGame | None:
@@ -298,6 +356,17 @@ class Store:
             if row is None:
                 return None
             texts = list(s.scalars(select(ActionRow.text).where(ActionRow.game_id == game_id).order_by(ActionRow.ply)))
+            return _row_to_game(row, texts)
+
+    def load_since(self, game_id: str, ply: int) -> StoredGame | None:
+        """The game's row with only the actions after ``ply``: how a server process catches
+        up with moves made through another."""
+        with self._session() as s:
+            row = s.get(GameRow, game_id)
+            if row is None:
+                return None
+            texts = list(s.scalars(select(ActionRow.text).where(ActionRow.game_id == game_id, ActionRow.ply > ply)
+                                   .order_by(ActionRow.ply)))
             return _row_to_game(row, texts)
 
     def list_games(self, *, status: str | None = None, limit: int = 50, ids: list[str] | None = None) -> list[dict[str, Any]]:
