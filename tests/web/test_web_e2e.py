@@ -532,3 +532,56 @@ def test_a_full_game_says_so_in_words(browser: Any, tmp_path: Path) -> None:
         second.wait_for_function("document.querySelector('#status').innerText.includes('diváků')", timeout=TURN_TIMEOUT)
         assert "Tuto hru už sleduje tolik diváků" in second.inner_text("#status")
         assert first.errors == [] and second.errors == []
+
+
+def _full_table(server: LiveServer, ruleset: str, plies: int, seed: int) -> tuple[str, str]:
+    """A pass-and-play game after at least ``plies`` seeded random moves without a claim (so
+    the flags fill up), at a position where the mover puts a card down; (game id, token)."""
+    import random
+
+    import httpx2 as httpx
+
+    from frontlines.games import new_state
+
+    state, rng, texts = new_state(ruleset, seed=seed), random.Random(seed), []
+    while True:
+        seat = state.current_player()
+        assert seat is not None, "the game ended before the table filled up"
+        legal = state.view(seat).to_dict()["legal"]
+        if len(texts) >= plies and any(e["kind"] in ("play", "deploy") for e in legal):
+            break
+        entry = rng.choice([e for e in legal if e["kind"] != "claim"] or legal)
+        texts.append(entry["text"])
+        state.apply(state.parse_action(entry["text"]))
+    g = httpx.post(f"{server.base}/api/games", json={"ruleset": ruleset, "opponent": "hotseat", "seed": seed}).json()
+    for text in texts:
+        r = httpx.post(f"{server.base}/api/games/{g['id']}/action", json={"t": g["token"], "text": text})
+        assert r.status_code == 200, r.text
+    return g["id"], g["token"]
+
+
+OUTSIDE_VIEWPORT = """(selector) => [...document.querySelectorAll(selector)].map((e) => {
+    const r = e.getBoundingClientRect();
+    return [e.className, r.left, r.top, r.right, r.bottom];
+}).filter(([, l, t, r, b]) => l < 0 || t < 0 || r > innerWidth || b > innerHeight)"""
+
+
+@pytest.mark.parametrize(("ruleset", "lang", "flags"), [
+    ("battleline", "en", 9), ("battleline", "fa", 9), ("schotten-totten", "ja", 9), ("medieval", "cs", 9),
+])
+def test_the_phone_table_fits_one_screen(browser: Any, server: LiveServer, ruleset: str, lang: str, flags: int) -> None:
+    """At 390×844 every flag, both sides and the hand are on screen without scrolling, before
+    and after a card is picked (the flags then offer their slots)."""
+    gid, token = _full_table(server, ruleset, 36, 7)
+    page = new_page(browser, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page.goto(f"{server.base}/g/{gid}?t={token}&lang={lang}")
+    assert wait_turn(page) == "me"
+    for picked in (False, True):
+        if picked:
+            page.locator(".hand .card.selectable:not(.named)").first.tap()  # a troop: its flags offer slots
+            page.wait_for_selector(".slot.selectable")
+        assert page.locator(".flag-col").count() == flags and page.locator(".hand .card").count() >= 5
+        assert page.locator(".flag-col .card").count() >= 12  # a table with cards on it
+        assert page.evaluate(OUTSIDE_VIEWPORT, ".flag-col, .flag-col .card, .slot, .hand, .hand .card, .player-bar") == []
+        assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
+    assert page.errors == []

@@ -59,6 +59,7 @@ export function renderBattleLine(box, v, opts) {
   const last = lastCards(v);
   let html = `<div class="player-bar opp-bar">${playerBar(v, opp, names, opts)}</div>`;
   html += `<div class="flags" role="list">`;
+  let notes = "";
   for (const f of flags) {
     const n = f.index;
     const claimed = f.claimed_by;
@@ -67,9 +68,12 @@ export function renderBattleLine(box, v, opts) {
     if (f.mud) marks.push(`<span class="mark mud" title="${esc(t("Mud"))}">${esc(t("Mud"))}</span>`);
     if (f.battlefield) {
       const b = f.battlefield;
+      // The battlefield's rule is under its name, and on its popover (the phone has no room
+      // for the text in a flag's column).
+      const tip = b.face_up && b.text ? ` data-tip="${esc(`${t(b.name || "")}: ${t(b.text)}`)}" tabindex="0"` : "";
       marks.push(b.face_up
-        ? `<span class="mark bf">${esc(t(b.name || ""))}</span>${b.text ? `<small class="bf-text">${esc(t(b.text))}</small>` : ""}`
-        : `<span class="mark bf">${esc(t("Battlefield face down"))}</span>`);
+        ? `<span class="mark bf"${tip}>${esc(t(b.name || ""))}</span>${b.text ? `<small class="bf-text">${esc(t(b.text))}</small>` : ""}`
+        : `<span class="mark bf down" title="${esc(t("Battlefield face down"))}"><span class="long">${esc(t("Battlefield face down"))}</span><span class="short" aria-hidden="true">?</span></span>`);
     }
     const form = f.formation || [null, null];
     const claim = f.claim;
@@ -97,16 +101,23 @@ export function renderBattleLine(box, v, opts) {
       ? `<button type="button" class="slot selectable" data-tok="${esc(slotTok)}" aria-label="${esc(t("Play to flag {n}", { n: num(n) }))}">+</button>` : "";
     let claimHtml = "";
     if (canClaim) {
-      claimHtml += `<button type="button" class="claim-btn" data-tok="${esc(claimTok)}">${esc(t("Claim flag {n}", { n: num(n) }))}</button>`;
+      // On a phone the column is a card wide: the button shows a tick, its name stays whole.
+      const words = t("Claim flag {n}", { n: num(n) });
+      claimHtml += `<button type="button" class="claim-btn" data-tok="${esc(claimTok)}" aria-label="${esc(words)}">` +
+        `<span class="long" aria-hidden="true">${esc(words)}</span><span class="short" aria-hidden="true">✔</span></button>`;
     }
+    let note = "";
     if (claim && claim.claimable && claim.reason) {
-      claimHtml += `<p class="proof"><span aria-hidden="true">✔ </span>${esc(reasonText(claim.reason, rs))}</p>`;
+      note = `<p class="proof"><span aria-hidden="true">✔ </span>${esc(reasonText(claim.reason, rs))}</p>`;
     } else if (claim && !claim.claimable && (claim.counterexample || claim.reason)) {
-      claimHtml += `<p class="counter"><span aria-hidden="true">✘ </span>${esc(t("Not provable yet."))} ` +
+      note = `<p class="counter"><span aria-hidden="true">✘ </span>${esc(t("Not provable yet."))} ` +
         (claim.counterexample ? `${esc(t("The opponent could still make:"))} ${counterCards(claim.counterexample, rs)}` +
           `<span class="visually-hidden">${esc(counterText(claim.counterexample, rs))}</span>` : "") +
         (claim.reason ? ` <span class="reason">${esc(reasonText(claim.reason, rs))}</span>` : "") + `</p>`;
     }
+    claimHtml += note;
+    // The same words again, under the hand, for the phone (CSS shows one of the two).
+    if (note) notes += `<li><strong>${esc(t("Flag {n}", { n: num(n) }))}:</strong> ${note}</li>`;
     html += `<section class="${cls.join(" ")}" role="listitem" aria-label="${esc(label)}" data-flag="${n}">` +
       `<div class="side opp">${env(opp)}${(f.sides[opp] || []).map((c) => tableCard(c, rs, next, selected, c === last[opp])).join("")}` +
       `<span class="form">${esc(formationText(form[opp]))}</span></div>` +
@@ -124,6 +135,7 @@ export function renderBattleLine(box, v, opts) {
     html += `<div class="hand" role="group" aria-label="${esc(t("Your hand"))}">` +
       hand.map((c) => cardButton(c, rs, `hand:${c}`, next, selected)).join("") + `</div>`;
   }
+  if (notes) html += `<ul class="claim-notes">${notes}</ul>`;
   box.innerHTML = html;
 }
 

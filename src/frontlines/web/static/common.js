@@ -175,22 +175,29 @@ export function cardSvg(code) {
   if (!code || code === "?") {
     return `<svg viewBox="0 0 40 56" aria-hidden="true" focusable="false"><rect x="1" y="1" width="38" height="54" rx="4" fill="#37474f" stroke="#111"/><path d="M6 8h28v40H6z" fill="none" stroke="#90a4ae" stroke-dasharray="3 2"/></svg>`;
   }
+  // The value and the colour's shape sit in the top band too (a corner index), so a card
+  // still reads when the next card of a stack covers the rest of it (the phone table).
   if (isTroop(code)) {
     const i = COLOURS.indexOf(code[0]);
     const fill = COLOUR_FILL[i];
+    const value = code.slice(1);
+    const ink = code[0] === "Y" ? "#111" : "#fff";  // white on yellow would not read
     return `<svg viewBox="0 0 40 56" aria-hidden="true" focusable="false">` +
       `<rect x="1" y="1" width="38" height="54" rx="4" fill="#fff" stroke="${fill}" stroke-width="2"/>` +
-      `<rect x="1" y="1" width="38" height="12" rx="4" fill="${fill}"/>` +
-      `<text x="5" y="11" font-size="10" font-weight="700" fill="#fff" font-family="sans-serif">${code[0]}</text>` +
-      `<g fill="#fff">${shapePath(SHAPES[i], 30, 7, 4)}</g>` +
-      `<g fill="${fill}">${shapePath(SHAPES[i], 20, 45, 5)}</g>` +
-      `<text x="20" y="31" font-size="17" font-weight="700" text-anchor="middle" fill="#111" font-family="sans-serif">${code.slice(1)}</text>` +
+      `<path d="M1 5a4 4 0 0 1 4-4h30a4 4 0 0 1 4 4v11H1z" fill="${fill}"/>` +
+      `<text x="4" y="13.5" font-size="13" font-weight="700" fill="${ink}" font-family="sans-serif">${value}</text>` +
+      `<g fill="${ink}">${shapePath(SHAPES[i], 31, 8.5, 4.5)}</g>` +
+      `<text x="20" y="36" font-size="16" font-weight="700" text-anchor="middle" fill="#111" font-family="sans-serif">${value}</text>` +
+      `<g fill="${fill}">${shapePath(SHAPES[i], 13, 47, 4)}</g>` +
+      `<text x="29" y="51" font-size="9" font-weight="700" text-anchor="middle" fill="${fill}" font-family="sans-serif">${code[0]}</text>` +
       `</svg>`;
   }
   return `<svg viewBox="0 0 40 56" aria-hidden="true" focusable="false">` +
     `<rect x="1" y="1" width="38" height="54" rx="4" fill="#f5e6b8" stroke="#8d6e00" stroke-width="2"/>` +
-    `<path d="M20 8l4 8h-8z" fill="#8d6e00"/>` +
-    `<text x="20" y="38" font-size="13" font-weight="700" text-anchor="middle" fill="#3e2f00" font-family="sans-serif">${esc(code)}</text>` +
+    `<path d="M1 5a4 4 0 0 1 4-4h30a4 4 0 0 1 4 4v11H1z" fill="#8d6e00"/>` +
+    `<text x="4" y="13.5" font-size="11" font-weight="700" fill="#fff" font-family="sans-serif">${esc(code)}</text>` +
+    `<path d="M20 24l5 10h-10z" fill="#8d6e00"/>` +
+    `<text x="20" y="48" font-size="13" font-weight="700" text-anchor="middle" fill="#3e2f00" font-family="sans-serif">${esc(code)}</text>` +
     `</svg>`;
 }
 
@@ -265,7 +272,8 @@ export const FORMATIONS = ["Wedge", "Phalanx", "Battalion", "Skirmish", "Host"];
 /** Localised formation with its sum: "Wedge 24". */
 export function formationText(f) {
   if (!f) return "";
-  if (f.rank === 0) return t("sum {sum}", { sum: num(f.sum) });
+  // Battle Line's lowest rank has no name; Schotten Totten names its lowest rank "Sum" (rank 1)
+  if (f.rank === 0 || f.name === "Sum") return t("sum {sum}", { sum: num(f.sum) });
   return t("{formation}, sum {sum}", { formation: t(f.name), sum: num(f.sum) });
 }
 
