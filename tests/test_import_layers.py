@@ -18,6 +18,7 @@ The layers, lowest first (a module may import its own layer and the ones listed)
     bots      players behind the Bot interface                   <- core, games
     rl        learning environments (optional extras)            <- core, games, bots
     arena     matches, ratings                                   <- core, games, bots
+    cluster   arena games on a cluster (the optional Ray extra)  <- core, games, bots, arena
     tui, web  the user interfaces; neither imports the other     <- core, games, bots
     commands  one module per ``frontlines`` subcommand; they      <- all of the above
               start the arena and the user interfaces
@@ -26,8 +27,9 @@ The layers, lowest first (a module may import its own layer and the ones listed)
 Every module may import the package itself (``frontlines.__version__``). Nothing imports
 ``commands`` or ``cli`` except ``cli``; nothing below ``commands`` imports ``rl``, ``arena``,
 ``tui`` or ``web``. The layers up to ``arena`` import only the standard library (the core
-has no runtime dependency); ``tui``, ``web`` and ``rl`` are the optional extras, which a
-command imports only when it starts them (``serve`` imports uvicorn).
+has no runtime dependency); ``tui``, ``web``, ``rl`` and ``cluster`` are the optional extras,
+which a command imports only when it starts them (``serve`` imports uvicorn, ``arena
+--backend ray`` the cluster layer, which imports Ray).
 """
 
 from __future__ import annotations
@@ -46,9 +48,10 @@ LOWER = {
     "bots": {"core", "games"},
     "rl": {"core", "games", "bots"},
     "arena": {"core", "games", "bots"},
+    "cluster": {"core", "games", "bots", "arena"},
     "tui": {"core", "games", "bots"},
     "web": {"core", "games", "bots"},
-    "commands": {"core", "games", "bots", "rl", "arena", "tui", "web"},
+    "commands": {"core", "games", "bots", "rl", "arena", "cluster", "tui", "web"},
     "cli": {"commands"},
     "frontlines": set(),  # the package's own __init__: the version, nothing else
 }
@@ -239,6 +242,12 @@ def test_the_core_layers_need_only_the_standard_library(graph: Graph) -> None:
     }
     foreign = {m: n for m, n in foreign.items() if n}
     assert not foreign, f"third-party imports below the user interfaces: {foreign}"
+
+
+def test_ray_is_imported_by_the_ray_backend_only(graph: Graph) -> None:
+    """Ray stays behind one module, which commands import only for ``--backend ray``."""
+    users = sorted(module for module, names in graph[3].items() if "ray" in names)
+    assert users == ["frontlines.cluster.ray_backend"]
 
 
 def _package(root: Path, files: Mapping[str, str]) -> None:

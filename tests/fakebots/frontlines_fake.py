@@ -8,12 +8,17 @@ Usage: python frontlines_fake.py MODE [ARG]. Modes:
   crash N       play N actions, then die (exit code 3) on the next ``go``
   slow S        sleep S seconds before finishing the handshake, then play like ok
   silent        exit as soon as it starts
+  killhost N F  play like ok, but once (while file F does not exist) create F and kill the
+                process that hosts it (an arena worker) with SIGKILL before its N-th answer
 """
 
 from __future__ import annotations
 
+import os
+import signal
 import sys
 import time
+from pathlib import Path
 
 from frontlines.games import parse_view
 
@@ -64,6 +69,12 @@ def main() -> int:
                             continue
                         say(f"action {text}")
                         break
+            elif mode == "killhost" and played >= int(arg) and not Path(sys.argv[3]).exists():
+                # The marker makes it happen once, whichever worker plays the game again.
+                Path(sys.argv[3]).touch()
+                os.kill(os.getppid(), signal.SIGKILL)
+                sys.stdin.read()  # until the host's death closes our stdin; never answer this game
+                return 0
             elif mode == "crash" and played >= int(arg):
                 sys.stderr.write("fake engine: simulated crash\n")
                 sys.stderr.flush()

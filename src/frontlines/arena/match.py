@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from frontlines.arena.backends import Backend
 from frontlines.arena.ratings import expected_score
 from frontlines.arena.results import RecordSink, format_table, ratings, tally, to_json
 from frontlines.arena.runner import ArenaGame, Progress, is_classic, make_arena_bot, run_games
@@ -34,6 +35,8 @@ class MatchConfig:
     # (counted as repairs) rather than forfeiting them (docs/protocol.md, "Repairs").
     classic_repair: bool = True
     external: dict[str, Any] = field(default_factory=dict)  # extra ExternalBot arguments (tests)
+    # Where the games are played; None: this machine, with ``workers`` processes.
+    backend: Backend | None = None
 
 
 @dataclass
@@ -41,6 +44,11 @@ class Report:
     text: str
     data: dict[str, Any]
     results: list[ArenaGame]
+
+
+def check_match(config: MatchConfig) -> None:
+    """``ValueError`` (or ``KeyError`` for a ruleset) for a match that cannot be played."""
+    _validate(config, [BotEntry(name, spec) for name, spec in config.bots])
 
 
 def _validate(config: MatchConfig, entries: list[BotEntry]) -> None:
@@ -108,6 +116,9 @@ def run_match(config: MatchConfig) -> Report:
         failures = sum(1 for r in done if r.error_seat is not None)
         if failures:
             note = f"{failures} bot failure{'s' if failures > 1 else ''}"
+        replayed = sum(1 for r in done if r.replays)
+        if replayed:
+            note = (note + "  " if note else "") + f"{replayed} replayed (worker died)"
         if sprt is not None:
             # Only whole pairs enter the test: the deal's luck cancels within a pair.
             other = halves.pop(result.pair, None)
@@ -121,7 +132,7 @@ def run_match(config: MatchConfig) -> Report:
         return decided[0] is not None
 
     run_games(entries, tasks, workers=config.workers, protocol=config.protocol, seed=config.seed,
-              external=external, on_result=on_result)
+              external=external, on_result=on_result, backend=config.backend)
     progress.finish()
     results = sorted(done, key=lambda r: r.index)
     tallies = tally(names, results, pair_list)
@@ -134,6 +145,7 @@ def run_match(config: MatchConfig) -> Report:
             "games_per_pairing": games,
             "seed": config.seed,
             "workers": config.workers,
+            "backend": config.backend.name if config.backend is not None else "local",
             "protocol": config.protocol,
             "classic_repair": config.classic_repair,
             "gauntlet": config.gauntlet,
@@ -164,4 +176,4 @@ def run_match(config: MatchConfig) -> Report:
     return Report(text, data, results)
 
 
-__all__ = ["MatchConfig", "Report", "run_match"]
+__all__ = ["MatchConfig", "Report", "check_match", "run_match"]

@@ -6,6 +6,7 @@ The JSON file is a contract other programs read::
 
 plus extra keys (``a_score``/``a_score_ci95`` and ``paired`` on pairs, ``games`` on players,
 ``sprt``, ``failures``, ``games`` (one row per game: deal, seats, winner seat, reason),
+``replays`` (games played again from their deal because the worker playing them died),
 ``config``) that readers may ignore. ``ci95`` is the half-width of the 95%
 interval in Elo, ``null`` when a rating is not identifiable (a bot that played nobody
 connected to the others). ``errors`` counts games of the pair that ended because a bot
@@ -165,7 +166,8 @@ def to_json(
          "repairs": list(r.repairs)}
         for r in sorted(results, key=lambda r: r.index)
     ]
-    out: dict[str, Any] = {"players": players, "pairs": pairs, "failures": failures, "games": games}
+    replays = [{"game": r.index + 1, "times": r.replays} for r in sorted(results, key=lambda r: r.index) if r.replays]
+    out: dict[str, Any] = {"players": players, "pairs": pairs, "failures": failures, "games": games, "replays": replays}
     out.update(extra or {})
     return out
 
@@ -224,6 +226,11 @@ def format_table(tallies: Sequence[PairTally], rated: Sequence[Rating], results:
             lines.append(f"  game {r.index + 1}: {r.players[r.error_seat or 0]} lost by {r.reason} ({r.detail[:160]})")
         if len(failures) > 20:
             lines.append(f"  … and {len(failures) - 20} more (see --json)")
+    replayed = [r for r in sorted(results, key=lambda r: r.index) if r.replays]
+    if replayed:
+        lines.append("")
+        lines.append(f"games played again from their deal because their worker died ({len(replayed)}): "
+                     + ", ".join(f"game {r.index + 1}" + (f" ({r.replays} times)" if r.replays > 1 else "") for r in replayed))
     return "\n".join(lines)
 
 

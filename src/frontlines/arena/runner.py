@@ -9,16 +9,14 @@ reason goes into the record, and the next game starts with a fresh engine proces
 from __future__ import annotations
 
 import contextlib
-import multiprocessing
-import queue
 import sys
-import threading
 import time
-import traceback
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any
 
+from frontlines.arena.backends import Backend, LocalBackend
 from frontlines.arena.schedule import BotEntry, GameTask
 from frontlines.bots.base import Bot
 from frontlines.core.referee import MAX_ACTIONS, Referee, TimeControl
@@ -42,6 +40,7 @@ class ArenaGame:
     decisions: int = 0
     seconds: float = 0.0
     record: dict[str, Any] = field(default_factory=dict)
+    replays: int = 0  # times the game was played again from its deal because its worker died
 
     def score_of(self, name: str) -> float:
         """``name``'s score in this game (1, ½, 0)."""
@@ -121,7 +120,7 @@ def play_task(
 
 
 class BotPool:
-    """Bots of one process, built once and reused game after game."""
+    """Bots of one worker (this process or another), built once and reused game after game."""
 
     def __init__(self, entries: Iterable[BotEntry], protocol: str, seed: int | None, external: dict[str, Any]) -> None:
         self.entries = {e.name: e for e in entries}
@@ -153,28 +152,6 @@ class BotPool:
             with contextlib.suppress(Exception):
                 bot.close()
         self.bots.clear()
-
-
-def _worker(
-    entries: list[BotEntry],
-    protocol: str,
-    seed: int | None,
-    external: dict[str, Any],
-    tasks: Any,
-    results: Any,
-) -> None:
-    pool = BotPool(entries, protocol, seed, external)
-    try:
-        while True:
-            task = tasks.get()
-            if task is None:
-                break
-            try:
-                results.put(("ok", pool.play(task)))
-            except Exception:
-                results.put(("error", traceback.format_exc()))
-    finally:
-        pool.close()
 
 
 class Progress:
@@ -229,78 +206,25 @@ def run_games(
     seed: int | None = None,
     external: dict[str, Any] | None = None,
     on_result: Callable[[ArenaGame], bool] | None = None,
+    backend: Backend | None = None,
 ) -> list[ArenaGame]:
-    """Play ``tasks`` (in-process when ``workers`` is 1); ``on_result`` returning True stops early.
+    """Play ``tasks`` on ``backend`` (default: this machine, in-process when ``workers`` is 1);
+    ``on_result`` returning True stops early.
 
     Results come back in completion order; a stop still lets games in flight finish and
-    reports them too (so a pair is never cut in half by the stop itself).
+    reports them too (so a pair is never cut in half by the stop itself). A game that was
+    played again because its worker died says so in :attr:`ArenaGame.replays`.
     """
-    external = dict(external or {})
     results: list[ArenaGame] = []
-    if workers <= 1:
-        pool = BotPool(entries, protocol, seed, external)
-        try:
-            for task in tasks:
-                result = pool.play(task)
-                results.append(result)
-                if on_result is not None and on_result(result):
-                    break
-        finally:
-            pool.close()
-        return results
 
-    methods = multiprocessing.get_all_start_methods()
-    # fork is the fastest start, but forking a process that runs threads (pipe readers of
-    # engines it hosts) is unsafe: then forkserver, or spawn where neither exists.
-    if "fork" in methods and threading.active_count() == 1:
-        method = "fork"
-    else:
-        method = "forkserver" if "forkserver" in methods else "spawn"
-    ctx: Any = multiprocessing.get_context(method)
-    task_q: Any = ctx.Queue()
-    result_q: Any = ctx.Queue()
-    procs = [
-        ctx.Process(target=_worker, args=(entries, protocol, seed, external, task_q, result_q), daemon=True)
-        for _ in range(workers)
-    ]
-    for p in procs:
-        p.start()
-    in_flight = 0
-    stopping = False
-    try:
-        # Keep every worker busy with one game queued behind the one it plays.
-        for _ in range(2 * workers):
-            first = next(tasks, None)
-            if first is None:
-                break
-            task_q.put(first)
-            in_flight += 1
-        while in_flight:
-            try:
-                kind, payload = result_q.get(timeout=1.0)
-            except queue.Empty:
-                if not all(p.is_alive() for p in procs):
-                    raise RuntimeError("an arena worker process died") from None
-                continue
-            in_flight -= 1
-            if kind != "ok":
-                raise RuntimeError(f"arena worker failed:\n{payload}")
-            results.append(payload)
-            if on_result is not None and on_result(payload):
-                stopping = True
-            if not stopping:
-                following = next(tasks, None)
-                if following is not None:
-                    task_q.put(following)
-                    in_flight += 1
-    finally:
-        for _ in procs:
-            task_q.put(None)
-        for p in procs:
-            p.join(timeout=10)
-            if p.is_alive():
-                p.terminate()
-                p.join(timeout=2)
+    def finished(task: GameTask, game: ArenaGame, replays: int) -> bool:
+        if replays:
+            game = replace(game, replays=replays)
+        results.append(game)
+        return on_result is not None and on_result(game)
+
+    start = partial(BotPool, entries, protocol, seed, dict(external or {}))
+    (backend or LocalBackend(workers)).run(start, tasks, finished)
     return results
 
 

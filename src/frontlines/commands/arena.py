@@ -3,7 +3,7 @@
 The flags are a contract other programs rely on (see ``docs/arena.md``)::
 
     frontlines arena --rules RULESET --games N --seed S --workers K \\
-        --bot NAME=SPEC --bot NAME=SPEC ... --json FILE
+        --bot NAME=SPEC --bot NAME=SPEC ... --json FILE [--backend ray [--ray-address ADDR]]
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import json
 import sys
 from typing import Any
 
+from frontlines.commands.backend import add_backend_arguments, open_backend
 from frontlines.commands.options import add_option_argument, rules_options
 
 HELP = (
@@ -28,7 +29,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="games per pairing, played as N/2 deals with seats swapped (rounded up to even; default 20); "
                         "with --sprt the most games before giving up (default 2000)")
     parser.add_argument("--seed", type=int, default=1, metavar="S", help="match seed: deal k gets the same cards in every pairing")
-    parser.add_argument("--workers", type=int, default=1, metavar="K", help="worker processes (default 1: play in this process)")
+    parser.add_argument("--workers", type=int, default=None, metavar="K",
+                        help="worker processes (default 1: play in this process); with --backend ray, Ray workers "
+                        "(default: one per CPU of the cluster)")
+    add_backend_arguments(parser)
     parser.add_argument("--bot", action="append", default=[], metavar="NAME=SPEC",
                         help="a participant: random, heuristic, ismcts:time=0.5, expert, … or cmd:<command line> (external); "
                         "NAME= may be left out")
@@ -73,7 +77,7 @@ def parse_bots(items: list[str]) -> list[tuple[str, str]]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from frontlines.arena.match import MatchConfig, run_match
+    from frontlines.arena.match import MatchConfig, check_match, run_match
 
     try:
         bots = parse_bots(args.bot)
@@ -83,7 +87,6 @@ def run(args: argparse.Namespace) -> int:
             bots=bots,
             games=args.games if args.games is not None else (2000 if args.sprt else 20),
             seed=args.seed,
-            workers=max(1, args.workers),
             protocol=args.protocol,
             gauntlet=args.gauntlet,
             sprt=args.sprt,
@@ -96,7 +99,9 @@ def run(args: argparse.Namespace) -> int:
             progress=not args.quiet,
             classic_repair=not args.classic_strict,
         )
-        report = run_match(config)
+        check_match(config)  # a mistake is told before a cluster is started or joined
+        with open_backend(args.backend, args.ray_address, args.workers) as (config.backend, config.workers):
+            report = run_match(config)
     except (ValueError, KeyError) as exc:
         print(f"frontlines arena: {exc}", file=sys.stderr)
         return 2

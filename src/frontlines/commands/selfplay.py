@@ -3,7 +3,8 @@
 Each bot only ever receives its own view. Game ``i`` is dealt with seed ``SEED + i``; with
 several games the seats alternate (``--p0`` sits first in even games) so that neither spec
 profits from the first move, unless ``--no-swap``. ``--jobs N`` plays games in parallel
-processes (the results do not depend on it).
+processes (the results do not depend on it); ``--backend ray`` plays them on Ray workers
+instead (``--jobs`` of them, default one per CPU of the cluster; docs/arena.md).
 
 The referee (:mod:`frontlines.core.referee`) plays each game: a bot that crashes, fails
 to start or answers an illegal action forfeits, and a game still going after 20,000
@@ -16,11 +17,11 @@ import argparse
 import os
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
+from frontlines.commands.backend import add_backend_arguments, open_backend
 from frontlines.commands.options import add_option_argument, rules_options
 from frontlines.core.referee import GameResult, Referee
 
@@ -47,7 +48,20 @@ class SelfplayGame:
         return self.result.think[seat], self.result.decisions[seat], self.result.longest[seat]
 
 
-def _play_indexed(job: tuple[str, str, str, int, int, bool, dict[str, str], int]) -> SelfplayGame:
+Job = tuple[str, str, str, int, int, bool, dict[str, str], int]
+
+
+class SelfplayWorker:
+    """Plays selfplay games where a backend runs it; bots are built per game (their seeds are per game)."""
+
+    def play(self, job: Job) -> SelfplayGame:
+        return _play_indexed(job)
+
+    def close(self) -> None:
+        pass
+
+
+def _play_indexed(job: Job) -> SelfplayGame:
     from frontlines.bots.registry import make_bot
     from frontlines.games import new_state
 
@@ -76,7 +90,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--record", metavar="FILE", help="write the records here (.jsonl: JSON lines; else text; - for stdout)")
     add_option_argument(parser)
     parser.add_argument("--no-swap", action="store_true", help="keep --p0 in seat 0 in every game")
-    parser.add_argument("--jobs", type=int, default=1, help="games played in parallel processes")
+    parser.add_argument("--jobs", type=int, default=None,
+                        help="games played in parallel processes (default 1); with --backend ray, Ray workers "
+                        "(default: one per CPU of the cluster)")
+    add_backend_arguments(parser)
     parser.add_argument("--bot-seed", type=int, default=1, help="seed of the bots' own randomness")
     parser.add_argument("--quiet", action="store_true", help="print only the summary")
 
@@ -96,11 +113,29 @@ def _unwritable(path: str | None) -> str:
     return ""
 
 
+def _tell(args: argparse.Namespace, labels: dict[str, str], result: SelfplayGame) -> None:
+    if not args.quiet:
+        seat0, seat1 = (labels[s] for s in result.seats)
+        game = result.result
+        res = "1/2-1/2" if game.winner is None else ("1-0" if game.winner == 0 else "0-1")
+        print(f"game {result.index + 1:3d}  seed {result.seed}  {seat0} vs {seat1}  {res} {game.reason}  "
+              f"{game.actions} actions", flush=True)
+
+
+def _write_record(sink: IO[str], game: SelfplayGame, path: str, *, first: bool) -> None:
+    """One game's record, as the whole file would have it (JSON lines, or texts between blank lines)."""
+    from frontlines.core.record import GameRecord, dump_jsonl
+
+    record = GameRecord.from_json(game.record)
+    sink.write(dump_jsonl([record]) if path.endswith(".jsonl") else ("" if first else "\n") + record.to_text())
+    sink.flush()
+
+
 def run(args: argparse.Namespace) -> int:
     from frontlines.arena.ratings import wilson
     from frontlines.bots.registry import make_bot, parse_spec
     from frontlines.core.errors import FrontlinesError
-    from frontlines.core.record import GameRecord, dump_jsonl
+    from frontlines.core.record import GameRecord
     from frontlines.games import ruleset as find_ruleset
 
     try:
@@ -113,35 +148,42 @@ def run(args: argparse.Namespace) -> int:
     except (ValueError, KeyError, FrontlinesError) as exc:
         print(f"frontlines selfplay: {exc}", file=sys.stderr)
         return 2
-    if args.games < 1 or args.jobs < 1:
+    if args.games < 1 or (args.jobs is not None and args.jobs < 1):
         print("frontlines selfplay: --games and --jobs must be at least 1", file=sys.stderr)
         return 2
     problem = _unwritable(args.record)
     if problem:  # checked before the games: an hour of play must not end in a lost record
         print(f"frontlines selfplay: cannot write --record {args.record}: {problem}", file=sys.stderr)
         return 2
-    jobs = [(args.rules, args.p0, args.p1, args.seed, i, not args.no_swap, options, args.bot_seed) for i in range(args.games)]
-    results: list[SelfplayGame] = []
-    started = time.perf_counter()
-    if args.jobs == 1:
-        iterator: Any = map(_play_indexed, jobs)
-        pool = None
-    else:
-        pool = ProcessPoolExecutor(max_workers=args.jobs)
-        iterator = pool.map(_play_indexed, jobs)
+    jobs = ((args.rules, args.p0, args.p1, args.seed, i, not args.no_swap, options, args.bot_seed) for i in range(args.games))
     labels = {"a": args.p0, "b": args.p1}
+    results: list[SelfplayGame] = []
+    waiting: dict[int, SelfplayGame] = {}  # finished before an earlier game: told in game order
+    replayed: list[tuple[int, int]] = []
+    # A file gets each record as soon as the games before it are done, so that a stopped run
+    # keeps what it played; stdout gets them all after the summary lines, as before.
+    sink = None if not args.record or args.record == "-" else open(args.record, "w", encoding="utf-8")  # noqa: SIM115
+
+    def finished(job: Job, game: SelfplayGame, replays: int) -> bool:
+        if replays:
+            replayed.append((game.index, replays))
+        waiting[game.index] = game
+        while len(results) in waiting:
+            game = waiting.pop(len(results))
+            _tell(args, labels, game)
+            if sink is not None:
+                _write_record(sink, game, args.record, first=not results)
+                game = replace(game, record={})  # written: millions of games must not pile up here
+            results.append(game)
+        return False
+
     try:
-        for result in iterator:
-            results.append(result)
-            if not args.quiet:
-                seat0, seat1 = (labels[s] for s in result.seats)
-                game = result.result
-                res = "1/2-1/2" if game.winner is None else ("1-0" if game.winner == 0 else "0-1")
-                print(f"game {result.index + 1:3d}  seed {result.seed}  {seat0} vs {seat1}  {res} {game.reason}  "
-                      f"{game.actions} actions", flush=True)
+        with open_backend(args.backend, args.ray_address, args.jobs) as (backend, _workers):
+            started = time.perf_counter()  # Ray's start-up is not the games' time
+            backend.run(SelfplayWorker, jobs, finished)
     finally:
-        if pool is not None:
-            pool.shutdown()
+        if sink is not None:
+            sink.close()
     elapsed = time.perf_counter() - started
     wins_a = sum(1 for r in results if r.winner_label == "a")
     wins_b = sum(1 for r in results if r.winner_label == "b")
@@ -159,15 +201,11 @@ def run(args: argparse.Namespace) -> int:
         peak = max(r.think(label)[2] for r in results)
         if count:
             print(f"  {labels[label]}: {1000 * total / count:.2f} ms per decision (max {1000 * peak:.0f} ms)")
-    if args.record:
-        records = [GameRecord.from_json(r.record) for r in results]
-        text = dump_jsonl(records) if args.record.endswith(".jsonl") else "\n".join(r.to_text() for r in records)
-        if args.record == "-":
-            sys.stdout.write(text)
-        else:
-            with open(args.record, "w", encoding="utf-8") as handle:
-                handle.write(text)
-    elif n == 1 and not args.quiet:
+    for index, times in sorted(replayed):
+        print(f"  game {index + 1} was played again from its deal: its worker died ({times} time{'s' if times > 1 else ''})")
+    if args.record == "-":
+        sys.stdout.write("\n".join(GameRecord.from_json(r.record).to_text() for r in results))
+    elif not args.record and n == 1 and not args.quiet:
         print()
         sys.stdout.write(GameRecord.from_json(results[0].record).to_text())
     return 0
