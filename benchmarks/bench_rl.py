@@ -3,21 +3,31 @@
     .venv/bin/python benchmarks/bench_rl.py                 # all three rulesets, 5 runs of 2 s each
     .venv/bin/python benchmarks/bench_rl.py --rulesets warmachine --runs 3 --seconds 1
 
-Prints, per ruleset, the median over the runs of:
+Every figure is random play with the same random source, counted in actions per CPU second
+(``time.process_time``: other processes on a shared machine disturb it less than wall-clock
+time), the median of ``--runs`` runs; all in one run of this script, so that they compare:
 
-* actions per second of random play: the raw engine (``legal_actions`` + ``apply``), PettingZoo
-  AEC steps (``last`` + ``step``, with the observation and mask of every step, through
-  PettingZoo's usual wrappers), OpenSpiel ``apply_action`` (with the legal actions; where
-  ``frontlines.rl.openspiel`` and pyspiel are installed) and Gymnasium steps against the
-  ``random`` bot (the agent's steps; the bot's moves happen inside them, and its own
-  thinking is counted);
-* each interface as a share of the raw engine's speed (the goal: at least 70 %);
-* microseconds per position of one legal-move generation (the engine's, proof memos warm,
-  as in play), the observation tensor (from the state, as the environments compute it;
-  and from a view), the information-state tensor (from a view) and building the view.
+* **raw engine**: the loop ``state.apply(rng.choice(state.legal_actions()))`` on the engine
+  state, a new deal when a game ends (dealing is timed, not counted as a step). This is the
+  least any interface must do per action: list the legal actions, choose one, apply it.
+* **PettingZoo AEC**: ``obs = env.last()`` (the observation tensor and the action mask of
+  the agent to move), a random choice among ``np.flatnonzero(obs["action_mask"])``,
+  ``env.step(action)``; ``env.reset(seed)`` when the game ends (timed, not counted).
+* **OpenSpiel** ``apply_action`` of a random one of ``state.legal_actions()``, per player
+  action: the chance nodes (the deal, each drawn card) are played too and their time
+  counts, but not as steps, so the figure compares with the raw engine's actions.
+* **Gymnasium** against ``random``: ``env.step`` with a random id among the mask of the
+  last observation. Each step also plays the opponent's moves. Three figures: agent steps
+  per second; engine actions per second (the agent's and the opponent's); and engine
+  actions per second *without the opponent's own thinking* (the time inside its
+  ``choose``), which is what the interface costs next to the raw engine. The opponent's
+  share of the time is printed too.
 
-CPU time (``time.process_time``) is measured, so other processes on the machine disturb
-the figures less; wall-clock steps per second are what a user sees on an idle machine.
+Then microseconds (CPU) per position, each operation timed where an environment does it, at
+every position of random games played in place (the timer's own cost subtracted): one
+legal-move generation (the engine's, as in play), the observation tensor kept up to date by
+a live observation (what the environments use), the observation tensor built afresh from
+the state, building the player's view, and the information-state tensor from that view.
 """
 
 from __future__ import annotations
@@ -30,8 +40,6 @@ from collections.abc import Callable
 from typing import Any
 
 from frontlines.games import encoding, new_state
-from frontlines.games.battleline.state import BattleLineState
-from frontlines.games.warmachine.engine import WarMachineState
 
 RULESETS = ("battleline-basic", "battleline", "warmachine")
 
@@ -86,7 +94,26 @@ def pettingzoo_steps(ruleset: str, seconds: float) -> float | None:
     return timed(seconds, step)
 
 
-def gymnasium_steps(ruleset: str, seconds: float) -> float | None:
+class Timed:
+    """A bot whose ``choose`` time (CPU) is added up."""
+
+    def __init__(self, bot: Any) -> None:
+        self.bot = bot
+        self.seconds = 0.0
+
+    def choose(self, view: Any) -> Any:
+        start = time.process_time()
+        action = self.bot.choose(view)
+        self.seconds += time.process_time() - start
+        return action
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.bot, name)
+
+
+def gymnasium_steps(ruleset: str, seconds: float) -> tuple[float, float, float, float] | None:
+    """(agent steps, engine actions, engine actions without the opponent's thinking) per
+    CPU second, and the opponent's share of the time; None when Gymnasium is missing."""
     try:
         import gymnasium
         import numpy as np
@@ -96,17 +123,24 @@ def gymnasium_steps(ruleset: str, seconds: float) -> float | None:
         return None
     rng = random.Random(1)
     env_id = "frontlines/WarMachine-v0" if ruleset == "warmachine" else "frontlines/BattleLine-v0"
-    env = gymnasium.make(env_id, ruleset=ruleset, opponent="random")
+    env = gymnasium.make(env_id, ruleset=ruleset, opponent="random").unwrapped
+    opponent = env.opponent = Timed(env.opponent)
     box: list[Any] = [env.reset(seed=0)[0]]
+    actions = [0, len(env.table.state.history)]  # finished games' actions, actions of the game before this run
 
     def step() -> int:
         obs, _reward, terminated, truncated, _info = env.step(rng.choice(np.flatnonzero(box[0]["action_mask"]).tolist()))
         box[0] = obs
         if terminated or truncated:
+            actions[0] += len(env.table.state.history)
             box[0] = env.reset(seed=rng.randrange(1 << 30))[0]
         return 1
 
-    return timed(seconds, step)
+    start = time.process_time()
+    steps = timed(seconds, step)
+    total = time.process_time() - start
+    moves = actions[0] + len(env.table.state.history) - actions[1]
+    return steps, moves / total, moves / (total - opponent.seconds), opponent.seconds / total
 
 
 def openspiel_steps(ruleset: str, seconds: float) -> float | None:
@@ -139,57 +173,39 @@ def openspiel_steps(ruleset: str, seconds: float) -> float | None:
     return timed(seconds, step)
 
 
-def positions(ruleset: str, games: int = 30) -> list[Any]:
+def per_position(ruleset: str, games: int = 100) -> dict[str, float]:
+    """Microseconds (CPU) per position of each operation, timed in place at every position
+    of ``games`` random games (the timer's own cost subtracted)."""
+    enc = encoding(ruleset)
+    clock = time.thread_time_ns
     rng = random.Random(2)
-    out = []
+    total = dict.fromkeys(("legal", "live", "obs", "view", "info", "timer"), 0)
+    count = 0
     for g in range(games):
         state = new_state(ruleset, seed=g)
+        live = (enc.live_observation(0), enc.live_observation(1))
         while not state.is_terminal():
-            out.append(state.clone())
-            state.apply(rng.choice(state.legal_actions()))
-    return out
-
-
-def per_position(ruleset: str) -> dict[str, float]:
-    """Microseconds (CPU) per position of each operation, median of 5 passes."""
-    enc = encoding(ruleset)
-    states = positions(ruleset)
-    seats = [s.current_player() for s in states]
-    views = [s.view(p) for s, p in zip(states, seats, strict=True)]
-
-    def legal() -> None:
-        for s in states:
-            if isinstance(s, BattleLineState):
-                s.legal_cache = None  # generate afresh
-                s.legal_actions()
-            elif isinstance(s, WarMachineState):
-                s.board.legal()
-
-    def obs_state() -> None:
-        for s, p in zip(states, seats, strict=True):
-            enc.observation_tensor_of(s, p)
-
-    def obs_view() -> None:
-        for v in views:
-            enc.observation_tensor(v)
-
-    def info_view() -> None:
-        for v in views:
-            enc.information_state_tensor(v)
-
-    def view() -> None:
-        for s, p in zip(states, seats, strict=True):
-            s.view(p)
-
-    out = {}
-    for name, f in (("legal", legal), ("obs", obs_state), ("obs_view", obs_view), ("info", info_view), ("view", view)):
-        times = []
-        for _ in range(5):
-            start = time.process_time()
-            f()
-            times.append(time.process_time() - start)
-        out[name] = statistics.median(times) / len(states) * 1e6
-    return out
+            me = state.current_player()
+            assert me is not None
+            t0 = clock()
+            legal = state.legal_actions()  # generated afresh: the last move made a new position
+            t1 = clock()
+            live[me].update(state)
+            t2 = clock()
+            enc.observation_tensor_of(state, me)
+            t3 = clock()
+            view = state.view(me)
+            t4 = clock()
+            enc.information_state_tensor(view)
+            t5 = clock()
+            t6 = clock()
+            for name, spent in (("legal", t1 - t0), ("live", t2 - t1), ("obs", t3 - t2), ("view", t4 - t3),
+                                ("info", t5 - t4), ("timer", t6 - t5)):
+                total[name] += spent
+            count += 1
+            state.apply(rng.choice(legal))
+    timer = total.pop("timer")
+    return {name: (spent - timer) / count / 1000 for name, spent in total.items()}
 
 
 def main() -> None:
@@ -198,31 +214,37 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--seconds", type=float, default=2.0, help="CPU seconds per run")
     args = parser.parse_args()
-    print("actions per CPU second, median of", args.runs, "runs; share of the raw engine in brackets\n")
-    print("| ruleset | raw engine | PettingZoo AEC | OpenSpiel apply_action | Gymnasium vs random |")
-    print("|---|---|---|---|---|")
+    print(f"actions per CPU second, median of {args.runs} runs; share of the raw engine in brackets\n")
+    print("| ruleset | raw engine | PettingZoo AEC | OpenSpiel apply_action | Gymnasium vs random: agent steps"
+          " | engine actions | without the opponent's thinking | opponent's share of the time |")
+    print("|---|---|---|---|---|---|---|---|")
     costs = {}
     for ruleset in args.rulesets:
-        cells = []
-        raw = 0.0
-        for f in (raw_engine, pettingzoo_steps, openspiel_steps, gymnasium_steps):
+        raw = statistics.median(raw_engine(ruleset, args.seconds) for _ in range(args.runs))
+        cells = [f"{raw:,.0f}"]
+        for f in (pettingzoo_steps, openspiel_steps):
             runs = [f(ruleset, args.seconds) for _ in range(args.runs)]
-            if runs[0] is None:
-                cells.append("not installed")
-                continue
-            rate = statistics.median(r for r in runs if r is not None)
-            if f is raw_engine:
-                raw = rate
-                cells.append(f"{rate:,.0f}")
-            else:
-                cells.append(f"{rate:,.0f} ({rate / raw:.0%})")
+            rate = statistics.median(r for r in runs if r is not None) if runs[0] is not None else None
+            cells.append("not installed" if rate is None else f"{rate:,.0f} ({rate / raw:.0%})")
+        gym = [gymnasium_steps(ruleset, args.seconds) for _ in range(args.runs)]
+        if gym[0] is None:
+            cells += ["not installed"] * 4
+        else:
+            steps, moves, alone, share = (statistics.median(run[k] for run in gym if run is not None) for k in range(4))
+            cells += [f"{steps:,.0f}", f"{moves:,.0f} ({moves / raw:.0%})", f"{alone:,.0f} ({alone / raw:.0%})",
+                      f"{share:.0%}"]
         print(f"| {ruleset} | " + " | ".join(cells) + " |")
-        costs[ruleset] = per_position(ruleset)
-    print("\nmicroseconds (CPU) per position, median of 5 passes over the positions of 30 random games\n")
-    print("| ruleset | legal moves | observation tensor (state) | observation tensor (view) | information state (view) | view |")
+        passes = [per_position(ruleset) for _ in range(args.runs)]
+        costs[ruleset] = {name: statistics.median(p[name] for p in passes) for name in passes[0]}
+    print(f"\nmicroseconds (CPU) per position, timed in place along 100 random games, median of {args.runs} passes;"
+          " in brackets, per legal-move generation\n")
+    print("| ruleset | legal moves | observation tensor (live, as the environments keep it) | observation tensor (afresh)"
+          " | view | information state (from the view) |")
     print("|---|---|---|---|---|---|")
     for ruleset, c in costs.items():
-        print(f"| {ruleset} | {c['legal']:.1f} | {c['obs']:.1f} | {c['obs_view']:.1f} | {c['info']:.1f} | {c['view']:.1f} |")
+        legal = c["legal"]
+        print(f"| {ruleset} | {legal:.1f} | {c['live']:.1f} ({c['live'] / legal:.2f}) | {c['obs']:.1f} ({c['obs'] / legal:.2f})"
+              f" | {c['view']:.1f} | {c['info']:.1f} |")
 
 
 if __name__ == "__main__":

@@ -115,6 +115,31 @@ def test_tensor_shapes_and_prefix(ruleset: str, options: dict[str, str]) -> None
             assert all(-1.0 <= x <= 1.0 for x in info)  # the bounds the rl spaces declare
 
 
+@pytest.mark.parametrize(("ruleset", "options"), VARIANTS, ids=IDS)
+def test_live_observations_equal_fresh_tensors(ruleset: str, options: dict[str, str]) -> None:
+    """A live observation rewrites only what changed since its last update: along a game
+    played in place, for the player to move only (several moves between its updates), then
+    jumping across positions of other games, and from views, it equals the fresh tensor."""
+    enc = encoding(ruleset, options)
+    live = [enc.live_observation(0), enc.live_observation(1)]
+    rng = random.Random(4)
+    for g in range(3):
+        state = new_state(ruleset, seed=40 + g, options=options)
+        while True:
+            me = state.current_player()
+            for p in (0, 1) if me is None else (me,):
+                assert live[p].update(state) == enc.observation_tensor_of(state, p)
+            if state.is_terminal():
+                break
+            state.apply(rng.choice(state.legal_actions()))
+    for state in positions(ruleset, options, 3, seed=5)[::-7]:
+        for me in (0, 1):
+            assert live[me].update(state) == enc.observation_tensor_of(state, me)
+            assert live[me].update(state.view(me)) == enc.observation_tensor(state.view(me))
+    with pytest.raises(ValueError, match="player 0 or 1"):
+        enc.live_observation(2)
+
+
 def test_spectator_views_have_no_tensor() -> None:
     state = new_state("battleline", seed=1)
     with pytest.raises(ValueError, match="spectator"):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 import pytest
 
 gymnasium = pytest.importorskip("gymnasium")
@@ -17,16 +19,79 @@ IDS = ["frontlines/BattleLine-v0", "frontlines/WarMachine-v0"]
 
 @pytest.mark.parametrize("env_id", IDS)
 @pytest.mark.parametrize("opponent", ["heuristic", "random"])
-def test_check_env(env_id: str, opponent: str) -> None:
-    # check_env steps actions sampled without the mask, so it needs illegal="lose"
-    env = gymnasium.make(env_id, opponent=opponent, illegal="lose")
-    check_env(env.unwrapped)
+def test_check_env_with_the_default_settings(env_id: str, opponent: str) -> None:
+    env = gymnasium.make(env_id, opponent=opponent)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # check_env reports most findings as warnings
+        check_env(env.unwrapped)
 
 
 @pytest.mark.parametrize("ruleset", ["battleline", "schotten-totten", "medieval"])
-def test_other_rulesets_and_the_information_state(ruleset: str) -> None:
-    env = gymnasium.make("frontlines/BattleLine-v0", ruleset=ruleset, observation="information_state", illegal="lose")
-    check_env(env.unwrapped)
+@pytest.mark.parametrize("illegal", ["raise", "lose"])
+def test_other_rulesets_and_the_information_state(ruleset: str, illegal: str) -> None:
+    env = gymnasium.make("frontlines/BattleLine-v0", ruleset=ruleset, observation="information_state", illegal=illegal)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        check_env(env.unwrapped)
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_the_action_space_samples_legal_ids(env_id: str) -> None:
+    """A random agent stepping ``action_space.sample()`` plays whole games legally, and the
+    space's seed makes its choices reproducible."""
+
+    def games(seed: int) -> list[int]:
+        env = gymnasium.make(env_id, opponent="random")
+        env.action_space.seed(seed)
+        env.reset(seed=1)
+        chosen = []
+        for _ in range(3):
+            while True:
+                mask = env.unwrapped.action_masks()
+                action = env.action_space.sample()
+                assert mask[action] == 1
+                chosen.append(int(action))
+                _obs, _reward, terminated, truncated, _info = env.step(action)
+                if terminated or truncated:
+                    break
+            env.reset()
+        return chosen
+
+    assert games(3) == games(3)
+    assert games(3) != games(4)
+
+
+def test_sampling_with_a_mask_is_discretes() -> None:
+    env = gymnasium.make("frontlines/BattleLine-v0")
+    env.reset(seed=2)
+    space = env.action_space
+    assert isinstance(space, gymnasium.spaces.Discrete) and space.contains(space.n - 1)  # the whole space
+    mask = np.zeros(space.n, np.int8)
+    mask[[5, 7]] = 1
+    assert {int(space.sample(mask=mask)) for _ in range(40)} == {5, 7}
+    with pytest.raises(AssertionError, match="dtype"):
+        space.sample(mask=mask.astype(np.float32))
+
+
+def test_a_stale_sample_loses_and_any_other_illegal_id_raises() -> None:
+    """The one exception to raising: the space's own sample, drawn before a reset, that is
+    illegal in the new position (what check_env steps); it loses the game, as
+    illegal="lose" would."""
+    env = gymnasium.make("frontlines/BattleLine-v0", opponent="random", seat=0)
+    env.reset(seed=3)
+    env.step(env.action_space.sample())  # a card played: now the agent draws or claims
+    stale = env.action_space.sample()
+    obs, _ = env.reset(seed=5)
+    assert obs["action_mask"][stale] == 0  # not legal in the new game's first position
+    before = env.unwrapped.table.state.to_notation()
+    _obs, reward, terminated, truncated, info = env.step(stale)
+    assert (reward, terminated, truncated) == (-1.0, True, False)
+    assert "action space" in info["illegal"] and env.unwrapped.table.state.to_notation() == before
+    env.reset(seed=5)
+    env.action_space.sample()  # a new sample, legal here: the old id is just an illegal id now
+    with pytest.raises(AssertionError, match="not legal now"):
+        env.step(stale)
+    assert env.unwrapped.table.state.to_notation() == before
 
 
 def play_out(env: object, rng: np.random.Generator, obs: dict[str, np.ndarray]) -> tuple[float, bool, bool]:

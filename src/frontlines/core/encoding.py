@@ -129,11 +129,15 @@ class Encoding(ABC):
             raise ValueError(f"action id {action_id!r} is outside 0..{len(self.codes) - 1} ({self.ruleset})")
         return self.codes[action_id]
 
+    def action_ids(self) -> list[int]:
+        """The ids by action code: ``action_ids()[code]`` is ``action_id(code)`` for the
+        codes of the space, -1 for codes outside it (a table for loops over many actions)."""
+        return self._ids
+
     def legal_ids(self, source: State | View) -> list[int]:
         """Ids of the legal actions of the player to move (a view: of its viewer), in the
         order the game lists them."""
-        ids = self._ids
-        return [ids[a] for a in source.legal_actions()]  # type: ignore[call-overload]
+        return list(map(self._ids.__getitem__, source.legal_actions()))  # type: ignore[arg-type]
 
     def legal_mask(self, source: State | View) -> list[int]:
         """``num_actions`` entries, 1 where the action is legal."""
@@ -163,10 +167,42 @@ class Encoding(ABC):
         building the view, reading only what the view holds (tests compare the two)."""
         return self.observation_tensor(state.view(player))
 
+    def live_observation(self, player: int) -> LiveObservation:
+        """An object that keeps ``player``'s observation tensor up to date as a game goes
+        on, cheaper than building it afresh each time (what the environments use)."""
+        return LiveObservation(self, player)
+
     @abstractmethod
     def information_state_tensor(self, view: View) -> array[float]:
         """The observation and what the viewer remembers, in
         :attr:`information_state_layout`."""
+
+
+class LiveObservation:
+    """One player's observation tensor, kept up to date: :meth:`update` returns the tensor of
+    the state it is given, writing only what differs from the last state it was given.
+
+    Any state or view of ``player`` may be given (of the encoding's ruleset), in any order: the games compare
+    what the tensor is made of, not the moves between, so a new game or an unrelated
+    position only costs more. The returned array is the object's own and is rewritten by
+    the next :meth:`update`: copy it to keep it. This base class builds the tensor afresh;
+    the games override :meth:`update`.
+    """
+
+    __slots__ = ("encoding", "player")
+
+    def __init__(self, encoding: Encoding, player: int) -> None:
+        if player not in (0, 1):
+            raise ValueError(f"an observation belongs to player 0 or 1, not {player!r}")
+        self.encoding = encoding
+        self.player = player
+
+    def update(self, state: State | View) -> array[float]:
+        """``observation_tensor_of(state, player)`` (of a view of ``player``:
+        ``observation_tensor(view)``), in an array that the next call rewrites."""
+        if isinstance(state, View):
+            return self.encoding.observation_tensor(state)
+        return self.encoding.observation_tensor_of(state, self.player)
 
 
 def player_of(view: View) -> int:
@@ -178,4 +214,4 @@ def player_of(view: View) -> int:
     return viewer
 
 
-__all__ = ["Block", "Encoding", "layout_offsets", "layout_size", "player_of", "returns_of"]
+__all__ = ["Block", "Encoding", "LiveObservation", "layout_offsets", "layout_size", "player_of", "returns_of"]

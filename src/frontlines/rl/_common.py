@@ -3,7 +3,9 @@ action ids, numpy observations, the illegal-action error and the text of the tab
 
 from __future__ import annotations
 
+import operator
 import random
+from array import array
 from collections.abc import Mapping
 from typing import Any
 
@@ -29,6 +31,40 @@ class IllegalActionId(IllegalAction, AssertionError):
     """
 
 
+class LegalDiscrete(spaces.Discrete):
+    """The action space of an environment: ``Discrete(num_actions)`` whose ``sample()``
+    without a mask draws uniformly among the ids legal in the environment's position, so a
+    random agent that calls ``action_space.sample()`` always plays a legal move.
+
+    The draw uses the space's own generator (``action_space.seed(s)`` makes it
+    reproducible); ``sample(mask=...)`` and ``sample(probability=...)`` are Discrete's, and
+    ``contains`` is the whole space (a legal id depends on the position; ``step`` checks it).
+    """
+
+    def __init__(self, table: Table) -> None:
+        super().__init__(table.encoding.num_actions)
+        self.table = table
+        #: the last ``sample()`` without a mask: (id, the position it was drawn in)
+        self.drawn: tuple[int, int] | None = None
+
+    def sample(self, mask: Any = None, probability: Any = None) -> np.int64:
+        if mask is not None or probability is not None:
+            return super().sample(mask, probability)
+        table = self.table
+        legal = table.encoding.legal_ids(table.state) if not table.over() else []
+        if not legal:  # the game is over: any id (step refuses it)
+            return super().sample()
+        action = legal[int(self.np_random.integers(len(legal)))]
+        self.drawn = (action, table.position())
+        return np.int64(action)
+
+    def stale(self, action: object) -> bool:
+        """Whether ``action`` is this space's last unmasked sample, drawn in an earlier
+        position (before a reset or a move)."""
+        drawn = self.drawn
+        return drawn is not None and drawn[0] == action and drawn[1] != self.table.position()
+
+
 class Table:
     """One game of ``ruleset`` seen through action ids: the part of an environment that
     does not depend on the library."""
@@ -49,8 +85,15 @@ class Table:
             "observation": spaces.Box(-1.0, 1.0, (size,), np.float32),
             "action_mask": spaces.Box(0, 1, (enc.num_actions,), np.int8),
         })
-        self.action_space = spaces.Discrete(enc.num_actions)
+        self.action_space = LegalDiscrete(self)
+        # each seat's observation tensor, brought up to date at each observe (only what the
+        # moves since its last observe changed is rewritten)
+        self.live = (enc.live_observation(0), enc.live_observation(1))
+        self._tensors: list[array[float]] = [array("f"), array("f")]
+        self._observed: list[tuple[State | None, int]] = [(None, -1), (None, -1)]  # the position of each tensor
+        self._ids = enc.action_ids()
         self._rng = random.Random()
+        self.deals = 0  # games dealt so far: with the number of moves, names a position
         self.state: State = new_state(self.ruleset, seed=self._rng.randrange(1 << 62), options=self.options)
 
     def deal(self, seed: int | None) -> None:
@@ -58,36 +101,57 @@ class Table:
         if seed is not None:
             self._rng.seed(seed)
         self.state = new_state(self.ruleset, seed=self._rng.randrange(1 << 62), options=self.options)
+        self.deals += 1
+
+    def position(self) -> int:
+        """A number that differs for every position this table's games go through."""
+        return self.deals << 32 | len(self.state.history)
 
     def observe(self, seat: int) -> Observation:
         """The observation of ``seat``: its tensor and its legal actions (none when it is not
-        its turn)."""
-        enc = self.encoding
+        its turn). Both arrays are new (a learner may keep them)."""
         state = self.state
         if self.observation == "observation":
-            tensor = enc.observation_tensor_of(state, seat)
+            # asked again in the same position (several observers, api_test): no update
+            moves = len(state.history)
+            seen, seen_moves = self._observed[seat]
+            if seen is not state or seen_moves != moves:
+                self._tensors[seat] = self.live[seat].update(state)
+                self._observed[seat] = (state, moves)
+            tensor = self._tensors[seat][:]
         else:
-            tensor = enc.information_state_tensor(state.view(seat))
-        mask = bytearray(enc.num_actions)  # wrapped without a copy below; quicker than numpy's fancy indexing
+            tensor = self.encoding.information_state_tensor(state.view(seat))
+        return {"observation": np.frombuffer(tensor, np.float32), "action_mask": self.mask(seat)}
+
+    def mask(self, seat: int) -> npt.NDArray[np.int8]:
+        """1 for the ids ``seat`` may play now (all zero when it is not its turn)."""
+        state = self.state
+        mask = bytearray(self.encoding.num_actions)  # wrapped without a copy below
         if state.current_player() == seat:
-            for i in enc.legal_ids(state):
-                mask[i] = 1
-        return {"observation": np.frombuffer(tensor, np.float32), "action_mask": np.frombuffer(mask, np.int8)}
+            ids = self._ids
+            for code in state.legal_actions():
+                mask[ids[code]] = 1  # type: ignore[call-overload]  # codes are ints here
+        return np.frombuffer(mask, np.int8)
 
     def play(self, action_id: object) -> None:
         """Play the action with id ``action_id`` for the player to move; ``IllegalActionId``
         (game unchanged) when it is not legal now."""
         state = self.state
+        codes = self.encoding.codes
+        # the common case first: a Python or numpy integer in the space
+        code = codes[action_id] if type(action_id) is int and 0 <= action_id < len(codes) else self._code(action_id)
         try:
-            action = self.encoding.action(int(action_id))  # type: ignore[call-overload]
-        except (TypeError, ValueError) as exc:
-            raise IllegalActionId(f"{action_id!r} is not an action id: {exc}; {self.legal_text()}") from None
-        try:
-            state.apply(action)  # checks legality and changes nothing when it raises
+            state.apply(code)  # checks legality and changes nothing when it raises
         except IllegalAction as exc:
             raise IllegalActionId(
-                f"action id {action_id} ({state.action_to_text(action)}) is not legal now ({exc}); {self.legal_text()}"
+                f"action id {action_id} ({state.action_to_text(code)}) is not legal now ({exc}); {self.legal_text()}"
             ) from None
+
+    def _code(self, action_id: object) -> int:
+        try:
+            return self.encoding.action(operator.index(action_id))  # type: ignore[arg-type, return-value]
+        except (TypeError, ValueError) as exc:
+            raise IllegalActionId(f"{action_id!r} is not an action id: {exc}; {self.legal_text()}") from None
 
     def legal_text(self, most: int = 40) -> str:
         """The legal actions as ``id (text)``, for error messages."""
@@ -157,4 +221,4 @@ def table_text(state: State) -> str:
     return "\n".join([f"{state.ruleset}  move {len(state.history)}  (P2 above, P1 below)", *body, counts, end])
 
 
-__all__ = ["OBSERVATIONS", "IllegalActionId", "Observation", "Table", "table_text"]
+__all__ = ["OBSERVATIONS", "IllegalActionId", "LegalDiscrete", "Observation", "Table", "table_text"]

@@ -21,11 +21,19 @@ Observations are like PettingZoo's (``observation`` tensor, ``action_mask``);
 -1 or 0 when the game ends, 0 before; a Battle Line game still going at
 ``max_game_length`` actions is truncated.
 
+``env.action_space`` is a ``Discrete`` space whose ``sample()`` without a mask draws among
+the legal ids of the current position (:class:`~frontlines.rl._common.LegalDiscrete`): a
+random agent that steps ``env.action_space.sample()`` always plays legal moves.
+
 An illegal action id (``illegal="raise"``, the default) raises
 :class:`~frontlines.rl._common.IllegalActionId`, an ``AssertionError`` naming the action and
 the legal ones, and changes nothing. ``illegal="lose"`` ends the game instead, lost (reward
--1), like PettingZoo's ``TerminateIllegalWrapper``: for learners that cannot mask actions,
-and for ``check_env``, which steps actions sampled without a mask.
+-1, ``info["illegal"]`` says why), like PettingZoo's ``TerminateIllegalWrapper``: for
+learners that cannot mask actions. One exception to raising: the id of the action space's
+last ``sample()``, drawn in an earlier position (before a reset or a move) and illegal now,
+loses the game as with ``illegal="lose"``. Gymnasium's ``check_env`` does exactly that (it
+samples, then resets with a seed, then steps the sample, twice, to see the same result), so
+it passes with the default settings.
 """
 
 from __future__ import annotations
@@ -90,11 +98,14 @@ class FrontlinesEnv(gymnasium.Env[Observation, np.int64]):
         try:
             table.play(action)
         except IllegalActionId as exc:
-            if self.illegal == "raise":
+            # a sample the action space drew in an earlier position forfeits instead of
+            # raising: check_env samples one, then resets, then steps it (see the module text)
+            stale = table.action_space.stale(action)
+            if self.illegal == "raise" and not stale:
                 raise
             self._forfeited = True
             info = self._info()
-            info["illegal"] = str(exc)
+            info["illegal"] = f"{exc} (drawn by the action space in an earlier position)" if stale else str(exc)
             return table.observe(self.seat), -1.0, True, False, info
         self._opponent_moves()
         terminated = table.over()
@@ -105,7 +116,7 @@ class FrontlinesEnv(gymnasium.Env[Observation, np.int64]):
         """1 for the legal action ids (all zero once the game is over)."""
         if self._forfeited:
             return np.zeros(self.table.encoding.num_actions, np.int8)
-        return self.table.observe(self.seat)["action_mask"]
+        return self.table.mask(self.seat)
 
     def render(self) -> str | None:
         return self.table.render(self.render_mode)

@@ -105,12 +105,13 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo is untyped; the name 
             self.rewards = dict(zip(AGENTS, table.encoding.returns(state), strict=True))
             self.terminations = dict.fromkeys(AGENTS, True)
             self.agent_selection = AGENTS[1 - AGENTS.index(agent)]
-        else:
-            self.rewards = dict.fromkeys(AGENTS, 0.0)
-            if table.truncated():
-                self.truncations = dict.fromkeys(AGENTS, True)
-            self.agent_selection = AGENTS[state.current_player() or 0]
-        self._accumulate_rewards()
+            self._accumulate_rewards()
+            return
+        # the game goes on: every reward stays 0 (rewards come at the end), so the dicts
+        # are left as they are rather than rebuilt at every step
+        if table.truncated():
+            self.truncations = dict.fromkeys(AGENTS, True)
+        self.agent_selection = AGENTS[state.current_player() or 0]
 
     def render(self) -> str | None:
         return self.table.render(self.render_mode)

@@ -20,8 +20,11 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Mapping
+from itertools import compress
+from operator import is_not, ne
+from struct import Struct
 
-from frontlines.core.encoding import Block, Encoding, player_of
+from frontlines.core.encoding import Block, Encoding, LiveObservation, player_of
 from frontlines.core.game import State, View
 from frontlines.games.battleline.cards import (
     FOG,
@@ -33,6 +36,7 @@ from frontlines.games.battleline.cards import (
     TACTICS_MASK,
     TROOP_MASK,
 )
+from frontlines.games.battleline.codes import NUM_SIDES
 from frontlines.games.battleline.rules import RULESET_BY_NAME, VARIANTS, Variant
 from frontlines.games.battleline.state import (
     CLAIM_BASE,
@@ -137,25 +141,24 @@ class BattleLineEncoding(Encoding):
         super().__init__(ruleset, action_codes(VARIANTS[ruleset]), MAX_GAME_LENGTH, False)
 
     def observation_tensor(self, view: View) -> array[float]:
-        t = _ZEROS_OBS[:]
-        _observe(_battleline_view(view), player_of(view), t)
-        return t
+        return LiveBattleLine(self, player_of(view)).update(_battleline_view(view))
 
     def observation_tensor_of(self, state: State, player: int) -> array[float]:
         # a state and its views are the same record (Table), the view with the hidden
         # cards marked unknown; the observation reads only the table, the player's own hand
         # and the sizes of the other hand and the decks, the same in both (tests compare)
-        if not isinstance(state, BattleLineState) or player not in (0, 1):
+        if not isinstance(state, BattleLineState):
             return super().observation_tensor_of(state, player)
-        t = _ZEROS_OBS[:]
-        _observe(state, player, t)
-        return t
+        return LiveBattleLine(self, player).update(state)
+
+    def live_observation(self, player: int) -> LiveBattleLine:
+        return LiveBattleLine(self, player)
 
     def information_state_tensor(self, view: View) -> array[float]:
         t = _ZEROS_INFO[:]
         me = player_of(view)
         v = _battleline_view(view)
-        _observe(v, me, t)
+        t[:OBSERVATION_SIZE] = LiveBattleLine(self, me).update(v)
         _remember(v, me, t)
         return t
 
@@ -166,92 +169,199 @@ def _battleline_view(view: View) -> BattleLineView:
     return view
 
 
-def _observe(v: Table, me: int, t: array[float]) -> None:
-    """Fill the observation blocks of ``t`` (zeros) from ``v``, a full position or a view of
-    ``me``: the table, my hand, the sizes of their hand and of the decks."""
-    hand = v.hands[me]
-    sides, claimed, completed, fog, mud = v.sides, v.claimed, v.completed, v.fog, v.mud
-    t[_FLAGS_END + 9] = hand.bit_count() / 9
-    while hand:
-        low = hand & -hand
-        t[(low.bit_length() - 1) * PLACES] = 1.0  # MY_HAND
-        hand ^= low
-    held = [0, 0]
-    # only what differs from an empty flag is written: most entries stay zero
-    for f, i, j, row in _FLAG_ROWS[me]:
-        mine, theirs = sides[i], sides[j]
-        if mine:
-            for c in mine:
-                t[c * PLACES + MY_SIDE + f] = 1.0
-            t[row + 8] = len(mine) / 5
-        if theirs:
-            for c in theirs:
-                t[c * PLACES + THEIR_SIDE + f] = 1.0
-            t[row + 9] = len(theirs) / 5
-        owner = claimed[f]
-        if owner >= 0:
-            t[row + (owner != me)] = 1.0
-            held[owner != me] += 1
-        a = completed[i]
-        if a >= 0:
-            t[row + 4] = 1.0
-        b = completed[j]
-        if b >= 0:
-            t[row + 5] = 1.0
+_NO_SIDES: list[tuple[int, ...]] = [()] * NUM_SIDES
+_SIDE_INDICES = range(NUM_SIDES)
+_FLAG_INDICES = range(NUM_FLAGS)
+_ZERO_ROW = array("f", bytes(4 * FLAG_FEATURES))
+_RARE = Struct("8f")  # global entries 12-19 in one call: faster than item by item
+
+
+class LiveBattleLine(LiveObservation):
+    """The observation of a Battle Line family position (a full one or ``player``'s view,
+    :class:`~.table.Table`), rewriting only the cards, flags and piles that changed since
+    the last update; the 23 global entries are rewritten each time.
+
+    Each part of the table it reads is an immutable value or a list it copies (side tuples
+    are replaced, never changed in place), so comparing with the copies finds every change.
+    """
+
+    __slots__ = ("base_caps", "bf_ids", "bf_up", "claimed", "completed", "discards", "fog", "guile", "hand", "mud", "phase",
+                 "rare", "sides", "t")
+
+    def __init__(self, encoding: Encoding, player: int) -> None:
+        super().__init__(encoding, player)
+        self.t = _ZEROS_OBS[:]
+        # what ``t`` shows now; the initial values are those an all-zero tensor shows
+        self.hand = 0
+        self.sides = _NO_SIDES
+        self.claimed = self.fog = self.mud = [-1] * NUM_FLAGS
+        self.completed = [-1] * NUM_SIDES
+        self.discards: list[tuple[int, ...]] = [(), ()]
+        self.guile: list[tuple[int, ...]] = [(), ()]
+        self.bf_up = 0
+        self.bf_ids: tuple[int, ...] = ()
+        self.base_caps: tuple[int, ...] = (3,) * NUM_FLAGS
+        self.phase = -1  # whose one-hot entry is set (none yet)
+        self.rare: tuple[int, ...] = (0, 0, 0, 0, 0, 0, 0, False)  # inputs of global entries 12-19 and 22
+
+    def update(self, state: State | View) -> array[float]:
+        if not isinstance(state, Table):
+            raise TypeError(f"a Battle Line encoding needs a Battle Line state or view, not {type(state).__name__}")
+        v = state
+        t = self.t
+        me = self.player
+        hand = v.hands[me]
+        changed = hand ^ self.hand
+        if changed:
+            self.hand = hand
+            while changed:
+                low = changed & -changed
+                t[(low.bit_length() - 1) * PLACES + MY_HAND] = 1.0 if hand & low else 0.0
+                changed ^= low
+        dirty = 0  # flags whose row of features is rewritten below
+        sides = v.sides
+        if sides != self.sides:
+            old_sides = self.sides
+            # the sides that changed, found at C speed: usually one or two of the 18
+            for k in compress(_SIDE_INDICES, map(is_not, sides, old_sides)):
+                f = k >> 1
+                place = (MY_SIDE if k & 1 == me else THEIR_SIDE) + f
+                for c in old_sides[k]:
+                    t[c * PLACES + place] = 0.0
+                for c in sides[k]:
+                    t[c * PLACES + place] = 1.0
+                dirty |= 1 << f
+            self.sides = sides[:]
+        claimed, completed, fog, mud = v.claimed, v.completed, v.fog, v.mud
+        if claimed != self.claimed or completed != self.completed or fog != self.fog or mud != self.mud:
+            dirty |= self._flag_marks(v)
+        if v.bf_up != self.bf_up or v.bf_ids != self.bf_ids or v.base_caps != self.base_caps:
+            self.bf_up, self.bf_ids, self.base_caps = v.bf_up, v.bf_ids, v.base_caps
+            dirty = (1 << NUM_FLAGS) - 1
+        if dirty:
+            self._flag_rows(v, dirty)
+        if v.discards != self.discards or v.guile != self.guile:
+            self._piles(v)
+        self._globals(v)
+        return t
+
+    def _flag_marks(self, v: Table) -> int:
+        """Move the Fog and Mud cards whose place changed; the flags whose claim, completion,
+        Fog or Mud changed."""
+        t = self.t
+        me = self.player
+        dirty = 0
+        claimed, completed, fog, mud = v.claimed, v.completed, v.fog, v.mud
+        if claimed != self.claimed:
+            for f in compress(_FLAG_INDICES, map(ne, claimed, self.claimed)):
+                dirty |= 1 << f
+            self.claimed = claimed[:]
+            t[_FLAGS_END + 20] = claimed.count(me) / 9
+            t[_FLAGS_END + 21] = claimed.count(1 - me) / 9
+        if completed != self.completed:
+            for k in compress(_SIDE_INDICES, map(ne, completed, self.completed)):
+                dirty |= 1 << (k >> 1)
+            self.completed = completed[:]
+        for card, now, before in ((FOG, fog, self.fog), (MUD, mud, self.mud)):
+            if now != before:
+                for f in compress(_FLAG_INDICES, map(ne, now, before)):
+                    dirty |= 1 << f
+                    old, new = before[f], now[f]
+                    if old >= 0:
+                        t[card * PLACES + (MY_SIDE if old == me else THEIR_SIDE) + f] = 0.0
+                    if new >= 0:
+                        t[card * PLACES + (MY_SIDE if new == me else THEIR_SIDE) + f] = 1.0
+        self.fog, self.mud = fog[:], mud[:]
+        return dirty
+
+    def _flag_rows(self, v: Table, dirty: int) -> None:
+        """Rewrite the features of the flags in the bit set ``dirty`` (zeroed, then the
+        entries that are not zero: most are)."""
+        t = self.t
+        me = self.player
+        sides, claimed, completed, fog, mud = v.sides, v.claimed, v.completed, v.fog, v.mud
+        bf_up, base_caps, bf_ids = v.bf_up, v.base_caps, v.bf_ids
+        rows = _FLAG_ROWS[me]
+        while dirty:
+            low = dirty & -dirty
+            dirty ^= low
+            f, i, j, row = rows[low.bit_length() - 1]
+            t[row:row + FLAG_FEATURES] = _ZERO_ROW
+            mine, theirs = sides[i], sides[j]
+            if mine:
+                t[row + 8] = len(mine) / 5
+            if theirs:
+                t[row + 9] = len(theirs) / 5
+            owner = claimed[f]
+            if owner >= 0:
+                t[row + (owner != me)] = 1.0
+            a, b = completed[i], completed[j]
             if a >= 0:
-                t[row + (6 if a < b else 7)] = 1.0
-        if fog[f] >= 0:
-            t[row + 2] = 1.0
-            t[FOG * PLACES + (MY_SIDE if fog[f] == me else THEIR_SIDE) + f] = 1.0
-        if mud[f] >= 0:
-            t[row + 3] = 1.0
-            t[MUD * PLACES + (MY_SIDE if mud[f] == me else THEIR_SIDE) + f] = 1.0
-            t[row + 10] = 0.5  # capacity 4: (4 - 3) / 2
-    bf_up = v.bf_up
-    if bf_up:
-        base_caps, bf_ids = v.base_caps, v.bf_ids
-        for f in range(NUM_FLAGS):
-            row = _CARDS_END + f * FLAG_FEATURES
-            t[row + 10] = (base_caps[f] + (mud[f] >= 0) - 3) / 2
-            if bf_up >> f & 1:
-                t[row + 11] = 1.0
-                t[row + 12 + bf_ids[f]] = 1.0
-    you = 1 - me
-    discards, guile = v.discards, v.guile
-    for place, p in ((MY_DISCARDS, me), (THEIR_DISCARDS, you)):
-        for c in discards[p]:
-            t[c * PLACES + place] = 1.0
-        for c in guile[p]:
-            t[c * PLACES + place] = 1.0
-    g = _FLAGS_END
-    t[g + v.phase] = 1.0
-    if v.current_player() == me:
-        t[g + 6] = 1.0
-    t[g + 7] = len(v.tdeck) / 60
-    t[g + 8] = len(v.xdeck) / 10
-    their_hand, unknown = v.hands[you], v.hand_unknown[you]  # unknown: all zero in a full position
-    t[g + 10] = ((their_hand & TROOP_MASK).bit_count() + unknown.troops) / 9
-    t[g + 11] = ((their_hand & TACTICS_MASK).bit_count() + unknown.tactics) / 9
-    played = v.tactics_played
-    if played[0] or played[1]:
-        t[g + 12] = played[me] / 5
-        t[g + 13] = played[you] / 5
-    leaders = v.leaders
-    if leaders:
-        t[g + 14] = float(leaders >> me & 1)
-        t[g + 15] = float(leaders >> you & 1)
-    if v.scout_left:
-        t[g + 16] = v.scout_left / 3
-    if v.ret_left:
-        t[g + 17] = v.ret_left / 3
-    if v.passes:
-        t[g + 18] = min(v.passes, 2) / 2  # rule b lets passes run on
-    if v.noops:
-        t[g + 19] = v.noops / 2
-    t[g + 20] = held[0] / 9
-    t[g + 21] = held[1] / 9
-    if v.turn_passed:
-        t[g + 22] = 1.0
+                t[row + 4] = 1.0
+            if b >= 0:
+                t[row + 5] = 1.0
+                if a >= 0:
+                    t[row + (6 if a < b else 7)] = 1.0
+            if fog[f] >= 0:
+                t[row + 2] = 1.0
+            if mud[f] >= 0:
+                t[row + 3] = 1.0
+            if bf_up:
+                t[row + 10] = (base_caps[f] + (mud[f] >= 0) - 3) / 2
+                if bf_up >> f & 1:
+                    t[row + 11] = 1.0
+                    t[row + 12 + bf_ids[f]] = 1.0
+            elif mud[f] >= 0:
+                t[row + 10] = 0.5  # capacity 4: (4 - 3) / 2
+
+    def _piles(self, v: Table) -> None:
+        """Rewrite the discard places: discarded cards and played guile tactics."""
+        t = self.t
+        me = self.player
+        discards, guile = v.discards, v.guile
+        for p, place in ((me, MY_DISCARDS), (1 - me, THEIR_DISCARDS)):
+            old = (self.discards[p], self.guile[p])
+            if old != (discards[p], guile[p]):
+                for pile in old:
+                    for c in pile:
+                        t[c * PLACES + place] = 0.0
+                for pile in (discards[p], guile[p]):
+                    for c in pile:
+                        t[c * PLACES + place] = 1.0
+        self.discards, self.guile = discards[:], guile[:]
+
+    def _globals(self, v: Table) -> None:
+        """Write the global entries that change with most moves, and the others when their
+        inputs changed."""
+        t = self.t
+        me = self.player
+        you = 1 - me
+        g = _FLAGS_END
+        phase = v.phase
+        if phase != self.phase:
+            if self.phase >= 0:
+                t[g + self.phase] = 0.0
+            t[g + phase] = 1.0
+            self.phase = phase
+        t[g + 6] = v.current_player() == me
+        t[g + 7] = len(v.tdeck) / 60
+        t[g + 8] = len(v.xdeck) / 10
+        t[g + 9] = self.hand.bit_count() / 9
+        their_hand, unknown = v.hands[you], v.hand_unknown[you]  # unknown: all zero in a full position
+        t[g + 10] = ((their_hand & TROOP_MASK).bit_count() + unknown.troops) / 9
+        t[g + 11] = ((their_hand & TACTICS_MASK).bit_count() + unknown.tactics) / 9
+        played = v.tactics_played
+        rare = (played[me], played[you], v.leaders, v.scout_left, v.ret_left, v.passes, v.noops, v.turn_passed)
+        if rare != self.rare:
+            self.rare = rare
+            mine, theirs, leaders, scout_left, ret_left, passes, noops, turn_passed = rare
+            _RARE.pack_into(
+                t, (g + 12) * 4, mine / 5, theirs / 5, leaders >> me & 1, leaders >> you & 1, scout_left / 3,
+                ret_left / 3,
+                min(passes, 2) / 2,  # rule b lets passes run on
+                noops / 2,
+            )
+            t[g + 22] = turn_passed
 
 
 def _remember(v: BattleLineView, me: int, t: array[float]) -> None:
@@ -298,5 +408,5 @@ def encoding(ruleset: str, options: Mapping[str, str] | None = None) -> BattleLi
     return enc
 
 
-__all__ = ["INFORMATION_STATE_LAYOUT", "MAX_GAME_LENGTH", "OBSERVATION_LAYOUT", "BattleLineEncoding", "action_codes",
-           "encoding"]
+__all__ = ["INFORMATION_STATE_LAYOUT", "MAX_GAME_LENGTH", "OBSERVATION_LAYOUT", "BattleLineEncoding", "LiveBattleLine",
+           "action_codes", "encoding"]

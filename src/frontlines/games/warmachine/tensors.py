@@ -21,7 +21,7 @@ from __future__ import annotations
 from array import array
 from collections.abc import Mapping
 
-from frontlines.core.encoding import Block, Encoding, player_of
+from frontlines.core.encoding import Block, Encoding, LiveObservation, player_of
 from frontlines.core.game import State, View
 from frontlines.games.warmachine.cards import ALL_CARDS, NUM_COUNTRIES, UNKNOWN, WM
 from frontlines.games.warmachine.engine import WarMachineState, WarMachineView
@@ -110,26 +110,24 @@ class WarMachineEncoding(Encoding):
         super().__init__(RULESET.name, action_codes(), GAME_LENGTH * (3 if best_of_3 else 1), True)
 
     def observation_tensor(self, view: View) -> array[float]:
-        b = _board_view(view).board
-        t = _front_template(b, _ZEROS_OBS)
-        _observe(b, player_of(view), t)
-        return t
+        return LiveWarMachine(self, player_of(view)).update(_board_view(view))
 
     def observation_tensor_of(self, state: State, player: int) -> array[float]:
         # the same tensor as from ``state.view(player)`` without masking a copy of the board:
-        # _observe reads the hidden lists only where the view shows them (tests compare)
-        if not isinstance(state, WarMachineState) or player not in (0, 1):
+        # the observation reads the hidden lists only where the view shows them (tests compare)
+        if not isinstance(state, WarMachineState):
             return super().observation_tensor_of(state, player)
-        t = _front_template(state.board, _ZEROS_OBS)
-        _observe(state.board, player, t)
-        return t
+        return LiveWarMachine(self, player).update(state)
+
+    def live_observation(self, player: int) -> LiveWarMachine:
+        return LiveWarMachine(self, player)
 
     def information_state_tensor(self, view: View) -> array[float]:
         v = _board_view(view)
         me = player_of(view)
         b = v.board
-        t = _front_template(b, _ZEROS_INFO)
-        _observe(b, me, t)
+        t = _ZEROS_INFO[:]
+        t[:OBSERVATION_SIZE] = LiveWarMachine(self, me).update(v)
         for k, p in enumerate((me, 1 - me)):
             for c in b.dealt[p]:
                 if c != UNKNOWN:
@@ -143,90 +141,156 @@ def _board_view(view: View) -> WarMachineView:
     return view
 
 
-def _mark(t: array[float], cards: list[int], place: int) -> None:
+def _mark(t: array[float], cards: list[int], place: int, value: float = 1.0) -> None:
     for c in cards:
         if c != UNKNOWN:
-            t[_INDEX[c] * PLACES + place] = 1.0
+            t[_INDEX[c] * PLACES + place] = value
 
 
-def _front_template(b: Board, zeros: array[float]) -> array[float]:
-    """``zeros`` with what the war front fixes for a whole game set: the front's cards, each
-    position's country and depicted type (cached per front: tensors start as a copy)."""
-    key = (len(zeros), *b.front_country, *b.front_type)
-    t = _TEMPLATES.get(key)
-    if t is None:
-        if len(_TEMPLATES) > 4096:  # bounded: a long-running server sees many fronts
-            _TEMPLATES.clear()
-        t = _TEMPLATES[key] = zeros[:]
-        _mark(t, b.front_cards(), FRONT)
+# the places of the card lists other than the positions' sides, in the order update reads them
+_PILE_PLACES = (0, THEIR_HAND, BATTLE_BURNED, MY_BURNS, THEIR_BURNS, LEFTOVER)
+_NOTHING: list[int] = []
+_ZERO_POSITION = array("f", bytes(4 * (POSITION_FEATURES - 7)))  # a position's entries after the fixed ones
+_ZERO_GLOBALS = array("f", bytes(4 * GLOBALS))
+
+
+class LiveWarMachine(LiveObservation):
+    """The observation of a War Machine board (a full one or ``player``'s view), rewriting
+    only the card lists and positions that changed since the last update (a new war front
+    rewrites everything); the 15 global entries are rewritten each time.
+
+    The board's lists change in place, so the object keeps copies of what it last wrote.
+    """
+
+    __slots__ = ("colour", "front", "piles", "sides", "status", "strength", "support", "t")
+
+    def __init__(self, encoding: Encoding, player: int) -> None:
+        super().__init__(encoding, player)
+        self.t = _ZEROS_OBS[:]
+        self.front: tuple[list[int], list[int]] = ([], [])  # front_country, front_type written
+        self._forget()
+
+    def _forget(self) -> None:
+        """What an all-zero tensor (below its front) shows: nothing."""
+        self.piles: list[list[int]] = [_NOTHING] * len(_PILE_PLACES)
+        self.sides: list[list[list[int]]] = [[[], []] for _ in range(POSITIONS)]
+        self.status: list[int] = [-1] * POSITIONS  # -1: never written
+        self.colour: list[list[int]] = [[-1, -1] for _ in range(POSITIONS)]
+        self.strength: list[list[int]] = [[0, 0] for _ in range(POSITIONS)]
+        self.support: list[int] = [0] * POSITIONS
+
+    def update(self, state: State | View) -> array[float]:
+        if not isinstance(state, WarMachineState | WarMachineView):
+            raise TypeError(f"a War Machine encoding needs a War Machine state or view, not {type(state).__name__}")
+        b = state.board
+        t = self.t
+        me = self.player
+        you = 1 - me
+        if b.front_country != self.front[0] or b.front_type != self.front[1]:
+            self._new_front(b)
+        # hidden lists are read only where the view shows them (``engine.mask``)
+        over = b.phase == OVER
+        piles = (
+            b.hands[me],
+            b.hands[you] if over else _NOTHING,  # hands are shown for the scoring
+            b.burned_battle,
+            b.burned_by[me],
+            b.burned_by[you] if b.opts.burn_face_up else _NOTHING,
+            b.leftover if not b.opts.blind and me != b.shuffler else _NOTHING,  # the chooser saw them
+        )
+        old_piles = self.piles
+        for k, cards in enumerate(piles):
+            if cards != old_piles[k]:
+                _mark(t, old_piles[k], _PILE_PLACES[k], 0.0)
+                _mark(t, cards, _PILE_PLACES[k])
+                old_piles[k] = cards[:]
+        if (b.sides != self.sides or b.status != self.status or b.colour != self.colour
+                or b.strength != self.strength or list(map(len, b.piles)) != self.support):
+            self._positions(b)
+        g = _POS_END
+        t[g:g + GLOBALS] = _ZERO_GLOBALS
+        t[g + b.phase] = 1.0
+        if not over and b.to_move == me:
+            t[g + 4] = 1.0
+        if b.phase == DRAW:
+            t[g + 5] = b.draws_left / 2
+        t[g + 6] = b.support / 24
+        t[g + 7] = len(b.hands[me]) / 30
+        t[g + 8] = len(b.hands[you]) / 30
+        t[g + 9] = b.shuffler == me
+        t[g + 10] = b.first == me
+        t[g + 11] = b.first >= 0
+        t[g + 12] = b.game_no / 3
+        if b.results:
+            wins = [0, 0]
+            for _s0, _s1, w in b.results:
+                if w >= 0:
+                    wins[w] += 1
+            t[g + 13] = wins[me] / 3
+            t[g + 14] = wins[you] / 3
+        return t
+
+    def _new_front(self, b: Board) -> None:
+        """Start again from the tensor of an empty table with ``b``'s war front: its cards,
+        each position's country and depicted type (cached per front)."""
+        key = (*b.front_country, *b.front_type)
+        template = _TEMPLATES.get(key)
+        if template is None:
+            if len(_TEMPLATES) > 4096:  # bounded: a long-running server sees many fronts
+                _TEMPLATES.clear()
+            template = _TEMPLATES[key] = _ZEROS_OBS[:]
+            _mark(template, b.front_cards(), FRONT)
+            for p in range(POSITIONS):
+                row = _CARDS_END + p * POSITION_FEATURES
+                template[row + b.front_country[p]] = 1.0
+                if b.front_type[p] == WM:
+                    template[row + 6] = 1.0
+        self.t[:] = template
+        self.front = (b.front_country[:], b.front_type[:])
+        self._forget()
+
+    def _positions(self, b: Board) -> None:
+        """Rewrite the positions whose cards, battle, colours, strengths or pile changed."""
+        t = self.t
+        me = self.player
+        you = 1 - me
+        index = _INDEX
+        sides, status, strengths, colours, piles = b.sides, b.status, b.strength, b.colour, b.piles
         for p in range(POSITIONS):
+            side, old = sides[p], self.sides[p]
+            if side != old:
+                for k, place in ((me, MY_SIDE), (you, THEIR_SIDE)):
+                    if side[k] != old[k]:
+                        for x in old[k]:  # card * 2 + orientation
+                            t[index[x >> 1] * PLACES + place + (x & 1) * 6 + p] = 0.0
+                        for x in side[k]:
+                            t[index[x >> 1] * PLACES + place + (x & 1) * 6 + p] = 1.0
+                self.sides[p] = [side[0][:], side[1][:]]
+            elif (status[p] == self.status[p] and colours[p] == self.colour[p] and strengths[p] == self.strength[p]
+                    and len(piles[p]) == self.support[p]):
+                continue
             row = _CARDS_END + p * POSITION_FEATURES
-            t[row + b.front_country[p]] = 1.0
-            if b.front_type[p] == WM:
-                t[row + 6] = 1.0
-    return t[:]
+            t[row + 7:row + POSITION_FEATURES] = _ZERO_POSITION
+            if side[me]:
+                t[row + 12] = strengths[p][me] / 16
+            if side[you]:
+                t[row + 13] = strengths[p][you] / 16
+            st = status[p]
+            if st < WON0:  # open or pending
+                t[row + 7 + st] = 1.0
+            elif st == NOWIN:
+                t[row + 11] = 1.0
+            else:
+                t[row + (9 if st - WON0 == me else 10)] = 1.0
+            colour = colours[p]
+            t[row + 14 + (colour[me] if colour[me] >= 0 else NUM_COUNTRIES)] = 1.0
+            t[row + 21 + (colour[you] if colour[you] >= 0 else NUM_COUNTRIES)] = 1.0
+            t[row + 28] = len(piles[p]) / 4
+            self.status[p], self.colour[p], self.strength[p], self.support[p] = (
+                st, colour[:], strengths[p][:], len(piles[p]))
 
 
 _TEMPLATES: dict[tuple[int, ...], array[float]] = {}
-
-
-def _observe(b: Board, me: int, t: array[float]) -> None:
-    """Fill the observation blocks of ``t`` (a :func:`_front_template`) from ``b``, a view's
-    board or a full one: hidden lists are read only where the view shows them
-    (``engine.mask``)."""
-    you = 1 - me
-    _mark(t, b.hands[me], 0)
-    if b.phase == OVER:  # hands are shown for the scoring
-        _mark(t, b.hands[you], THEIR_HAND)
-    if b.burned_battle:
-        _mark(t, b.burned_battle, BATTLE_BURNED)
-    _mark(t, b.burned_by[me], MY_BURNS)
-    if b.opts.burn_face_up:
-        _mark(t, b.burned_by[you], THEIR_BURNS)
-    if b.leftover and not b.opts.blind and me != b.shuffler:  # the chooser saw the leftover cards
-        _mark(t, b.leftover, LEFTOVER)
-    sides, status, strengths, colours, piles = b.sides, b.status, b.strength, b.colour, b.piles
-    index = _INDEX
-    for p in range(POSITIONS):
-        row = _CARDS_END + p * POSITION_FEATURES
-        side = sides[p]
-        if side[me]:
-            for x in side[me]:  # card * 2 + orientation
-                t[index[x >> 1] * PLACES + MY_SIDE + (x & 1) * 6 + p] = 1.0
-            t[row + 12] = strengths[p][me] / 16
-        if side[you]:
-            for x in side[you]:
-                t[index[x >> 1] * PLACES + THEIR_SIDE + (x & 1) * 6 + p] = 1.0
-            t[row + 13] = strengths[p][you] / 16
-        st = status[p]
-        if st < WON0:  # open or pending
-            t[row + 7 + st] = 1.0
-        elif st == NOWIN:
-            t[row + 11] = 1.0
-        else:
-            t[row + (9 if st - WON0 == me else 10)] = 1.0
-        colour = colours[p]
-        t[row + 14 + (colour[me] if colour[me] >= 0 else NUM_COUNTRIES)] = 1.0
-        t[row + 21 + (colour[you] if colour[you] >= 0 else NUM_COUNTRIES)] = 1.0
-        t[row + 28] = len(piles[p]) / 4
-    g = _POS_END
-    t[g + b.phase] = 1.0
-    if b.phase != OVER and b.to_move == me:
-        t[g + 4] = 1.0
-    t[g + 5] = b.draws_left / 2 if b.phase == DRAW else 0.0
-    t[g + 6] = b.support / 24
-    t[g + 7] = len(b.hands[me]) / 30
-    t[g + 8] = len(b.hands[you]) / 30
-    t[g + 9] = float(b.shuffler == me)
-    t[g + 10] = float(b.first == me)
-    t[g + 11] = float(b.first >= 0)
-    t[g + 12] = b.game_no / 3
-    wins = [0, 0]
-    for _s0, _s1, w in b.results:
-        if w >= 0:
-            wins[w] += 1
-    t[g + 13] = wins[me] / 3
-    t[g + 14] = wins[you] / 3
 
 
 assert PENDING == 1  # the battle one-hot above relies on OPEN, PENDING = 0, 1
@@ -243,5 +307,5 @@ def encoding(options: Mapping[str, str] | None = None) -> WarMachineEncoding:
     return enc
 
 
-__all__ = ["GAME_LENGTH", "INFORMATION_STATE_LAYOUT", "OBSERVATION_LAYOUT", "WarMachineEncoding", "action_codes",
-           "encoding"]
+__all__ = ["GAME_LENGTH", "INFORMATION_STATE_LAYOUT", "OBSERVATION_LAYOUT", "LiveWarMachine", "WarMachineEncoding",
+           "action_codes", "encoding"]
