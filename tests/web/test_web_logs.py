@@ -69,6 +69,9 @@ def test_no_secret_in_any_log_line(tmp_path: Path, request: pytest.FixtureReques
     else:  # the test cluster trusts local connections, so any password will do
         server: str = request.getfixturevalue("pg_server")
         url = server.replace("postgres@", f"postgres:{PASSWORD}@", 1)
+        # The deploy sequence on PostgreSQL: migrate, then serve (serve does not migrate it).
+        subprocess.run([sys.executable, "-m", "frontlines", "db", "upgrade", "--database", url], check=True,
+                       capture_output=True, timeout=120)
     port = free_port()
     out = (tmp_path / "server.log").open("wb")
     proc = subprocess.Popen([sys.executable, "-m", "frontlines", "serve", "--port", str(port), "--bot-threads",

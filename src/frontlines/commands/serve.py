@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import argparse
-import os
+
+from frontlines.commands.db import add_database_argument
 
 HELP = "Start the web app: play in the browser against bots or a friend, watch and replay games."
 
@@ -11,8 +12,7 @@ HELP = "Start the web app: play in the browser against bots or a friend, watch a
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     parser.add_argument("--port", type=int, default=8000, help="port (default 8000)")
-    parser.add_argument("--database", default=os.environ.get("FRONTLINES_DATABASE", "sqlite:///frontlines.db"),
-                        help="sqlite:///FILE (default sqlite:///frontlines.db) or postgresql://user:pw@host/db")
+    add_database_argument(parser)
     parser.add_argument("--bot-workers", type=int, default=None, help="processes that run bot moves")
     parser.add_argument("--bot-threads", action="store_true", help="run bots in threads instead of processes")
     parser.add_argument("--bot-delay", type=float, default=0.3, help="seconds a bot pauses before moving (default 0.3)")
@@ -48,12 +48,21 @@ def run(args: argparse.Namespace) -> int:
     try:
         import uvicorn
 
+        from frontlines.web import migrations
         from frontlines.web.app import Settings, create_app
+        from frontlines.web.database import lock_sqlite, sqlite_file
         from frontlines.web.fanout import Limits
         from frontlines.web.logs import mask_url, uvicorn_log_config
     except ImportError as exc:  # the web stack is an optional extra
         print(f"frontlines serve needs the web extra: pip install 'frontlines[web]' ({exc})")
         return 2
+    # Before the port is bound: a wrong URL, a database that does not answer, a SQLite file
+    # another server holds or a schema that is not at the newest revision ends here, in one
+    # line (DatabaseError, exit 2). The embedded SQLite default migrates itself; PostgreSQL,
+    # shared by several processes, is migrated once per deploy by `frontlines db upgrade`.
+    embedded = sqlite_file(args.database) is not None
+    lock_sqlite(args.database)  # held for the life of the process; the kernel drops it at exit
+    migrations.prepare(args.database, allow_upgrade=embedded)
     limits = Limits(spectators_per_game=max(0, args.max_spectators),
                     connections_per_address=max(0, args.max_connections_per_address),
                     messages_per_second=max(0.0, args.max_messages_per_second),
@@ -63,7 +72,8 @@ def run(args: argparse.Namespace) -> int:
                         seeded_deals=args.seeded_deals,
                         new_games_per_minute=max(0.0, args.new_games_per_minute),
                         abandon_unstarted_after=max(1.0, args.abandon_unstarted),
-                        abandon_idle_after=max(1.0, args.abandon_idle), limits=limits)
+                        abandon_idle_after=max(1.0, args.abandon_idle), limits=limits,
+                        upgrade_database=embedded)
     if args.bot_workers:
         settings.bot_workers = max(1, args.bot_workers)
     app = create_app(settings)

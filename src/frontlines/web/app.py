@@ -42,7 +42,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from frontlines.core.errors import FrontlinesError
 from frontlines.core.game import State
 from frontlines.games import parse_state
-from frontlines.web import housekeeping, i18n, invites, logs
+from frontlines.web import health, housekeeping, i18n, invites, logs
 from frontlines.web.fanout import Client, Limits
 from frontlines.web.inputs import (
     MAX_MESSAGE,
@@ -83,6 +83,9 @@ class Settings:
     # Several processes on one PostgreSQL: a stopping process lets bot turns in progress
     # finish for up to this many seconds.
     shutdown_grace: float = 5.0
+    # Create or migrate the schema at start-up; without, refuse a database that is not at
+    # the newest revision (`frontlines serve` on PostgreSQL: `frontlines db upgrade` does it).
+    upgrade_database: bool = True
 
 
 class SafetyHeaders:
@@ -122,7 +125,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         logs.install()  # after the server configured logging, so its handlers are covered
-        store = Store(cfg.database)
+        store = Store(cfg.database, upgrade=cfg.upgrade_database)
         bots = make_bots(cfg.bot_executor, cfg.bot_workers, timeout=cfg.bot_timeout)
         await bots.start()
         manager = Manager(store, bots=bots, cap=cfg.cache_games, bot_delay=cfg.bot_delay, limits=cfg.limits)
@@ -141,6 +144,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             yield
         finally:
+            app.state.stopping = True  # /readyz answers 503 from here on
             sweeper.cancel()
             await manager.close(grace=cfg.shutdown_grace)
             store.close()
@@ -149,6 +153,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(BodyLimits)
     app.add_middleware(SafetyHeaders)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
+    health.add_routes(app)  # /healthz, /readyz
 
     def manager_of(request: Request | WebSocket) -> Manager:
         m: Manager = request.app.state.manager

@@ -5,11 +5,9 @@ in order, so any game can be rebuilt exactly after a reload, a lost connection o
 server restart. Seat tokens and invite tickets are stored as digests only
 (:mod:`frontlines.web.seats`).
 
-Schema versions live in table ``frontlines_meta``. Version 1 (before seats were hashed)
-kept the tokens themselves in ``token0``/``token1``; opening such a database upgrades it
-in place: the columns are renamed, every token is replaced by its digest and the invite
-column is added, so old seat links keep working and the file no longer holds them. SQLite (the default, one file, nothing to install) and PostgreSQL are
-both supported through SQLAlchemy 2.
+The schema is created and migrated by Alembic (:mod:`frontlines.web.migrations`; a new
+column or table is a new revision there plus its mapped class here). SQLite (the default,
+one file, nothing to install) and PostgreSQL are both supported through SQLAlchemy 2.
 
 All methods are synchronous and short; the server calls them from a worker thread so the
 event loop never waits on the database.
@@ -23,28 +21,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import (
-    Connection,
-    Float,
-    ForeignKey,
-    Integer,
-    String,
-    Text,
-    create_engine,
-    event,
-    func,
-    insert,
-    inspect,
-    select,
-    text,
-    update,
-)
+from sqlalchemy import Float, ForeignKey, Integer, String, Text, func, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
-from frontlines.web.seats import digest
+from frontlines.web import migrations
+from frontlines.web.database import DatabaseError, lock_sqlite, normalise_url, open_engine, unlock_sqlite
 
-SCHEMA_VERSION = 2
+__all__ = ["CHANNEL", "STATUSES", "Base", "DatabaseError", "GameClosed", "StaleGame", "Store", "StoredGame", "normalise_url"]
 # Statuses: "active" (being played), "finished" (by the rules, a resignation or a
 # forfeit), "abandoned" (no move for a long time; kept, never deleted, no longer live).
 STATUSES = ("active", "finished", "abandoned")
@@ -120,15 +104,6 @@ class StoredGame:
     actions: list[str] = field(default_factory=list)
 
 
-def normalise_url(url: str) -> str:
-    """Accept ``postgresql://`` and pick the psycopg 3 driver (SQLAlchemy defaults to psycopg2)."""
-    if url.startswith("postgresql://"):
-        return "postgresql+psycopg://" + url[len("postgresql://"):]
-    if url.startswith("postgres://"):
-        return "postgresql+psycopg://" + url[len("postgres://"):]
-    return url
-
-
 def _row_to_game(row: GameRow, actions: list[str]) -> StoredGame:
     return StoredGame(
         id=row.id,
@@ -169,48 +144,21 @@ class StaleGame(Exception):
 CHANNEL = "frontlines_games"
 
 
-def _upgrade(conn: Connection) -> None:
-    """Create the tables, or bring an older database up to :data:`SCHEMA_VERSION`."""
-    had_games = inspect(conn).has_table("games")
-    Base.metadata.create_all(conn)
-    version = conn.scalar(select(MetaRow.value).where(MetaRow.key == "schema"))
-    if version is None:
-        columns = {c["name"] for c in inspect(conn).get_columns("games")} if had_games else set()
-        if "token0" in columns:
-            _upgrade_1_to_2(conn)
-        conn.execute(insert(MetaRow).values(key="schema", value=str(SCHEMA_VERSION)))
-    elif int(version) > SCHEMA_VERSION:
-        raise RuntimeError(f"database schema {version} is newer than this server ({SCHEMA_VERSION})")
-
-
-def _upgrade_1_to_2(conn: Connection) -> None:
-    """Version 1 kept the seat tokens in clear; keep their digests instead (same transaction)."""
-    for old in ("token0", "token1"):
-        conn.execute(text(f"DROP INDEX IF EXISTS ix_games_{old}"))
-        conn.execute(text(f"ALTER TABLE games RENAME COLUMN {old} TO seat_hash{old[-1]}"))
-    conn.execute(text("ALTER TABLE games ADD COLUMN invite_hash VARCHAR(64) NOT NULL DEFAULT ''"))
-    rows = conn.execute(text("SELECT id, seat_hash0, seat_hash1 FROM games")).all()
-    for game_id, t0, t1 in rows:
-        conn.execute(text("UPDATE games SET seat_hash0 = :h0, seat_hash1 = :h1 WHERE id = :id"),
-                     {"h0": digest(t0) if t0 else "", "h1": digest(t1) if t1 else "", "id": game_id})
-
-
 class Store:
     """The games and actions tables behind one SQLAlchemy engine."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, *, upgrade: bool = True) -> None:
+        """Open the database at ``url``: with ``upgrade``, create or migrate its schema as needed;
+        without, refuse one that is not at the newest revision. A SQLite file is held by this
+        process while the store is open. Raises :class:`DatabaseError` (one line)."""
         self.url = normalise_url(url)
-        kwargs: dict[str, Any] = {"future": True}
-        if self.url.startswith("sqlite"):
-            # Worker threads share the engine; the busy timeout rides over short write locks.
-            kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
-        else:
-            kwargs["pool_pre_ping"] = True
-        self.engine: Engine = create_engine(self.url, **kwargs)
-        if self.url.startswith("sqlite"):
-            event.listen(self.engine, "connect", _sqlite_pragmas)
-        with self.engine.begin() as conn:
-            _upgrade(conn)
+        self._lock = lock_sqlite(url)
+        try:
+            self.engine: Engine = open_engine(url)
+            migrations.prepare(url, allow_upgrade=upgrade, engine=self.engine)
+        except BaseException:
+            unlock_sqlite(self._lock)
+            raise
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
         # Several server processes may share a PostgreSQL database; ``origin`` names this one
         # in the change notices so that it can skip its own.
@@ -226,6 +174,12 @@ class Store:
 
     def close(self) -> None:
         self.engine.dispose()
+        unlock_sqlite(self._lock)
+        self._lock = None
+
+    def ready(self) -> migrations.Status:
+        """Where the schema stands, read from the database (for /readyz); raises the driver's error."""
+        return migrations.status(self.engine)
 
     def _session(self) -> Session:
         return self._sessions()
@@ -391,12 +345,3 @@ class Store:
         with self._session() as s:
             return int(s.scalar(select(func.count()).select_from(GameRow)) or 0)
 
-
-def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
-    # WAL lets readers (page loads) go on while a move is written; NORMAL sync is durable
-    # enough for a game server and much faster than FULL.
-    cursor = dbapi_connection.cursor()
-    cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA synchronous=NORMAL")
-    cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.close()

@@ -1,0 +1,200 @@
+"""Running the server for real: health probes, one process per SQLite file, and start-up
+errors through the real command line (one line, exit 2, no traceback, no port bound)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+from sqlalchemy import create_engine, text
+from webhelpers import free_port, make_client
+
+from frontlines.web.database import normalise_url
+
+START_LIMIT = 90.0  # seconds a `frontlines serve` may take to import and answer on a busy machine
+
+
+def frontlines(*args: str) -> list[str]:
+    return [sys.executable, "-m", "frontlines.cli", *args]
+
+
+def serve_args(url: str, port: int) -> list[str]:
+    return frontlines("serve", "--database", url, "--port", str(port), "--bot-threads", "--log-level", "warning")
+
+
+def get(port: int, path: str) -> tuple[int, str]:
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=5) as r:
+            return r.status, r.read().decode()
+    except urllib.error.HTTPError as e:
+        return e.code, e.read().decode()
+
+
+@contextmanager
+def serving(url: str) -> Iterator[tuple[subprocess.Popen[str], int]]:
+    """A real `frontlines serve` process, once it answers /healthz."""
+    port = free_port()
+    proc = subprocess.Popen(serve_args(url, port), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + START_LIMIT
+        while True:
+            assert proc.poll() is None, f"serve exited {proc.returncode}: {proc.communicate()}"
+            try:
+                if get(port, "/healthz")[0] == 200:
+                    break
+            except OSError:
+                pass
+            assert time.monotonic() < deadline, "serve did not answer"
+            time.sleep(0.2)
+        yield proc, port
+    finally:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+        proc.communicate()
+
+
+def refused(args: list[str]) -> str:
+    """Run a command that must stop at once: answer its one line on stderr."""
+    done = subprocess.run(args, capture_output=True, text=True, timeout=120)
+    output = done.stdout + done.stderr
+    assert "Traceback" not in output, output
+    assert done.returncode == 2, output
+    assert "Frontlines: http" not in done.stdout, "the server got as far as announcing itself"
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("frontlines "), output
+    return lines[0]
+
+
+# --- /healthz and /readyz --------------------------------------------------------------
+def set_revision(url: str, statement: str) -> None:
+    engine = create_engine(normalise_url(url))
+    with engine.begin() as conn:
+        conn.execute(text(statement))
+    engine.dispose()
+
+
+def test_readyz_says_whether_the_database_is_usable(db_url: str) -> None:
+    with make_client(db_url) as client:
+        assert client.get("/healthz").json() == {"status": "alive"}
+        ready = client.get("/readyz")
+        assert ready.status_code == 200 and ready.json()["status"] == "ready" and ready.json()["revision"]
+        assert ready.headers["cache-control"] == "no-store"
+
+        set_revision(db_url, "UPDATE alembic_version SET version_num = 'f00dnext'")
+        late = client.get("/readyz")
+        assert late.status_code == 503 and late.json()["status"] == "unavailable"
+        assert "f00dnext" in late.json()["reason"] and "does not know" in late.json()["reason"]
+        set_revision(db_url, "DELETE FROM alembic_version")
+        assert "from before migrations" in client.get("/readyz").json()["reason"]
+
+        store = client.app.state.manager.store  # type: ignore[attr-defined]
+        kept = store.engine
+        store.engine = create_engine("postgresql+psycopg://nobody@127.0.0.1:1/none", connect_args={"connect_timeout": 2})
+        try:
+            gone = client.get("/readyz")
+            assert gone.status_code == 503 and gone.json() == {"status": "unavailable", "reason": "database unreachable"}
+            assert client.get("/healthz").status_code == 200  # alive all the same: no restart for a database outage
+        finally:
+            store.engine.dispose()
+            store.engine = kept
+
+
+# --- SQLite: one server process per file -------------------------------------------------
+def test_a_second_server_on_the_same_sqlite_file_refuses_to_start(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'one.db'}"
+    with serving(url) as (first, port):
+        line = refused(serve_args(url, free_port()))
+        assert f"in use by another frontlines process (pid {first.pid})" in line
+        line = refused(frontlines("db", "upgrade", "--database", url))
+        assert "in use by another frontlines process" in line
+        assert get(port, "/readyz")[0] == 200  # the first is untouched
+        first.send_signal(signal.SIGKILL)  # the kernel drops the lock with the process
+        first.wait(timeout=30)
+    with serving(url) as (_, port):
+        assert get(port, "/readyz")[0] == 200
+    with serving(f"sqlite:///{tmp_path / 'other.db'}"):  # another file is another matter
+        pass
+
+
+# --- bad input at start-up ----------------------------------------------------------------
+@pytest.mark.parametrize(("url", "words"), [
+    ("mysql://ann@localhost/games", "unsupported database 'mysql'"),
+    ("not a url", "not a database URL"),
+    ("sqlite+nonsense:///games.db", "SQLite is reached through"),
+    ("postgresql://ann:secret@127.0.0.1:1/games", "cannot reach the database postgresql://ann:***@127.0.0.1:1/games"),
+    ("sqlite:////nonexistent/dir/games.db", "cannot open the SQLite database /nonexistent/dir/games.db"),
+])
+def test_a_bad_database_stops_the_server_in_one_line(url: str, words: str, monkeypatch: pytest.MonkeyPatch,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    import uvicorn
+
+    from frontlines.cli import main
+
+    def half_started(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the server was started")
+
+    monkeypatch.setattr(uvicorn, "run", half_started)
+    assert main(["serve", "--database", url, "--port", str(free_port())]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and err.startswith("frontlines serve: ")
+    assert words in err and "secret" not in err
+
+
+def test_one_line_through_a_real_process() -> None:
+    assert "unsupported database 'mysql'" in refused(serve_args("mysql://ann@localhost/games", free_port()))
+
+
+def test_a_sqlite_schema_newer_than_the_code_stops_the_server(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'newer.db'}"
+    assert subprocess.run(frontlines("db", "upgrade", "--database", url), capture_output=True, timeout=120).returncode == 0
+    set_revision(url, "UPDATE alembic_version SET version_num = 'f00dnext'")
+    line = refused(serve_args(url, free_port()))
+    assert "f00dnext, which this version of frontlines does not know" in line
+
+
+@pytest.mark.postgres
+def test_postgresql_is_migrated_by_db_upgrade_not_by_serve(pg_server: str) -> None:
+    """The deploy sequence: `serve` refuses a schema that is not up to date; `db upgrade`; `serve`."""
+    from conftest import _fresh_pg_database
+
+    url = _fresh_pg_database(pg_server)
+    line = refused(serve_args(url, free_port()))
+    assert "empty" in line and "run `frontlines db upgrade`" in line
+    done = subprocess.run(frontlines("db", "upgrade", "--database", url), capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and "now at revision" in done.stdout, done.stdout + done.stderr
+    with serving(url) as (_, port):
+        status, body = get(port, "/readyz")
+        assert status == 200 and '"ready"' in body
+        with serving(url) as (_, second):  # PostgreSQL takes several processes
+            assert get(second, "/readyz")[0] == 200
+    set_revision(url, "UPDATE alembic_version SET version_num = 'f00dnext'")
+    assert "does not know" in refused(serve_args(url, free_port()))
+
+
+def test_the_lock_is_per_process_not_per_store(tmp_path: Path) -> None:
+    """Tools and tests may open one SQLite file twice in one process; the lock lasts until the last closes."""
+    from frontlines.web.database import DatabaseError, lock_sqlite, unlock_sqlite
+
+    url = f"sqlite:///{tmp_path / 'count.db'}"
+    probe = [sys.executable, "-c", "import sys; from frontlines.web.database import lock_sqlite; lock_sqlite(sys.argv[1])", url]
+    first, second = lock_sqlite(url), lock_sqlite(url)
+    assert first == second == os.path.realpath(tmp_path / "count.db")
+    unlock_sqlite(first)
+    assert "DatabaseError" in subprocess.run(probe, capture_output=True, text=True, timeout=60).stderr
+    unlock_sqlite(second)
+    assert subprocess.run(probe, capture_output=True, timeout=60).returncode == 0
+    with pytest.raises(DatabaseError):  # an unreadable URL never reaches the file system
+        lock_sqlite("sqlite+nonsense:///x")
