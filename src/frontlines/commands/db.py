@@ -31,7 +31,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     try:
         from frontlines.web import migrations
-        from frontlines.web.database import lock_sqlite, open_engine, reporting, unlock_sqlite
+        from frontlines.web.database import DatabaseUnavailable, lock_sqlite, open_engine, reporting, unlock_sqlite
         from frontlines.web.logs import mask_url
     except ImportError as exc:  # the web stack is an optional extra
         print(f"frontlines db needs the web extra: pip install 'frontlines[web]' ({exc})")
@@ -40,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
     if args.action == "current":
         engine = open_engine(args.database)
         try:
-            with reporting(args.database, "cannot reach the database"):
+            with reporting(args.database, "cannot reach the database", DatabaseUnavailable):
                 found = migrations.status(engine)
         finally:
             engine.dispose()

@@ -50,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
 
         from frontlines.web import migrations
         from frontlines.web.app import Settings, create_app
-        from frontlines.web.database import lock_sqlite, sqlite_file
+        from frontlines.web.database import lock_sqlite, sqlite_file, unlock_sqlite
         from frontlines.web.fanout import Limits
         from frontlines.web.logs import mask_url, uvicorn_log_config
     except ImportError as exc:  # the web stack is an optional extra
@@ -61,8 +61,12 @@ def run(args: argparse.Namespace) -> int:
     # line (DatabaseError, exit 2). The embedded SQLite default migrates itself; PostgreSQL,
     # shared by several processes, is migrated once per deploy by `frontlines db upgrade`.
     embedded = sqlite_file(args.database) is not None
-    lock_sqlite(args.database)  # held for the life of the process; the kernel drops it at exit
-    migrations.prepare(args.database, allow_upgrade=embedded)
+    held = lock_sqlite(args.database)  # held for the life of the process; the kernel drops it at exit
+    try:
+        migrations.prepare(args.database, allow_upgrade=embedded)
+    except BaseException:
+        unlock_sqlite(held)
+        raise
     limits = Limits(spectators_per_game=max(0, args.max_spectators),
                     connections_per_address=max(0, args.max_connections_per_address),
                     messages_per_second=max(0.0, args.max_messages_per_second),

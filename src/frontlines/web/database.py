@@ -37,7 +37,18 @@ URL_HELP = "use sqlite:///FILE or postgresql://user:password@host/database"
 
 
 class DatabaseError(FrontlinesError):
-    """The database cannot be used as it is; the message says why in one line."""
+    """The database cannot be used as it is; the message says why in one line.
+
+    A command exits 2 for it: a mistake to fix (the URL, the schema) before trying again."""
+
+    exit_status = 2
+
+
+class DatabaseUnavailable(DatabaseError):
+    """The database did not answer or refused the connection: exit 1, since trying again
+    later may work (a service manager restarts on 1 and need not on 2)."""
+
+    exit_status = 1
 
 
 def normalise_url(url: str) -> str:
@@ -106,14 +117,14 @@ def open_engine(url: str, *, migrating: bool = False) -> Engine:
 
 
 @contextmanager
-def reporting(url: str, doing: str) -> Iterator[None]:
+def reporting(url: str, doing: str, error: type[DatabaseError] = DatabaseError) -> Iterator[None]:
     """Turn a driver's error while ``doing`` something with the database into one line."""
     try:
         yield
     except DatabaseError:
         raise
     except SQLAlchemyError as exc:
-        raise DatabaseError(f"{doing} {mask_url(url)}: {one_line(exc)}") from None
+        raise error(f"{doing} {mask_url(url)}: {one_line(exc)}") from None
 
 
 def one_line(exc: BaseException) -> str:

@@ -3,8 +3,9 @@
 ``GET /healthz``: the process is alive and its event loop answers (200; touches nothing
 else, so a slow database never gets a live process restarted).
 
-``GET /readyz``: this process should be sent traffic: the database answers and its schema
-is at the newest revision this code knows, and the process is not shutting down. 200
+``GET /readyz``: this process should be sent traffic: the database answers, every revision
+this code knows is applied (a newer schema, migrated for the next release during a rolling
+deploy, still counts), and the process is not shutting down. 200
 ``{"status": "ready", "revision": …}``, else 503 ``{"status": "unavailable", "reason": …}``
 with a short reason (the driver's own words go to the log only: they may name internal
 hosts).
@@ -50,6 +51,11 @@ def add_routes(app: FastAPI) -> None:
         except SQLAlchemyError as exc:
             log.warning("readyz: database unreachable: %s", one_line(exc))
             return _answer(503, status="unavailable", reason="database unreachable")
+        if found.state == "newer":
+            # A rolling deploy: `frontlines db upgrade` ran for the next release, which keeps
+            # the previous one working (revisions add, then remove only what no release uses);
+            # this process serves on until it is restarted.
+            return _answer(200, status="ready", revision=",".join(found.current), note="schema newer than this process")
         if found.state != "current":
             return _answer(503, status="unavailable", reason=f"database schema {found.describe()}")
         return _answer(200, status="ready", revision=",".join(found.current))

@@ -29,7 +29,7 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import Connection, inspect, text
 from sqlalchemy.engine import Engine
 
-from frontlines.web.database import DatabaseError, open_engine, reporting
+from frontlines.web.database import DatabaseError, DatabaseUnavailable, open_engine, reporting
 
 HERE = Path(__file__).parent
 # pg_advisory_xact_lock key held while upgrading ("frontlin" in ASCII): one upgrade at a time.
@@ -110,7 +110,7 @@ def upgrade(url: str, target: str = "heads") -> tuple[Status, Status]:
     """Migrate the database at ``url`` to ``target`` (the newest by default); answer before and after."""
     engine = open_engine(url, migrating=True)
     try:
-        with reporting(url, "cannot reach the database"):
+        with reporting(url, "cannot reach the database", DatabaseUnavailable):
             conn = engine.connect()
         with reporting(url, "cannot upgrade the database"), conn, conn.begin():
             # One upgrade at a time (on SQLite the transaction is BEGIN IMMEDIATE); what was
@@ -136,7 +136,7 @@ def prepare(url: str, *, allow_upgrade: bool, engine: Engine | None = None) -> S
     own = engine is None
     engine = engine or open_engine(url)
     try:
-        with reporting(url, "cannot reach the database"):
+        with reporting(url, "cannot reach the database", DatabaseUnavailable):
             found = status(engine)
     finally:
         if own:
