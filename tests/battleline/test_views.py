@@ -149,3 +149,21 @@ def test_view_objects_hold_no_hidden_return() -> None:
     assert views[0].log[-2:] == ["return:?", "return:?"]
     assert views[0].to_dict() == views[1].to_dict()
     assert pickle.dumps(views[0]) == pickle.dumps(views[1])
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_pickled_states_and_views_keep_every_field(ruleset: str) -> None:
+    """States and views pickle as their fields (``__reduce__``: a compiled class is made
+    only through its __init__, docs/performance.md), history and undo stack included."""
+    state, rng = new_state(ruleset, seed=6), random.Random(6)
+    for _ in range(25):
+        state.push(rng.choice(state.legal_actions()))
+    view = state.view(state.current_player())
+    view.sample(random.Random(1))  # fills its deal cache, which pickles too
+    again = pickle.loads(pickle.dumps(view))
+    assert again == view and again.log == view.log and again.deal_cache is not None
+    assert again.sample(random.Random(2)) == view.sample(random.Random(2))
+    copy = pickle.loads(pickle.dumps(state))
+    assert type(copy) is BattleLineState and copy == state and copy.hist == state.hist and copy.actors == state.actors
+    while state.hist:  # the undo stack came too (its setup objects as copies)
+        assert copy.pop() == state.pop() and copy == state

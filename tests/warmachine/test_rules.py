@@ -314,3 +314,25 @@ def test_best_of_three_match() -> None:
         assert out is not None and out.reason == "match" and out.scores == b.match_wins()
         assert out.winner == (0 if out.scores[0] > out.scores[1] else 1 if out.scores[1] > out.scores[0] else None)
         assert s.view(0).to_dict()["match"]["wins"] == list(out.scores)
+
+
+def test_pickled_states_views_and_boards_keep_every_field() -> None:
+    """Pickling carries a board field by field (``rules.BOARD_FIELDS``: a compiled Board
+    is made only through its __init__), states with their history and undo stack."""
+    import pickle
+
+    from frontlines.games.warmachine.rules import BOARD_FIELDS, Board
+
+    assert set(Board.__slots__) == {"opts", *BOARD_FIELDS}
+    state, rng = MODULE.new_state("warmachine", seed=4), random.Random(4)
+    for _ in range(12):
+        state.push(rng.choice(state.legal_actions()))
+    copy = pickle.loads(pickle.dumps(state))
+    assert copy == state and copy.history == state.history
+    for name in Board.__slots__:
+        assert getattr(copy.board, name) == getattr(state.board, name)
+    assert copy.pop() == state.pop() and copy == state
+    for viewer in (0, 1, None):
+        view = state.view(viewer)
+        again = pickle.loads(pickle.dumps(view))
+        assert again == view and again.to_dict() == view.to_dict()

@@ -147,11 +147,13 @@ def _median(runs: int, measure: Callable[[int], float]) -> tuple[float, list[flo
 
 
 def run(args: argparse.Namespace) -> int:
+    from frontlines.core.build import build, describe
     from frontlines.games import all_rulesets
 
     parts = set(args.only or ("games", "proofs", "ismcts"))
     runs = max(1, args.runs)
-    figures: dict[str, Any] = {"runs": runs}
+    figures: dict[str, Any] = {"runs": runs, "build": build()}
+    print(f"{'build':26} {describe()}   (docs/performance.md)")
     err = sys.stderr
     if "games" in parts:
         names = args.rules or [r.name for r in all_rulesets()]

@@ -119,6 +119,8 @@ class Outcome:
 class View(ABC):
     """What one player (or a spectator, ``viewer is None``) may know of a state."""
 
+    __slots__ = ()  # so that a game's slotted state or view has no __dict__
+
     viewer: int | None
 
     @property
@@ -173,6 +175,8 @@ class View(ABC):
 
 class State(ABC):
     """A full game state (all hidden information included)."""
+
+    __slots__ = ()  # so that a game's slotted state or view has no __dict__
 
     @property
     @abstractmethod

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from frontlines.core.actions import ActionRecord
@@ -88,13 +87,40 @@ def _troop_cards(troop_mask: int) -> tuple[int, ...]:
     return cards
 
 
-@dataclass(slots=True, eq=False, repr=False)
-class BattleLineState(Table, State):
-    """A full Battle Line family position, hidden cards included."""
+def _rebuilt(cls: type[Table], table: tuple[Any, ...], own: dict[str, Any]) -> Table:
+    """A pickled state or view (``__reduce__``): its table fields, then its own."""
+    obj = cls(*table)
+    for name, value in own.items():
+        setattr(obj, name, value)
+    return obj
 
-    hist: list[int] = field(default_factory=list)
-    actors: list[int] = field(default_factory=list)  # who made each action of ``hist`` (for public logs)
-    undo: list[tuple[Any, ...]] = field(default_factory=list)  # the table before each push
+
+class BattleLineState(Table, State):
+    """A full Battle Line family position, hidden cards included.
+
+    Built from a table's fields, in order (``BattleLineState(*values(t))``); its own
+    attributes start empty. Not a dataclass itself: the compiled build (docs/performance.md)
+    cannot make one of a class with a base from an uncompiled module (``State``)."""
+
+    __slots__ = ("actors", "hist", "undo")
+
+    def __init__(self, *table: Any) -> None:
+        Table.__init__(self, *table)
+        self.hist: list[int] = []
+        self.actors: list[int] = []  # who made each action of ``hist`` (for public logs)
+        self.undo: list[tuple[Any, ...]] = []  # the table before each push
+
+    # State's comparison, spelled out: a compiled class takes its operators from its
+    # compiled base (Table: identity), not from State
+    def __eq__(self, other: object) -> bool:
+        return State.__eq__(self, other)
+
+    __hash__ = None
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # pickled as its fields (the search's worker processes get views so): a compiled
+        # class is made only through its __init__
+        return _rebuilt, (BattleLineState, values(self), {"hist": self.hist, "actors": self.actors, "undo": self.undo})
 
     # --- construction ----------------------------------------------------------------
     @classmethod
@@ -268,15 +294,30 @@ class BattleLineState(Table, State):
         return new
 
 
-@dataclass(slots=True, eq=False, repr=False)
 class BattleLineView(Table, View):
-    """A player's (or the public) knowledge of a position. Build with ``state.view(p)``."""
+    """A player's (or the public) knowledge of a position. Build with ``state.view(p)``
+    (from a table's fields, like :class:`BattleLineState`)."""
 
-    viewer: int | None = None
-    seen_hist: list[int] = field(default_factory=list)  # the state's history, others' Scout returns as -1
-    seen_actors: list[int] = field(default_factory=list)  # who made each of those actions
-    log_cache: list[str] | None = None
-    deal_cache: Deal | None = None  # what its samples start from
+    __slots__ = ("deal_cache", "log_cache", "seen_actors", "seen_hist", "viewer")
+
+    def __init__(self, *table: Any) -> None:
+        Table.__init__(self, *table)
+        self.viewer: int | None = None
+        self.seen_hist: list[int] = []  # the state's history, others' Scout returns as -1
+        self.seen_actors: list[int] = []  # who made each of those actions
+        self.log_cache: list[str] | None = None
+        self.deal_cache: Deal | None = None  # what its samples start from
+
+    def __eq__(self, other: object) -> bool:  # as BattleLineState.__eq__
+        return View.__eq__(self, other)
+
+    def __hash__(self) -> int:
+        return View.__hash__(self)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        own = {"viewer": self.viewer, "seen_hist": self.seen_hist, "seen_actors": self.seen_actors,
+               "log_cache": self.log_cache, "deal_cache": self.deal_cache}
+        return _rebuilt, (BattleLineView, values(self), own)
 
     # --- View interface ----------------------------------------------------------------
     @property

@@ -148,6 +148,10 @@ class WarMachineState(State):
         self._actors: list[int] = []  # who played each action, for the masked log
         self._undo: list[Board] = []
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # pickled as its fields: a compiled class (docs/performance.md) is made only through its __init__
+        return _unpickled_state, (self._b, self._ruleset, self._history, self._actors, self._undo)
+
     @property
     def board(self) -> Board:
         """The underlying board (read it, do not change it)."""
@@ -263,6 +267,12 @@ class WarMachineState(State):
         return f"WarMachineState({self.to_notation()!r})"
 
 
+def _unpickled_state(board: Board, ruleset: str, history: list[int], actors: list[int], undo: list[Board]) -> WarMachineState:
+    state = WarMachineState(board, ruleset)
+    state._history, state._actors, state._undo = history, actors, undo
+    return state
+
+
 class WarMachineView(View):
     """What one player (or a spectator) may know; hidden cards are UNKNOWN on its board."""
 
@@ -272,6 +282,9 @@ class WarMachineView(View):
         self.viewer = viewer
         self._ruleset = ruleset
         self._history = history  # (actions, who played each) of the state it came from
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return WarMachineView, (self._b, self.viewer, self._ruleset, self._history)
 
     def log(self) -> list[str]:
         """The actions so far as this viewer saw them (hidden cards as ``?``)."""

@@ -15,6 +15,7 @@ Actions are ints (hashable, cheap, equal across an information set):
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from frontlines.core.game import Termination
 from frontlines.games.warmachine.cards import ALL_CARDS, INF, STRENGTH, UNKNOWN, WM
@@ -56,8 +57,12 @@ class Board:
         "resigned", "results", "shuffler", "sides", "status", "strength", "support", "to_move",
     )
 
-    def __init__(self, opts: Opts) -> None:
+    def __init__(self, opts: Opts, source: Board | None = None) -> None:
+        """A fresh board, or (``source``) a copy of ``source``."""
         self.opts = opts
+        if source is not None:
+            self._copy(source)
+            return
         self.front_country: list[int] = [0] * 6
         self.front_type: list[int] = [0] * 6
         self.piles: list[list[int]] = [[] for _ in range(6)]  # top card last
@@ -82,31 +87,37 @@ class Board:
         self.results: list[tuple[int, int, int]] = []  # finished games: (score0, score1, winner or -1)
 
     def copy(self) -> Board:
-        b = Board.__new__(Board)
-        b.opts = self.opts
-        b.front_country = self.front_country[:]
-        b.front_type = self.front_type[:]
-        b.piles = [p[:] for p in self.piles]
-        b.support = self.support
-        b.hands = [self.hands[0][:], self.hands[1][:]]
-        b.sides = [[s[0][:], s[1][:]] for s in self.sides]
-        b.colour = [c[:] for c in self.colour]
-        b.strength = [s[:] for s in self.strength]
-        b.status = self.status[:]
-        b.burned_battle = self.burned_battle[:]
-        b.burned_by = [self.burned_by[0][:], self.burned_by[1][:]]
-        b.leftover = self.leftover[:]
-        b.dealt = [self.dealt[0][:], self.dealt[1][:]]
-        b.shuffler = self.shuffler
-        b.first = self.first
-        b.to_move = self.to_move
-        b.phase = self.phase
-        b.draws_left = self.draws_left
-        b.resigned = self.resigned
-        b.match_seed = self.match_seed
-        b.game_no = self.game_no
-        b.results = self.results[:]
-        return b
+        # through __init__, not Board.__new__: a compiled Board (docs/performance.md) has no bare __new__
+        return Board(self.opts, self)
+
+    def _copy(self, b: Board) -> None:
+        self.front_country = b.front_country[:]
+        self.front_type = b.front_type[:]
+        self.piles = [p[:] for p in b.piles]
+        self.support = b.support
+        self.hands = [b.hands[0][:], b.hands[1][:]]
+        self.sides = [[s[0][:], s[1][:]] for s in b.sides]
+        self.colour = [c[:] for c in b.colour]
+        self.strength = [s[:] for s in b.strength]
+        self.status = b.status[:]
+        self.burned_battle = b.burned_battle[:]
+        self.burned_by = [b.burned_by[0][:], b.burned_by[1][:]]
+        self.leftover = b.leftover[:]
+        self.dealt = [b.dealt[0][:], b.dealt[1][:]]
+        self.shuffler = b.shuffler
+        self.first = b.first
+        self.to_move = b.to_move
+        self.phase = b.phase
+        self.draws_left = b.draws_left
+        self.resigned = b.resigned
+        self.match_seed = b.match_seed
+        self.game_no = b.game_no
+        self.results = b.results[:]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # pickled as its fields (the search's worker processes get views so): a compiled
+        # Board (docs/performance.md) is made only through its __init__
+        return _unpickled_board, (self.opts, [getattr(self, name) for name in BOARD_FIELDS])
 
     def front_cards(self) -> list[int]:
         """The three cards of the war front, rebuilt from the six positions."""
@@ -443,3 +454,18 @@ class Board:
 
     def match_done(self) -> bool:
         return self.match_winner() is not None or len(self.results) >= 3
+
+
+# every field of a Board but ``opts``, as pickling carries them
+BOARD_FIELDS = (
+    "burned_battle", "burned_by", "colour", "dealt", "draws_left", "first", "front_country",
+    "front_type", "game_no", "hands", "leftover", "match_seed", "phase", "piles",
+    "resigned", "results", "shuffler", "sides", "status", "strength", "support", "to_move",
+)
+
+
+def _unpickled_board(opts: Opts, values: list[Any]) -> Board:
+    b = Board(opts)
+    for name, value in zip(BOARD_FIELDS, values, strict=True):
+        setattr(b, name, value)
+    return b
