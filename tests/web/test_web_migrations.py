@@ -149,3 +149,17 @@ def test_upgrades_at_once_from_several_processes_apply_once(pg_server: str) -> N
     assert sorted(before.state for before, _ in results) == ["current"] * 3 + ["empty"]
     assert all(after.state == "current" for _, after in results)
     assert schema_drift(url) == []
+
+
+def test_a_failed_migration_leaves_a_sqlite_file_as_it_was(sqlite_url: str) -> None:
+    """Python's sqlite3 commits before DDL on its own; the migrating engine makes DDL transactional."""
+    from sqlalchemy import inspect
+
+    from frontlines.web.database import open_engine
+
+    engine = open_engine(sqlite_url, migrating=True)
+    with pytest.raises(RuntimeError), engine.begin() as conn:
+        conn.execute(text("CREATE TABLE halfway (x INTEGER)"))
+        raise RuntimeError("the migration fails after its first step")
+    assert inspect(engine).get_table_names() == []
+    engine.dispose()

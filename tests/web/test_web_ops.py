@@ -102,7 +102,12 @@ def test_readyz_says_whether_the_database_is_usable(db_url: str) -> None:
         assert behind.status_code == 503 and behind.json()["status"] == "unavailable"
         assert "from before migrations" in behind.json()["reason"]
 
-        store = client.app.state.manager.store  # type: ignore[attr-defined]
+        manager = client.app.state.manager  # type: ignore[attr-defined]
+        manager.draining = True  # a process told to stop (SIGTERM) takes no new clients
+        assert client.get("/readyz").json() == {"status": "unavailable", "reason": "starting or shutting down"}
+        manager.draining = False
+
+        store = manager.store
         kept = store.engine
         store.engine = create_engine("postgresql+psycopg://nobody@127.0.0.1:1/none", connect_args={"connect_timeout": 2})
         try:

@@ -58,8 +58,9 @@ def run(args: argparse.Namespace) -> int:
         return 2
     # Before the port is bound: a wrong URL, a database that does not answer, a SQLite file
     # another server holds or a schema that is not at the newest revision ends here, in one
-    # line (DatabaseError, exit 2). The embedded SQLite default migrates itself; PostgreSQL,
-    # shared by several processes, is migrated once per deploy by `frontlines db upgrade`.
+    # line (DatabaseError: exit 2, or 1 when the database did not answer). The embedded
+    # SQLite default migrates itself; PostgreSQL, shared by several processes, is migrated
+    # once per deploy by `frontlines db upgrade`.
     embedded = sqlite_file(args.database) is not None
     held = lock_sqlite(args.database)  # held for the life of the process; the kernel drops it at exit
     try:

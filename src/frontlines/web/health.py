@@ -41,7 +41,8 @@ def add_routes(app: FastAPI) -> None:
     async def readyz(request: Request) -> JSONResponse:
         state = request.app.state
         manager = getattr(state, "manager", None)
-        if manager is None or getattr(state, "stopping", False):
+        # Draining (SIGTERM, several processes): the balancer should send new clients elsewhere.
+        if manager is None or getattr(state, "stopping", False) or getattr(manager, "draining", False):
             return _answer(503, status="unavailable", reason="starting or shutting down")
         loop = asyncio.get_running_loop()
         try:
