@@ -154,7 +154,9 @@ def test_a_bad_database_stops_the_server_in_one_line(url: str, words: str, statu
     def half_started(*args: object, **kwargs: object) -> None:
         raise AssertionError("the server was started")
 
+    # Wherever serve hands the app over (uvicorn.run, or a Server of its own), binding the port goes through here.
     monkeypatch.setattr(uvicorn, "run", half_started)
+    monkeypatch.setattr(uvicorn.Server, "startup", half_started)
     assert main(["serve", "--database", url, "--port", str(free_port())]) == status
     out, err = capsys.readouterr()
     assert out == "" and err.count("\n") == 1 and err.startswith("frontlines serve: ")
