@@ -566,22 +566,90 @@ OUTSIDE_VIEWPORT = """(selector) => [...document.querySelectorAll(selector)].map
 }).filter(([, l, t, r, b]) => l < 0 || t < 0 || r > innerWidth || b > innerHeight)"""
 
 
-@pytest.mark.parametrize(("ruleset", "lang", "flags"), [
-    ("battleline", "en", 9), ("battleline", "fa", 9), ("schotten-totten", "ja", 9), ("medieval", "cs", 9),
+def _pick_for_a_move(page: Any) -> None:
+    """Pick a card of the hand that goes to the table (a troop; in War Machine any card)."""
+    if page.locator(".wm-card").count():
+        page.locator(".wm-card.selectable").first.tap()
+        page.wait_for_selector('[data-tok="btn:burn"]')
+    else:
+        page.locator(".hand .card.selectable:not(.named)").first.tap()
+        page.wait_for_selector(".slot.selectable")
+
+
+@pytest.mark.parametrize(("ruleset", "lang", "flags", "plies"), [
+    ("battleline", "en", 9, 36), ("battleline", "fa", 9, 36), ("schotten-totten", "ja", 9, 36),
+    ("medieval", "cs", 9, 36), ("warmachine", "en", 6, 14), ("warmachine", "fa", 6, 14),
 ])
-def test_the_phone_table_fits_one_screen(browser: Any, server: LiveServer, ruleset: str, lang: str, flags: int) -> None:
-    """At 390×844 every flag, both sides and the hand are on screen without scrolling, before
-    and after a card is picked (the flags then offer their slots)."""
-    gid, token = _full_table(server, ruleset, 36, 7)
+def test_the_phone_table_fits_one_screen(browser: Any, server: LiveServer, ruleset: str, lang: str, flags: int,
+                                         plies: int) -> None:
+    """At 390×844 every flag (War Machine: every position), both sides and the hand are on
+    screen without scrolling, before and after a card is picked (the table then offers where
+    it may go)."""
+    gid, token = _full_table(server, ruleset, plies, 7)
     page = new_page(browser, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
     page.goto(f"{server.base}/g/{gid}?t={token}&lang={lang}")
     assert wait_turn(page) == "me"
     for picked in (False, True):
         if picked:
-            page.locator(".hand .card.selectable:not(.named)").first.tap()  # a troop: its flags offer slots
-            page.wait_for_selector(".slot.selectable")
-        assert page.locator(".flag-col").count() == flags and page.locator(".hand .card").count() >= 5
-        assert page.locator(".flag-col .card").count() >= 12  # a table with cards on it
-        assert page.evaluate(OUTSIDE_VIEWPORT, ".flag-col, .flag-col .card, .slot, .hand, .hand .card, .player-bar") == []
+            _pick_for_a_move(page)
+        assert page.locator(".flag-col, .wm-pos").count() == flags
+        assert page.locator(".hand .card, .hand .wm-card").count() >= (5 if flags == 9 else 1)
+        assert page.locator(".flag-col .card, .wm-pos .wm-u").count() >= (12 if flags == 9 else 4)  # a table with cards on it
+        table = ".flag-col, .flag-col .card, .slot, .wm-pos, .wm-u, .wm-deploy, .hand, .hand .card, .wm-card, .player-bar"
+        assert page.evaluate(OUTSIDE_VIEWPORT, table) == []
         assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
+    assert page.errors == []
+
+
+def test_war_machine_table_and_tracker(browser: Any, server: LiveServer) -> None:
+    """War Machine's own table: six positions with both sides' strengths, each open one with a
+    margin and who would win it now; the tracker's unseen cards are exactly the support piles,
+    the opponent's hand and the face-down burns."""
+    gid, token = _full_table(server, "warmachine", 16, 3)
+    page = new_page(browser, viewport={"width": 1280, "height": 900})
+    page.goto(f"{server.base}/g/{gid}?t={token}")
+    assert wait_turn(page) == "me"
+    state = server.app.state.manager.games[gid].state
+    seat = state.current_player()
+    v = state.view(seat).to_dict()
+    board = page.inner_text("#board")
+    assert "= 0" not in board and "No tracker" not in page.inner_text("#tracker")
+    for c in v["front"]:
+        pos = page.locator(f'.wm-pos[data-pos="{c["index"]}"]')
+        mine, theirs = c["strengths"][seat], c["strengths"][1 - seat]
+        if c["status"] == "open" and mine != theirs:
+            assert "proj-me" in (pos.get_attribute("class") or "") if mine > theirs else "proj-opp" in (pos.get_attribute("class") or "")
+            margin = pos.locator(".wm-margin").inner_text()
+            assert margin == (f"+{mine - theirs}" if mine > theirs else f"−{theirs - mine}")
+        assert c["name"] in pos.get_attribute("aria-label")
+    hidden = v["support"] + v["hand_sizes"][1 - seat] + v["burned_cards"].count("?") + v["leftover"].count("?")
+    assert page.locator("#tracker td.unseen").count() == hidden
+    assert page.locator("#tracker td.seen").count() == 30 - hidden
+    assert f"Not seen: {hidden} cards" in page.inner_text("#tracker")
+    assert page.errors == []
+
+
+@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
+def test_moves_and_claims_animate_unless_reduced_motion(browser: Any, server: LiveServer, motion: str) -> None:
+    """A card played glides to its flag and a claim pulses (~¼ s); with the system's reduced
+    motion asked for, nothing animates at all (no Web Animation, no CSS transition)."""
+    gid, token = _game_at(server, "claim")
+    page = new_page(browser, viewport={"width": 1280, "height": 900}, reduced_motion=motion)
+    page.goto(f"{server.base}/g/{gid}?t={token}")
+    assert wait_turn(page) == "me"
+    started = "Number(document.querySelector('#table').dataset.animations || 0)"
+    running = "document.getAnimations().length"
+    _click_and_wait(page, ".claim-btn")
+    claims = page.evaluate(started)
+    assert wait_turn(page) == "me"
+    page.locator(".hand .card.selectable:not(.named)").first.click()
+    picked = page.evaluate(running)  # the picked card lifts
+    _click_and_wait(page, ".slot.selectable")
+    moved = page.evaluate(f"[{started}, {running}]")
+    if motion == "reduce":
+        assert claims == 0 and picked == 0 and moved == [0, 0]
+        assert page.evaluate("getComputedStyle(document.querySelector('.card')).transitionDuration") == "0s"
+    else:
+        assert claims >= 1 and moved[0] >= claims + 1
+        assert page.evaluate("getComputedStyle(document.querySelector('.card')).transitionDuration") == "0.12s"
     assert page.errors == []

@@ -4,7 +4,7 @@
 // rules differences come from the view's `features`, never from the ruleset's name.
 import { t, esc, cardName, setCardNames, setFeatures } from "./common.js";
 import { renderBattleLine, renderGeneric, renderTracker } from "./board.js";
-import { renderWarMachine } from "./warmachine.js";
+import { renderWarMachine, renderWarMachineTracker } from "./warmachine.js";
 
 function noTracker(box) {
   box.innerHTML = `<p class="muted">${esc(t("No tracker for this game."))}</p>`;
@@ -55,7 +55,7 @@ const battleline = {
 const warmachine = {
   game: "warmachine",
   render: renderWarMachine,
-  tracker: noTracker,
+  tracker: renderWarMachineTracker,
   pathOf(e) {
     switch (e.kind) {
       case "draw": return [`pile:${e.pile}`];

@@ -15,7 +15,7 @@ function cardButton(code, ruleset, tok, next, selected, extra = "") {
   // A tactics card in the hand shows its name under the picture; its rule is on the popover.
   const named = tok.startsWith("hand:") && code !== "?" && !isTroop(code);
   const caption = named ? `<span class="card-name" aria-hidden="true">${esc(cardName(code))}</span>` : "";
-  return `<button type="button" class="card ${extra}${named ? " named" : ""}${on ? " selectable" : ""}${picked ? " picked" : ""}" data-tok="${esc(tok)}"` +
+  return `<button type="button" class="card ${extra}${named ? " named" : ""}${on ? " selectable" : ""}${picked ? " picked" : ""}" data-tok="${esc(tok)}" data-code="${esc(code)}"` +
     ` aria-label="${esc(cardName(code, ruleset))}"${ruleAttrs(code)}${picked ? ' aria-pressed="true"' : ""}${on ? "" : " disabled"}>${cardSvg(code)}${caption}</button>`;
 }
 

@@ -4,6 +4,7 @@
 import { loadCatalog, t, esc, myGames, rememberGame, outcomeText, playerName, describeAction, seatNames, installCardTips } from "./common.js";
 import { renderLog, me } from "./board.js";
 import { adapterFor, renderBoard } from "./adapters.js";
+import { snapshot, animate } from "./motion.js";
 
 const $ = (id) => document.getElementById(id);
 const root = $("table");
@@ -22,6 +23,7 @@ let retry = 500;
 let lastMover = null; // pass-and-play: who the device was last shown to
 let handoverOpen = false;
 let adapter = null; // the game's adapter, chosen at the first view
+let drawn = null; // the view last drawn on the board (what animations start from)
 const pathOf = (e) => adapter.pathOf(e);
 /** Both seats' names as shown: "You", the other player's name, the bot's level in words. */
 const names = () => seatNames(msg.names, msg.opponent, msg.bot_seat, typeof msg.role === "number" ? msg.role : null);
@@ -98,7 +100,10 @@ function draw() {
   // first choice of the next step, so keyboard users never fall back to the page top.
   const active = document.activeElement;
   const focusTok = active && active.dataset ? active.dataset.tok : null;
+  const before = drawn && drawn.viewer === v.viewer ? snapshot($("board")) : null;
   renderBoard(adapter, $("board"), v, { seat, names: names(), next, selected: sel, online: msg.online });
+  if (drawn !== v) animate($("board"), before, drawn, v);
+  drawn = v;
   adapter.tracker($("tracker"), v);
   renderLog($("log"), v, names(), msg.role === "both" ? null : v.viewer);
   renderControls(v, next, mine);
