@@ -55,6 +55,23 @@ def play_to(base: str, ruleset: str, plies: int, seed: int) -> tuple[str, str]:
     return g["id"], g["token"]
 
 
+def finished(base: str, ruleset: str, seed: int) -> tuple[str, str]:
+    """A pass-and-play game played to its end by seeded random moves (both hands then open)."""
+    from frontlines.games import new_state
+
+    state, rng, texts = new_state(ruleset, seed=seed), random.Random(seed), []
+    while not state.is_terminal():
+        seat = state.current_player()
+        assert seat is not None
+        entry = rng.choice(state.view(seat).to_dict()["legal"])
+        texts.append(entry["text"])
+        state.apply(state.parse_action(entry["text"]))
+    g = httpx.post(f"{base}/api/games", json={"ruleset": ruleset, "opponent": "hotseat", "seed": seed}).json()
+    for text in texts:
+        httpx.post(f"{base}/api/games/{g['id']}/action", json={"t": g["token"], "text": text}).raise_for_status()
+    return g["id"], g["token"]
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", default=str(ROOT / "artifacts" / "web"))
@@ -63,6 +80,7 @@ def main() -> int:
     ap.add_argument("--widths", default=",".join(map(str, SIZES)))
     ap.add_argument("--rulesets", default=",".join(g[0] for g in GAMES))
     ap.add_argument("--pick", action="store_true", help="pick the first playable card before the picture")
+    ap.add_argument("--over", action="store_true", help="a finished pass-and-play game (seed 5) instead")
     args = ap.parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -72,17 +90,17 @@ def main() -> int:
         for ruleset, plies, seed in GAMES:
             if ruleset not in args.rulesets.split(","):
                 continue
-            gid, token = play_to(server.base, ruleset, plies, seed)
+            gid, token = finished(server.base, ruleset, 5) if args.over else play_to(server.base, ruleset, plies, seed)
             for lang in args.langs.split(","):
                 for w in widths:
-                    name = f"{ruleset}-{lang}-{w}"
+                    name = f"{ruleset}-{lang}-{w}" + ("-picked" if args.pick else "") + ("-over" if args.over else "")
                     if args.only and args.only not in name:
                         continue
                     ctx = browser.new_context(viewport={"width": w, "height": SIZES[w]}, is_mobile=w < 700,
                                               has_touch=w < 700, device_scale_factor=2 if w < 700 else 1)
                     page = ctx.new_page()
                     page.goto(f"{server.base}/g/{gid}?t={token}&lang={lang}")
-                    page.wait_for_selector('#table[data-turn="me"]')
+                    page.wait_for_selector('#table[data-turn="over"]' if args.over else '#table[data-turn="me"]')
                     if args.pick:
                         page.locator(".hand .selectable").first.click()
                     page.wait_for_timeout(400)

@@ -123,6 +123,11 @@ export function renderWarMachine(box, v, opts) {
   const front = v.front || [];
   const proj = projectedWinners(front);
   const over = v.phase === "over";
+  // "you" and "opponent" only for a player at their own seat; watchers (and pass-and-play at
+  // the end) read both players' names.
+  const own = v.viewer === seat;
+  const meWord = own ? t("you") : playerName(names, seat);
+  const oppWord = own ? t("opponent") : playerName(names, opp);
   const openHand = !over ? "" : (v.hands && Array.isArray(v.hands[opp]) && v.hands[opp].length
     ? `<span class="zone open-hand" role="group" aria-label="${esc(t("open hand:"))}"><span class="zone-label" aria-hidden="true">${esc(t("open hand:"))}</span> ${v.hands[opp].map(miniCard).join("")}</span>` : "");
   let html = bar(v, opp, names, opts, openHand);
@@ -132,10 +137,10 @@ export function renderWarMachine(box, v, opts) {
     const decided = c.status === "won" || c.status === "no_winner";
     const status = c.status === "pending" ? t("tied: waiting")
       : c.status === "no_winner" ? t("no winner")
-        : c.status === "won" ? (c.winner === seat ? t("won by you") : t("won by {name}", { name: playerName(names, c.winner) })) : "";
+        : c.status === "won" ? (c.winner === seat && own ? t("won by you") : t("won by {name}", { name: playerName(names, c.winner) })) : "";
     const margin = c.strengths[seat] - c.strengths[opp];
     const who = proj[i] === null ? "none" : proj[i] === seat ? "me" : "opp";
-    const whoWord = who === "none" ? t("nobody") : who === "me" ? t("you") : t("opponent");
+    const whoWord = who === "none" ? t("nobody") : who === "me" ? meWord : oppWord;
     const ifNow = t("if it ended now: {who}", { who: who === "opp" ? playerName(names, opp) : whoWord });
     const pileTok = `pile:${c.index}`;
     const pile = next.has(pileTok)
@@ -151,9 +156,9 @@ export function renderWarMachine(box, v, opts) {
       `${countryName(c.country)} (${t(c.depicted === "war_machine" ? "war machine" : "infantry")}, ${t("value {n}", { n: num(c.value) })})`,
       t("pile: {n}", { n: num(c.pile) }),
       status,
-      `${t("opponent")}: ${c.colours[opp] ? countryName(c.colours[opp]) + " " : ""}${t("strength {n}", { n: num(c.strengths[opp]) })}`,
-      `${t("you")}: ${c.colours[seat] ? countryName(c.colours[seat]) + " " : ""}${t("strength {n}", { n: num(c.strengths[seat]) })}`,
-      decided ? "" : t("your margin: {n}", { n: signed(margin) }),
+      `${oppWord}: ${c.colours[opp] ? countryName(c.colours[opp]) + " " : ""}${t("strength {n}", { n: num(c.strengths[opp]) })}`,
+      `${meWord}: ${c.colours[seat] ? countryName(c.colours[seat]) + " " : ""}${t("strength {n}", { n: num(c.strengths[seat]) })}`,
+      decided || !own ? "" : t("your margin: {n}", { n: signed(margin) }),
       decided ? "" : ifNow,
     ].filter(Boolean).join("; ");
     const cls = ["wm-pos", `proj-${who}`];
@@ -169,12 +174,12 @@ export function renderWarMachine(box, v, opts) {
       sideHtml(c, seat, "mine") +
       `<div class="wm-foot">${decided || c.status === "pending"
         ? `<span class="wm-status">${esc(status)}</span>`
-        : `<span class="wm-margin" dir="ltr">${signed(margin)}</span>`}` +
+        : own ? `<span class="wm-margin" dir="ltr">${signed(margin)}</span>` : ""}` +
       (decided ? "" : `<span class="wm-proj" title="${esc(ifNow)}">${esc(whoWord)}</span>`) + `</div>` +
       `<div class="wm-deploys">${deploy}</div></section>`;
   }
   html += `</div>`;
-  if (!over) html += `<p class="wm-legend muted">${esc(t("Under each country: your margin, and who would win its battle if the game ended now."))}</p>`;
+  if (!over && own) html += `<p class="wm-legend muted">${esc(t("Under each country: your margin, and who would win its battle if the game ended now."))}</p>`;
   html += summary(v, seat, opp, names, proj);
   html += bar(v, seat, names, opts, "");
   const hand = v.hands && v.hands[seat];
@@ -227,7 +232,7 @@ export function renderWarMachineTracker(box, v) {
     { n: num(unseen.length), piles: num(v.support), hand: num(oppHand), down: num(facedown) }))}</p>`;
   html += `<table class="tracker wm-tracker"><thead><tr><th scope="col"><span aria-hidden="true">▲ \\ ▼</span></th>` +
     ORDER.map((b) => `<th scope="col" style="--c:${FILL[b]}">▼ ${esc(countryName(b))}</th>`).join("") +
-    `<th scope="col">${esc(t("not seen"))}</th></tr></thead><tbody>`;
+    `<th scope="col"><span aria-hidden="true">Σ ○</span><span class="visually-hidden">${esc(t("not seen"))}</span></th></tr></thead><tbody>`;
   for (const a of ORDER) {
     html += `<tr><th scope="row" style="--c:${FILL[a]}">▲ ${esc(countryName(a))}</th>`;
     for (const b of ORDER) {
@@ -238,7 +243,7 @@ export function renderWarMachineTracker(box, v) {
     }
     html += `<td class="sum">${num(unseen.filter((c) => c[0] === LETTER[a]).length)}</td></tr>`;
   }
-  html += `<tr><th scope="row">${esc(t("not seen"))}</th>` +
+  html += `<tr><th scope="row"><span aria-hidden="true">Σ ○</span><span class="visually-hidden">${esc(t("not seen"))}</span></th>` +
     ORDER.map((b) => `<td class="sum">${num(unseen.filter((c) => c[1] === LETTER[b]).length)}</td>`).join("") + `<td class="sum">${num(unseen.length)}</td></tr>`;
   html += `</tbody></table>`;
   box.innerHTML = html;
