@@ -12,7 +12,8 @@ move again after ``horizon`` opponent turns), where the game policy's static eva
 replaces the rest of the game. Provable claims are forced both in the tree and in
 rollouts: taking one never hurts. The root considers the heuristic's best moves only,
 each starting from the heuristic's estimate (virtual visits); inner nodes consider the
-cheap policy's best ``width`` moves. ``eval_samples`` and ``eval_scale`` tune the static
+cheap policy's best ``width`` moves. ``value`` mixes the learned evaluation
+(:mod:`frontlines.bots.learned`, Battle Line with numpy) into the cut-off. ``eval_samples`` and ``eval_scale`` tune the static
 evaluation (``GamePolicy.with_evaluation``); with ``eval_hand`` it judges each sampled deal
 with the opponent's hand as dealt there, so that the search's mean over deals weighs the
 hands the opponent may hold, as its tree does for the opponent's replies. Late in the game (the policy's ``progress`` at
@@ -71,6 +72,7 @@ class SearchParams:
     prior_samples: int = 0  # sampled futures behind that estimate (0: the heuristic's default)
     prior_rate: float = 1 / 30  # the prior grows to this many virtual visits per iteration run, if that is more
     prior_base: int = 0  # deals whose mean evaluation is the level the prior's move scores add to (0: even, 0.5)
+    value: float = 0.0  # share of the learned evaluation in the cut-off value (0: today's evaluation; needs numpy)
 
     def check(self) -> None:
         if self.time is None and self.iterations is None:
@@ -97,6 +99,8 @@ class SearchParams:
             raise ValueError("ismcts eval_scale and late_eval_scale must be 0-100")
         if self.eval_hand not in (0, 1):
             raise ValueError(f"ismcts eval_hand must be 0 or 1, not {self.eval_hand}")
+        if not 0 <= self.value <= 1:
+            raise ValueError(f"ismcts value must be 0-1, not {self.value}")
 
     def late(self) -> bool:
         """Whether any late-game setting differs from the rest of the game."""
@@ -262,6 +266,10 @@ def search(
     policy = policy or policy_for(view.ruleset)
     if params.eval_samples or params.eval_scale or params.eval_hand:
         policy = policy.with_evaluation(params.eval_samples, params.eval_scale, bool(params.eval_hand))
+    if params.value:
+        from frontlines.bots.learned import learned_policy  # its numpy is optional: without it, today's evaluation
+
+        policy = learned_policy(policy, view.ruleset, params.value)
     root_only = set(root_actions) if root_actions else None
     viewer = view.viewer if view.viewer is not None else 0
     width = params.width
