@@ -232,10 +232,10 @@ def split(data: Dataset, seed: int, share: float = 0.1) -> tuple[Any, Any]:
 def train(
     data: Dataset,
     seed: int,
-    hidden: Sequence[int] = (64, 32),
-    epochs: int = 40,
+    hidden: Sequence[int] = (32,),
+    epochs: int = 30,
     lr: float = 1e-3,
-    decay: float = 1e-4,
+    decay: float = 1e-2,
     batch: int = 256,
     patience: int = 6,
     progress: bool = True,
