@@ -91,8 +91,8 @@ def test_start_of_turn_claims_only_before_the_play() -> None:
     assert claims(s) == {"claim:1"}
     act(s, "O10@2")
     assert not claims(s)
-    illegal(s, "claim:1", "claim_timing")
-    illegal(s, "claim:2", "claim_timing")
+    illegal(s, "claim:1", "claim timing")
+    illegal(s, "claim:2", "claim timing")
     act(s, "draw:troop", "P1@5", "draw:troop")
     assert claims(s) == {"claim:1", "claim:2"}
 
@@ -114,7 +114,7 @@ def test_start_of_turn_no_claim_in_a_scout_turn_after_the_play() -> None:
 def test_after_play_claims_only_after_the_play_and_after_a_pass() -> None:
     s = build_state(f"opts=claim_timing:after_play {WIN1} h0=G1 h1=P1")
     assert not claims(s)
-    illegal(s, "claim:1", "claim_timing")
+    illegal(s, "claim:1", "claim timing")
     act(s, "G1@2")
     assert claims(s) == {"claim:1"}
     # a pass also opens the after-play window

@@ -49,7 +49,7 @@ def test_claims_after_the_play_by_default_in_both_rulesets() -> None:
     for ruleset in (ST, STT):
         s = build_state(f"{ruleset} f1=-/R7.R8.R9:1/B1/ h0=G1 h1=P1")
         assert "claim:1" not in legal(s)
-        with pytest.raises(IllegalAction, match="claim_timing"):
+        with pytest.raises(IllegalAction, match="claim timing"):
             act(s, "claim:1")
         act(s, "G1@2")
         assert "claim:1" in legal(s)

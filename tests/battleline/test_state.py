@@ -189,7 +189,7 @@ def test_claim_timing(timing: str, before: bool, after: bool) -> None:
     act(s, "G1@2")
     assert bool(claims(s)) == after
     if not after:
-        assert_illegal(s, "claim:1", "claim_timing")
+        assert_illegal(s, "claim:1", "claim timing")
 
 
 def test_schotten_totten_defaults_to_claims_after_the_play() -> None:

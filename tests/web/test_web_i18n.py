@@ -19,9 +19,10 @@ def test_catalog_translates_every_message(code: str) -> None:
         assert set(re.findall(r"\{\w+\}", msgid)) == set(re.findall(r"\{\w+\}", text)), msgid
 
 
+@pytest.mark.parametrize("domain", i18n.DOMAINS)
 @pytest.mark.parametrize("code", ["fa", "ja", "cs"])
-def test_compiled_catalogs_are_in_step(code: str) -> None:
-    assert i18n.mo_path(code).read_bytes() == i18n.compile_po(code), "run: python -m frontlines.web.i18n"
+def test_compiled_catalogs_are_in_step(code: str, domain: str) -> None:
+    assert i18n.mo_path(code, domain).read_bytes() == i18n.compile_po(code, domain), "run: python -m frontlines.web.i18n"
 
 
 def test_game_terms_players_use() -> None:
@@ -53,11 +54,12 @@ def test_every_rules_option_and_choice_has_words() -> None:
     assert [w for w in words.values() if re.search(r"\b[a-z]+_[a-z0-9_]+\b|\b(true|false)\b", w)] == []
 
 
+@pytest.mark.parametrize("domain", i18n.DOMAINS)
 @pytest.mark.parametrize("code", ["fa", "ja", "cs"])
-def test_no_catalog_entry_is_left_untranslated(code: str) -> None:
+def test_no_catalog_entry_is_left_untranslated(code: str, domain: str) -> None:
     from babel.messages.pofile import read_po
 
-    with i18n.po_path(code).open("rb") as fh:
+    with i18n.po_path(code, domain).open("rb") as fh:
         catalog = read_po(fh, locale=code)
     assert [m.id for m in catalog if m.id and not m.string] == []
 
@@ -76,3 +78,18 @@ def test_what_the_server_sends_goes_through_the_catalogs() -> None:
     assert block is not None
     level_words = dict(re.findall(r'(\w+): "([^"]+)"', block.group(1)))
     assert set(LEVELS) | {"random"} <= set(level_words) and set(level_words.values()) <= wanted
+
+
+@pytest.mark.parametrize("code", ["fa", "ja", "cs"])
+def test_every_refusal_reason_has_words_in_every_language(code: str) -> None:
+    """Each game's reason codes (the engine's refusals) are msgids of the learn catalog, and
+    each is translated there, keeping its parameters."""
+    from frontlines.games import game_module
+
+    catalog = i18n.catalog_dict(code)
+    for game in ("battleline", "warmachine"):
+        for words in game_module(game).reason_words.values():
+            assert words in i18n.learn_messages()
+            assert words in catalog, words
+            assert set(re.findall(r"\{\w+\}", words)) == set(re.findall(r"\{\w+\}", catalog[words])), words
+    assert i18n.gettext(code, "your side of flag {flag} is full") != "your side of flag {flag} is full"

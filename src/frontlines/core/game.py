@@ -39,10 +39,11 @@ from abc import ABC, abstractmethod
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from frontlines.core.actions import ActionRecord
 from frontlines.core.errors import IllegalAction
+from frontlines.core.reasons import Reason
 
 if TYPE_CHECKING:
     from frontlines.core.encoding import Encoding
@@ -246,6 +247,12 @@ class State(ABC):
     def is_legal(self, action: Action) -> bool:
         return action in self.legal_actions()
 
+    def why_not(self, action: Action) -> Reason | None:
+        """Why ``action`` is not legal now, as a :class:`~frontlines.core.reasons.Reason`
+        (its words are the game module's ``reason_words``); ``None`` exactly when it is
+        legal. Games override this with the rule that forbids it."""
+        return None if self.is_legal(action) else Reason("not_legal")
+
     def __eq__(self, other: object) -> bool:
         return isinstance(other, State) and self.to_notation() == other.to_notation()
 
@@ -299,6 +306,9 @@ class GameModule(ABC):
 
     name: str
     rulesets: tuple[Ruleset, ...]
+    # English words of the game's refusal reasons: reason code -> template with {param}
+    # fields (frontlines.core.reasons); the user interfaces translate these.
+    reason_words: ClassVar[Mapping[str, str]] = {"not_legal": "that move is not legal now"}
 
     @abstractmethod
     def new_state(self, ruleset: str, seed: int | None = None, options: Mapping[str, str] | None = None) -> State:

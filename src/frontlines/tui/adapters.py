@@ -15,6 +15,8 @@ from rich.text import Text
 
 from frontlines.core.errors import FrontlinesError
 from frontlines.core.game import State
+from frontlines.core.reasons import english
+from frontlines.games import game_module
 from frontlines.tui.cards import card_name, tactics_help
 from frontlines.tui.steps import (
     ACTION,
@@ -229,11 +231,7 @@ class BattleLineUI(GameUI):
         else:  # the flag a guile card takes from: no card there it may take
             whose = "your" if head == "RE" else "the opponent's"
             return f"Flag {place}: no card of {whose} there can be taken now."
-        why = _explain(state, texts)
-        battlefield = (_flag(view, place) or {}).get("battlefield") or {}
-        if "battlefield" in why and battlefield.get("face_up"):
-            why += f" ({battlefield.get('name', '')}: {_sentence(str(battlefield.get('text', '')))})"
-        return f"Flag {place} is not possible: {why}"
+        return f"Flag {place} is not possible: {_explain(state, texts, view)}"
 
     def hand_refusal(self, state: State, view: Mapping[str, Any], code: str) -> str:
         name = card_name(code, view.get("card_names"))
@@ -250,7 +248,7 @@ class BattleLineUI(GameUI):
                      for c in cards for f in range(1, 10)]
         else:
             texts = [f"{code}@{f}" for f in range(1, 10)]
-        return f"{name} cannot be played now: {_explain(state, texts)}"
+        return f"{name} cannot be played now: {_explain(state, texts, view)}"
 
     def claim_refusal(self, view: Mapping[str, Any], place: int) -> str | None:
         flag = _flag(view, place)
@@ -265,23 +263,25 @@ class BattleLineUI(GameUI):
         return text
 
 
-def _explain(state: State, texts: Sequence[str]) -> str:
-    """The game's reason why none of the action ``texts`` is legal: the one reason they share,
-    or the distinct reasons (a few) when they differ."""
-    explain = getattr(state, "explain_illegal", None)
+def _explain(state: State, texts: Sequence[str], view: Mapping[str, Any] | None = None) -> str:
+    """The game's reason why none of the action ``texts`` is legal, in the game module's
+    English words (``State.why_not``'s reason codes; cards by their names in ``view``'s
+    ruleset): the one reason they share, or the distinct reasons (a few) when they differ."""
+    words = game_module(state.game).reason_words
+    names = (view or {}).get("card_names")
+
+    def show(name: str, value: int | str) -> str:
+        return card_name(str(value), names) if name == "card" else str(value)
+
     reasons: dict[str, None] = {}
     for text in texts:
         try:
             action = state.parse_action(text)
         except FrontlinesError:
             continue
-        if explain is not None:
-            try:
-                reason = str(explain(action))
-            except ValueError:  # the explanation has no words for this one
-                continue
-            if reason.startswith(f"{text}: "):  # "R7@3 is legal now" has no reason to give
-                reasons.setdefault(reason.split(": ", 1)[1], None)
+        reason = state.why_not(action)
+        if reason is not None:
+            reasons.setdefault(english(reason, words, show), None)
     if not reasons:
         return "no such move in this game."
     found = list(reasons)
@@ -355,6 +355,18 @@ class WarMachineUI(GameUI):
 
     def end_text(self, view: Mapping[str, Any], names: Sequence[str]) -> str:
         return score_lines(view, names)
+
+    def place_refusal(self, state: State, view: Mapping[str, Any], prefix: Sequence[Token], place: int) -> str:
+        if len(prefix) == 2 and prefix[0].kind == HAND and prefix[1].kind == END and prefix[1].value != "burn":
+            mark = "^" if prefix[1].value == "war_machine" else "v"
+            return f"Position {place} is not possible: {_explain(state, [f'{prefix[0].value}{mark}{place}'], view)}"
+        if not prefix:  # a support pile to draw from
+            return f"Pile {place} is not possible: {_explain(state, [f'draw:{place}'], view)}"
+        return super().place_refusal(state, view, prefix, place)
+
+    def hand_refusal(self, state: State, view: Mapping[str, Any], code: str) -> str:
+        texts = [f"{code}{mark}{p}" for mark in "^v" for p in range(1, 7)] + [f"burn:{code}"]
+        return f"{code} cannot be played now: {_explain(state, texts, view)}"
 
     def question(self, prefix: Sequence[Token], options: Sequence[Token], candidates: Sequence[Move],
                  view: Mapping[str, Any]) -> str:

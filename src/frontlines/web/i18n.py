@@ -1,7 +1,9 @@
 """Languages of the web app: gettext catalogs read with Babel.
 
-Catalogs live in ``locale/<lang>/LC_MESSAGES/messages.po`` (the source, edited by
-translators) with the compiled ``messages.mo`` beside it. Templates call ``_()``; the
+Catalogs live in ``locale/<lang>/LC_MESSAGES/<domain>.po`` (the source, edited by
+translators) with the compiled ``<domain>.mo`` beside it; the ``messages`` domain holds the
+pages' words, the ``learn`` domain the refusal reasons and the tutorials (``learn.py``), and
+a language's catalog is the two together. Templates call ``_()``; the
 browser scripts get the same catalog as JSON from ``/i18n/<lang>.json`` so one catalog
 serves both sides. ``python -m frontlines.web.i18n`` recompiles every ``.mo`` after the
 ``.po`` files change (a test checks they are in step).
@@ -18,12 +20,15 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
+from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import NullTranslations, Translations
 
 LOCALE_DIR = Path(__file__).with_name("locale")
 DOMAIN = "messages"
+LEARN = "learn"  # refusal reasons and tutorials: their own file, so the two grow apart
+DOMAINS = (DOMAIN, LEARN)
 
 
 @dataclass(frozen=True)
@@ -42,12 +47,12 @@ LANGUAGES: dict[str, Language] = {
 DEFAULT = "en"
 
 
-def po_path(code: str) -> Path:
-    return LOCALE_DIR / code / "LC_MESSAGES" / f"{DOMAIN}.po"
+def po_path(code: str, domain: str = DOMAIN) -> Path:
+    return LOCALE_DIR / code / "LC_MESSAGES" / f"{domain}.po"
 
 
-def mo_path(code: str) -> Path:
-    return LOCALE_DIR / code / "LC_MESSAGES" / f"{DOMAIN}.mo"
+def mo_path(code: str, domain: str = DOMAIN) -> Path:
+    return LOCALE_DIR / code / "LC_MESSAGES" / f"{domain}.mo"
 
 
 @functools.cache
@@ -55,17 +60,22 @@ def translations(code: str) -> NullTranslations:
     """The catalog of ``code``; English (the msgids themselves) when there is none."""
     if code == DEFAULT or code not in LANGUAGES:
         return NullTranslations()
-    mo = mo_path(code)
-    if mo.exists():
-        with mo.open("rb") as fh:
-            return Translations(fh, domain=DOMAIN)
-    # A source checkout without compiled catalogs still works: compile in memory.
-    buf = io.BytesIO(compile_po(code))
-    return Translations(buf, domain=DOMAIN)
+    found: Translations | None = None
+    for domain in DOMAINS:
+        mo = mo_path(code, domain)
+        # A source checkout without compiled catalogs still works: compile in memory.
+        data = mo.read_bytes() if mo.exists() else compile_po(code, domain)
+        part = Translations(io.BytesIO(data), domain=domain)
+        if found is None:
+            found = part
+        else:
+            found.merge(part)
+    assert found is not None
+    return found
 
 
-def compile_po(code: str) -> bytes:
-    with po_path(code).open("rb") as fh:
+def compile_po(code: str, domain: str = DOMAIN) -> bytes:
+    with po_path(code, domain).open("rb") as fh:
         catalog = read_po(fh, locale=code)
     buf = io.BytesIO()
     write_mo(buf, catalog)
@@ -77,12 +87,13 @@ def catalog_dict(code: str) -> dict[str, str]:
     """msgid -> translation for the browser (untranslated entries left out)."""
     if code == DEFAULT or code not in LANGUAGES:
         return {}
-    with po_path(code).open("rb") as fh:
-        catalog = read_po(fh, locale=code)
     out: dict[str, str] = {}
-    for message in catalog:
-        if message.id and isinstance(message.id, str) and isinstance(message.string, str) and message.string:
-            out[message.id] = message.string
+    for domain in DOMAINS:
+        with po_path(code, domain).open("rb") as fh:
+            catalog = read_po(fh, locale=code)
+        for message in catalog:
+            if message.id and isinstance(message.id, str) and isinstance(message.string, str) and message.string:
+                out[message.id] = message.string
     return out
 
 
@@ -199,9 +210,37 @@ def server_messages() -> list[str]:
     return [m for m in found if m]
 
 
+# Scripts and templates whose words belong to the ``learn`` domain (refusals and tutorials).
+LEARN_SCRIPTS = ("refusals.js",)
+LEARN_TEMPLATES: tuple[str, ...] = ()
+LEARN_WORDS: tuple[str, ...] = ()
+
+
+def learn_messages() -> list[str]:
+    """The ``learn`` domain's msgids: every game's refusal reasons, the tutorials' texts and
+    the words of :data:`LEARN_SCRIPTS`, in a stable order."""
+    from frontlines.games import game_module
+    from frontlines.web.learn import tutorial_messages
+
+    found: dict[str, None] = {}
+    for game in ("battleline", "warmachine"):
+        for words in game_module(game).reason_words.values():
+            found[words] = None
+    for message in (*tutorial_messages(), *LEARN_WORDS):
+        found[message] = None
+    for name in LEARN_TEMPLATES:
+        for m in _TEMPLATE_CALL.finditer((Path(__file__).parent / "templates" / name).read_text(encoding="utf-8")):
+            found[m.group(1) or m.group(2)] = None
+    here = Path(__file__).parent / "static"
+    for name in LEARN_SCRIPTS:
+        for m in _JS_CALL.finditer((here / name).read_text(encoding="utf-8")):
+            found[(m.group(1) or m.group(2)).replace('\\"', '"')] = None
+    return [m for m in found if m]
+
+
 def extract_messages() -> list[str]:
-    """Every msgid the templates and scripts use, plus :data:`DYNAMIC`, the option words and
-    the server's own strings, in a stable order."""
+    """Every msgid the templates and scripts use, plus :data:`DYNAMIC`, the option words,
+    the server's own strings and :func:`learn_messages`, in a stable order."""
     found: dict[str, None] = {}
     here = Path(__file__).parent
     for path in sorted((here / "templates").glob("*.html")):
@@ -210,7 +249,7 @@ def extract_messages() -> list[str]:
     for path in sorted((here / "static").glob("*.js")):
         for m in _JS_CALL.finditer(path.read_text(encoding="utf-8")):
             found[(m.group(1) or m.group(2)).replace('\\"', '"')] = None
-    for message in (*DYNAMIC, *option_words().values(), *server_messages()):
+    for message in (*DYNAMIC, *option_words().values(), *server_messages(), *learn_messages()):
         found[message] = None
     return [m for m in found if m]
 
@@ -221,17 +260,25 @@ def update_catalogs() -> dict[str, list[str]]:
 
     added: dict[str, list[str]] = {}
     wanted = extract_messages()
+    learn = set(learn_messages())
     for code in LANGUAGES:
         if code == DEFAULT:
             continue
-        with po_path(code).open("rb") as fh:
-            catalog = read_po(fh, locale=code)
-        new = [m for m in wanted if m not in catalog]
+        catalogs = {}
+        for domain in DOMAINS:
+            path = po_path(code, domain)
+            if path.exists():
+                with path.open("rb") as fh:
+                    catalogs[domain] = read_po(fh, locale=code)
+            else:
+                catalogs[domain] = Catalog(locale=code, project="Frontlines")
+        new = [m for m in wanted if all(m not in c for c in catalogs.values())]
         for message in new:
-            catalog.add(message, "")
-        if new:
-            with po_path(code).open("wb") as fh:
-                write_po(fh, catalog, width=0, sort_output=False)
+            catalogs[LEARN if message in learn else DOMAIN].add(message, "")
+        for domain, catalog in catalogs.items():
+            if any(m in catalog for m in new):
+                with po_path(code, domain).open("wb") as fh:
+                    write_po(fh, catalog, width=0, sort_output=False)
         added[code] = new
     return added
 
@@ -243,10 +290,11 @@ def main(argv: list[str] | None = None) -> int:
         for code, new in update_catalogs().items():
             print(f"{code}: {len(new)} new message(s) to translate", file=sys.stderr)
     for code in LANGUAGES:
-        if code == DEFAULT or not po_path(code).exists():
-            continue
-        mo_path(code).write_bytes(compile_po(code))
-        print(f"compiled {mo_path(code)}", file=sys.stderr)
+        for domain in DOMAINS:
+            if code == DEFAULT or not po_path(code, domain).exists():
+                continue
+            mo_path(code, domain).write_bytes(compile_po(code, domain))
+            print(f"compiled {mo_path(code, domain)}", file=sys.stderr)
     return 0
 
 

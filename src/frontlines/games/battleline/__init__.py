@@ -8,12 +8,14 @@ from collections.abc import Mapping
 from frontlines.core.encoding import Encoding
 from frontlines.core.errors import UnknownRuleset
 from frontlines.core.game import GameModule, Ruleset, State, View
+from frontlines.games.battleline.reasons import REASON_WORDS
 from frontlines.games.battleline.rules import GAME, RULESET_BY_NAME, RULESETS
 
 
 class BattleLineModule(GameModule):
     name = GAME
     rulesets: tuple[Ruleset, ...] = RULESETS
+    reason_words = REASON_WORDS
 
     def new_state(self, ruleset: str, seed: int | None = None, options: Mapping[str, str] | None = None) -> State:
         from frontlines.games.battleline.state import BattleLineState

@@ -1,8 +1,10 @@
-"""Why an action is illegal, in words for the user interfaces.
+"""Why an action is illegal: a reason code for the user interfaces, and its English words.
 
-:func:`why_not` goes through the rules that may forbid an action, in the order a player
-would ask them, and names the first that does; it returns ``None`` exactly when the action
-is legal. Its checks are the rule checks of ``moves.py`` (the claim window, the tactics
+:func:`why` goes through the rules that may forbid an action, in the order a player would
+ask them, and names the first that does as a :class:`~frontlines.core.reasons.Reason`; it
+returns ``None`` exactly when the action is legal. :data:`REASON_WORDS` gives each code its
+English words (the terminal shows them; the web catalogs translate them), and
+:func:`why_not` is the reason in those words. Its checks are the rule checks of ``moves.py`` (the claim window, the tactics
 limit, leaders, battlefield bans, full sides, where a guile card's target lies) and the
 claim proofs of ``claims.py``, the same functions the move generator calls; a test holds
 the two to the same answer for every action of many positions, so an explanation cannot
@@ -11,11 +13,15 @@ drift from the generator.
 
 from __future__ import annotations
 
+from typing import Any
+
 from frontlines.core.errors import NotationError
+from frontlines.core.reasons import Reason, english
 from frontlines.games.battleline.cards import (
     DESERTER,
     FOG,
     MUD,
+    NUM_CARDS,
     NUM_TROOPS,
     REDEPLOY,
     SCOUT,
@@ -37,8 +43,8 @@ from frontlines.games.battleline.codes import (
     NUM_FLAGS,
     OVER,
     PASS,
-    PHASE_NAMES,
     PLAY,
+    PLAY_BASE,
     REDEPLOY_BASE,
     RETURN_BASE,
     SCOUT_DRAW,
@@ -49,6 +55,7 @@ from frontlines.games.battleline.codes import (
     TRAITOR_BASE,
     action_to_text,
 )
+from frontlines.games.battleline.medieval import load_set
 from frontlines.games.battleline.moves import (
     can_play_tactic,
     claim_window,
@@ -57,6 +64,7 @@ from frontlines.games.battleline.moves import (
     leader_spent,
     side_full,
 )
+from frontlines.games.battleline.reasons import REASON_WORDS
 from frontlines.games.battleline.table import Table
 
 
@@ -67,6 +75,9 @@ def _card_of(action: int) -> int:
     if action == SCOUT_PLAY:
         return SCOUT
     return REDEPLOY if action < DESERTER_BASE else DESERTER if action < TRAITOR_BASE else TRAITOR
+
+
+_CLAIM_TIMING = {"after_play": "claim_after_play", "start_of_turn": "claim_before_play"}
 
 
 def explain_illegal(t: Table, action: object) -> str:
@@ -82,45 +93,55 @@ def explain_illegal(t: Table, action: object) -> str:
 
 
 def why_not(t: Table, action: int) -> str | None:
-    """The first rule that forbids ``action`` (a valid action code) to the player to move,
-    in words; ``None`` when none does: then the action is legal."""
+    """:func:`why` in English words; ``None`` when the action is legal."""
+    reason = why(t, action)
+    return None if reason is None else english(reason, REASON_WORDS)
+
+
+def why(t: Table, action: int) -> Reason | None:
+    """The first rule that forbids ``action`` (a valid action code) to the player to move;
+    ``None`` when none does: then the action is legal."""
     phase = t.phase
     if phase is OVER:
-        return "the game is over"
+        return Reason("game_over")
     p = t.to_move
-    name = PHASE_NAMES[phase]
     if CLAIM_BASE <= action < PASS:
         if not claim_window(t):
-            return f"claims are not allowed now (claim_timing={t.cfg.claim_timing}, phase {name})"
+            return Reason(_CLAIM_TIMING.get(t.cfg.claim_timing, "claim_not_now"))
         result = claim_result(t, action - CLAIM_BASE, p, exact=True)
-        return None if result.claimable else result.reason
+        return None if result.claimable else Reason.of("claim_unproven", flag=action - CLAIM_BASE + 1, proof=result.reason)
     if (
         phase is not PLAY
         and (action < CLAIM_BASE or action in (PASS, SCOUT_PLAY) or action >= REDEPLOY_BASE)
         and (phase is not EXCESS or action < EXCESS_BASE)
     ):
-        return f"no card may be played now (phase {name})"
+        return Reason("draw_now") if phase is DRAW and _may_draw(t, p) else Reason("no_play_now")
     if action < CLAIM_BASE or action == SCOUT_PLAY or REDEPLOY_BASE <= action < EXCESS_BASE:
         return _card_play(t, action, p)
     if action == PASS:
-        return None if not _troop_play_possible(t, p) else "you may pass only when no troop card can be played"
+        return None if not _troop_play_possible(t, p) else Reason("pass_troop_playable")
     if action in (DRAW_TROOP, DRAW_TACTICS, SCOUT_TROOP, SCOUT_TACTICS):
-        deck = t.tdeck if action in (DRAW_TROOP, SCOUT_TROOP) else t.xdeck
-        if deck and (phase is SCOUT_DRAW if action in (SCOUT_TROOP, SCOUT_TACTICS) else phase is DRAW and _may_draw(t, p)):
-            return None
-        return f"that deck is empty, or it is not the time to draw (phase {name})"
+        troop = action in (DRAW_TROOP, SCOUT_TROOP)
+        deck = t.tdeck if troop else t.xdeck
+        scouting = action in (SCOUT_TROOP, SCOUT_TACTICS)
+        if phase is not (SCOUT_DRAW if scouting else DRAW):
+            return Reason("not_time_to_draw")
+        if not deck:
+            return Reason("troop_deck_empty" if troop else "tactics_deck_empty")
+        return None if scouting or _may_draw(t, p) else Reason("no_draw")
     if action == END:
         if phase is DRAW:
-            return "you must draw (phase draw)" if _may_draw(t, p) else None
-        return f"not now (phase {name})"
+            return Reason("must_draw") if _may_draw(t, p) else None
+        return Reason("not_now")
     if RETURN_BASE <= action < REDEPLOY_BASE:
-        if phase is SCOUT_RETURN and t.hands[p] >> (action - RETURN_BASE) & 1:
-            return None
-        return f"only during a Scout's return step, with a card from your hand (phase {name})"
+        if phase is not SCOUT_RETURN:
+            return Reason("scout_return_only")
+        card = action - RETURN_BASE
+        return None if t.hands[p] >> card & 1 else Reason.of("not_in_hand", card=card_code(card))
     # a discard owed after Mud left (EXCESS_BASE + card)
     if phase is EXCESS and action - EXCESS_BASE in t.sides[t.excess[0]]:
         return None
-    return f"not legal now (phase {name})"
+    return Reason("not_now")
 
 
 def _may_draw(t: Table, p: int) -> bool:
@@ -144,37 +165,38 @@ def _troop_play_possible(t: Table, p: int) -> bool:
     return False
 
 
-def _card_play(t: Table, action: int, p: int) -> str | None:
+def _battlefield(t: Table, flag: int, card: int) -> Reason:
+    """The face-up battlefield at ``flag`` refuses ``card``: which one and its rule."""
+    field = load_set(t.cfg.get("battlefield_set", "plain")).cards[t.bf_ids[flag]]
+    return Reason.of("battlefield_forbids", card=card_code(card), flag=flag + 1, battlefield=field.name, rule=field.text)
+
+
+def _card_play(t: Table, action: int, p: int) -> Reason | None:
     """Why a card from the hand (a play at a flag, Scout, Redeploy, Deserter, Traitor) may not be played."""
     card = _card_of(action)
     if not t.hands[p] >> card & 1:
-        return f"{card_code(card)} is not in your hand"
+        return Reason.of("not_in_hand", card=card_code(card))
     if card >= NUM_TROOPS:
-        if not t.cfg.variant.tactics:
-            return "this ruleset has no tactics cards"
         if not can_play_tactic(t, p):
-            return (f"tactics limit — you have played {t.tactics_played[p]} tactics, "
-                    f"your opponent {t.tactics_played[1 - p]}")
+            return Reason.of("tactics_limit", mine=t.tactics_played[p], theirs=t.tactics_played[1 - p])
         if leader_spent(t, p, card):
-            return "you have already played a leader this game"
+            return Reason("leader_spent")
     if action < CLAIM_BASE:
         f = action % 9
         if t.claimed[f] >= 0:
-            return f"flag {f + 1} is claimed"
+            return Reason.of("flag_claimed", flag=f + 1)
         if forbidden(t, f, card):
-            return f"{card_code(card)} may not be played at flag {f + 1} (battlefield)"
-        if card in (FOG, MUD):
-            if (t.fog if card == FOG else t.mud)[f] >= 0:
-                return f"flag {f + 1} already has {'Fog' if card == FOG else 'Mud'}"
-        elif side_full(t, f, p):
-            return f"your side of flag {f + 1} is full"
+            return _battlefield(t, f, card)
+        # (one Fog and one Mud: neither can meet its like at a flag; they take no slot)
+        if card not in (FOG, MUD) and side_full(t, f, p):
+            return Reason.of("side_full", flag=f + 1)
         return None
     if action == SCOUT_PLAY:
-        return None if t.tdeck or t.xdeck else "both decks are empty"
+        return None if t.tdeck or t.xdeck else Reason("decks_empty")
     return _guile(t, action, p)
 
 
-def _guile(t: Table, action: int, p: int) -> str | None:
+def _guile(t: Table, action: int, p: int) -> Reason | None:
     """Why a Redeploy, Deserter or Traitor target is wrong."""
     target: int | None
     if action < DESERTER_BASE:
@@ -185,21 +207,76 @@ def _guile(t: Table, action: int, p: int) -> str | None:
     else:
         c, g = divmod(action - TRAITOR_BASE, 9)
         owner, target = 1 - p, g
-    whose = "your" if owner == p else "your opponent's"
     if c in (FOG, MUD) and not t.cfg.guile_env:
-        return "Fog and Mud stay where they are (guile_can_target_environment=false)"
+        return Reason("guile_environment")
     source = guile_source(t, c, owner)
     if source < 0:
-        return f"{card_code(c)} is not one of {whose} cards at a flag"
+        return Reason.of("guile_not_yours" if owner == p else "guile_not_theirs", card=card_code(c))
     if t.claimed[source] >= 0:
-        return f"flag {source + 1} is claimed: its cards can no longer be moved"
+        return Reason.of("guile_source_claimed", flag=source + 1)
     if target is not None:
         if action < DESERTER_BASE and target == source:
-            return "Redeploy moves a card to another flag"
+            return Reason.of("redeploy_same_flag", card=card_code(REDEPLOY))
         if t.claimed[target] >= 0:
-            return f"flag {target + 1} is claimed"
+            return Reason.of("flag_claimed", flag=target + 1)
         if forbidden(t, target, c):
-            return f"{card_code(c)} may not go to flag {target + 1} (battlefield)"
+            return _battlefield(t, target, c)
         if c not in (FOG, MUD) and side_full(t, target, p):
-            return f"your side of flag {target + 1} is full"
+            return Reason.of("side_full", flag=target + 1)
     return None
+
+
+# Reasons that refuse a card whatever its target (checked before any flag or target).
+_CARD_LEVEL = frozenset({"not_in_hand", "tactics_limit", "leader_spent", "decks_empty"})
+# One action of each guile card, to ask the card-level rules with.
+_GUILE_PROBE = {REDEPLOY: REDEPLOY_BASE + 9, DESERTER: DESERTER_BASE, TRAITOR: TRAITOR_BASE}
+
+
+def refusals(t: Table, legal: list[int]) -> dict[str, Any] | None:
+    """For the player to move in the play step (``t`` may be that player's view): why each
+    card of the hand that cannot be played is refused (``cards``), and for each card that can,
+    why each flag that refuses it does (``flags``), as reason dicts with their English
+    words; ``None`` at any other step."""
+    if t.phase is not PLAY:
+        return None
+    p = t.to_move
+    allowed = set(legal)
+    cards: dict[str, Any] = {}
+    flags: dict[str, dict[str, Any]] = {}
+    hand = t.hands[p]
+    for c in range(NUM_CARDS):
+        if not hand >> c & 1:
+            continue
+        code = card_code(c)
+        if c == SCOUT:
+            if SCOUT_PLAY not in allowed:
+                cards[code] = _dict(why(t, SCOUT_PLAY))
+            continue
+        if c in _GUILE_PROBE:
+            first, last = _GUILE_RANGE[c]
+            if not any(first <= a < last for a in allowed):
+                reason = why(t, _GUILE_PROBE[c])
+                if reason is None or reason.code not in _CARD_LEVEL:
+                    reason = Reason.of("no_target", card=code)
+                cards[code] = _dict(reason)
+            continue
+        refused = {}
+        for f in range(NUM_FLAGS):
+            action = PLAY_BASE + c * 9 + f
+            if action not in allowed:
+                refused[str(f + 1)] = why(t, action)
+        if len(refused) == NUM_FLAGS:
+            found = {r for r in refused.values() if r is not None}
+            only = next(iter(found)) if len(found) == 1 else None
+            cards[code] = _dict(only if only is not None and only.code in _CARD_LEVEL else Reason.of("no_flag", card=code))
+        if refused and (len(refused) < NUM_FLAGS or (code in cards and cards[code]["code"] == "no_flag")):
+            flags[code] = {f: _dict(r) for f, r in refused.items() if r is not None}
+    return {"cards": cards, "flags": flags}
+
+
+_GUILE_RANGE = {REDEPLOY: (REDEPLOY_BASE, DESERTER_BASE), DESERTER: (DESERTER_BASE, TRAITOR_BASE),
+                TRAITOR: (TRAITOR_BASE, EXCESS_BASE)}
+
+
+def _dict(reason: Reason | None) -> dict[str, Any]:
+    return (reason or Reason("not_legal")).to_dict(REASON_WORDS)

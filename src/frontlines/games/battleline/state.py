@@ -17,6 +17,7 @@ from typing import Any
 from frontlines.core.actions import ActionRecord
 from frontlines.core.errors import IllegalAction
 from frontlines.core.game import Action, Outcome, State, Termination, View
+from frontlines.core.reasons import Reason
 from frontlines.games.battleline.actions import describe
 from frontlines.games.battleline.cards import NUM_CARDS, NUM_TROOPS, card_code
 from frontlines.games.battleline.claims import claim_result
@@ -52,7 +53,7 @@ from frontlines.games.battleline.codes import (
     action_to_text,
     parse_action,
 )
-from frontlines.games.battleline.explain import explain_illegal
+from frontlines.games.battleline.explain import explain_illegal, why
 from frontlines.games.battleline.moves import SLOT_TACTICS, claim_window, finish, generate, legal, play
 from frontlines.games.battleline.proof import ProofResult
 from frontlines.games.battleline.rules import GAME, Config, make_config
@@ -257,6 +258,12 @@ class BattleLineState(Table, State):
     def explain_illegal(self, action: object) -> str:
         """A precise reason why ``action`` is not legal now."""
         return explain_illegal(self, action)
+
+    def why_not(self, action: Action) -> Reason | None:
+        """The rule that forbids ``action`` now (``explain.why``), ``None`` when it is legal."""
+        if type(action) is not int or not 0 <= action < NUM_ACTIONS:
+            return Reason("not_legal")
+        return why(self, action)
 
     def legal_actions(self) -> list[Action]:
         out = self.legal_cache

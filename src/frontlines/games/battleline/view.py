@@ -25,6 +25,7 @@ from frontlines.games.battleline.codes import (
     RETURN_BASE,
     action_to_text,
 )
+from frontlines.games.battleline.explain import refusals
 from frontlines.games.battleline.formations import evaluate, rank_of, sum_of
 from frontlines.games.battleline.medieval import load_set
 from frontlines.games.battleline.rules import CARD_NAMES, FORMATION_NAMES, GAME
@@ -245,6 +246,8 @@ def view_dict(v: Table, viewer: int | None, log: list[str], log_seats: list[int]
         "log_seats": log_seats,
         "log_records": log_records(log, log_seats),
         "legal": legal_entries(legal, v.sides),
+        # why the viewer's cards or flags are refused, on the viewer's play step
+        "refusals": refusals(v, legal) if viewer is not None and viewer == v.current_player() else None,
         "features": features(v.cfg),
         "flags": flags,
         "hands": hands,

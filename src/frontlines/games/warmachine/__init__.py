@@ -15,6 +15,7 @@ from frontlines.core.game import GameModule, Ruleset, State
 from frontlines.games.warmachine.engine import WarMachineState, WarMachineView
 from frontlines.games.warmachine.notation import GAME, parse_board
 from frontlines.games.warmachine.options import RULESET, Opts
+from frontlines.games.warmachine.reasons import REASON_WORDS
 from frontlines.games.warmachine.rules import Board
 
 
@@ -23,6 +24,7 @@ from frontlines.games.warmachine.rules import Board
 class WarMachineModule(GameModule):
     name = GAME
     rulesets: tuple[Ruleset, ...] = (RULESET,)
+    reason_words = REASON_WORDS
 
     def new_state(self, ruleset: str, seed: int | None = None, options: Mapping[str, str] | None = None) -> State:
         return self.new_game(ruleset, seed, options)
@@ -58,9 +60,6 @@ class WarMachineModule(GameModule):
     def parse_view(self, text: str) -> WarMachineView:
         board, viewer = parse_board(text, view=True)
         return WarMachineView(board, viewer)
-
-
-MODULE = WarMachineModule()
 
 
 MODULE = WarMachineModule()

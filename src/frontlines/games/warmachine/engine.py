@@ -9,6 +9,7 @@ from typing import Any
 from frontlines.core.actions import ActionRecord, LogEntryDict
 from frontlines.core.errors import IllegalAction, NotationError
 from frontlines.core.game import Action, Outcome, State, Termination, View
+from frontlines.core.reasons import Reason, english
 from frontlines.games.warmachine.actions import describe, features, legal_entries, log_records
 from frontlines.games.warmachine.cards import (
     ALL_CARDS,
@@ -28,6 +29,7 @@ from frontlines.games.warmachine.notation import (
     parse_action,
     public_action_text,
 )
+from frontlines.games.warmachine.reasons import REASON_WORDS, refusals, why
 from frontlines.games.warmachine.rules import (
     CHOOSE,
     DRAW,
@@ -174,10 +176,15 @@ class WarMachineState(State):
     def is_legal(self, action: Action) -> bool:
         return self._b.is_legal(action)
 
+    def why_not(self, action: Action) -> Reason | None:
+        """The rule that forbids ``action`` now (``reasons.why``), ``None`` when it is legal."""
+        return why(self._b, action)
+
     def apply(self, action: Action) -> None:
         b = self._b
-        if not b.is_legal(action):
-            raise IllegalAction(f"illegal War Machine action: {self._describe(action)}")
+        reason = why(b, action)
+        if reason is not None:
+            raise IllegalAction(f"illegal War Machine action: {self._describe(action)}: {english(reason, REASON_WORDS)}")
         assert type(action) is int
         self._actors.append(b.to_move)
         b.apply(action)
@@ -389,6 +396,7 @@ class WarMachineView(View):
             "log_seats": self.log_seats(),
             "log_records": self.log_records(),
             "legal": legal_entries(b.legal()) if self.legal_actions() else [],
+            "refusals": refusals(b) if me is not None and me == b.to_move and b.phase != OVER else None,
             "features": features(),
             "front": front,
             "hands": hands,

@@ -5,6 +5,7 @@ import { loadCatalog, t, esc, myGames, rememberGame, outcomeText, playerName, de
 import { renderLog, me } from "./board.js";
 import { adapterFor, renderBoard } from "./adapters.js";
 import { snapshot, animate } from "./motion.js";
+import { showRefusals } from "./refusals.js";
 
 const $ = (id) => document.getElementById(id);
 const root = $("table");
@@ -102,6 +103,7 @@ function draw() {
   const focusTok = active && active.dataset ? active.dataset.tok : null;
   const before = drawn && drawn.viewer === v.viewer ? snapshot($("board")) : null;
   renderBoard(adapter, $("board"), v, { seat, names: names(), next, selected: sel, online: msg.online });
+  showRefusals($("board"), v, sel, mine);
   if (drawn !== v) animate($("board"), before, drawn, v);
   drawn = v;
   adapter.tracker($("tracker"), v);
