@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import re
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -58,4 +59,117 @@ def test_a_refused_flag_says_why_in_the_page_language(browser: Any, server: Live
     if lang == "en":
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / "refusal-flag-full-en.png"))
+    assert page.errors == []
+
+
+# --- the tutorials ------------------------------------------------------------------------------
+def _clicks(entry: dict[str, Any]) -> list[str]:
+    """The clicks that make a legal entry (as the adapters' pathOf in adapters.js)."""
+    kind = entry["kind"]
+    if kind in ("play", "environment"):
+        return [f"hand:{entry['card']}", f"flag:{entry['flag']}"]
+    if kind == "claim":
+        return [f"claim:{entry['flag']}"]
+    if kind in ("draw", "scout_draw"):
+        return [f"pile:{entry['pile']}"] if "pile" in entry else [f"deck:{entry['deck']}"]
+    if kind in ("scout", "scout_return"):
+        return [f"hand:{entry.get('card') or 'SC'}"]
+    if kind == "redeploy":
+        return ["hand:RE", f"table:{entry['card']}", "btn:discard" if entry["target"] == "x" else f"flag:{entry['target']}"]
+    if kind == "deserter":
+        return ["hand:DE", f"table:{entry['card']}"]
+    if kind == "traitor":
+        return ["hand:TR", f"table:{entry['card']}", f"flag:{entry['target']}"]
+    if kind == "deploy":
+        return [f"hand:{entry['card']}", f"deploy:{entry['end']}:{entry['position']}"]
+    if kind == "burn":
+        return [f"hand:{entry['card']}", "btn:burn"]
+    raise AssertionError(f"no clicks for {entry}")
+
+
+def walk(page: Any, base: str, key: str, shots: dict[int, str]) -> None:
+    """Every step of tutorial ``key`` by clicking as a learner would, to its last step."""
+    from frontlines.web.learn import TUTORIALS
+
+    tut = TUTORIALS[key]
+    page.goto(f"{base}/learn/{key}?lang=en")
+    for i, step in enumerate(tut.steps, 1):
+        page.wait_for_selector(f'#learn[data-step="{i}"]')
+        assert page.inner_text("#learn-say").strip().startswith(step.say[0][:30])
+        if step.task == "move":
+            view = api(base, f"/api/learn/{key}/{i}")["view"]
+            entry = next(e for e in view["legal"] if e["text"] == step.do[0])
+            for tok in _clicks(entry):
+                page.locator(f'[data-tok="{tok}"]').first.click()
+        elif step.task == "refuse":
+            # a refused card is aria-disabled (clickable, to say why): Playwright needs force
+            page.locator(f'[data-tok="hand:{step.refuse}"]').first.click(force=True)
+            if key != "warmachine":
+                assert "⊘" in page.inner_text("#refusal")
+            else:
+                page.locator(".refused-list li").first.wait_for()
+        page.wait_for_selector('#learn[data-done="true"]')
+        if step.task == "move":
+            assert "Well done." in page.inner_text("#learn-feedback")
+        if i in shots:
+            page.screenshot(path=str(ARTIFACTS / shots[i]), full_page=True)
+        if i < len(tut.steps):
+            page.click("#learn-next")
+    assert page.locator("#learn-play").is_visible() and page.locator("#learn-next").is_hidden()
+
+
+TUTORIAL_SHOTS = {
+    "battleline": {7: "learn-battleline-claim-en.png", 8: "learn-battleline-proof-not-yet-en.png",
+                   12: "learn-battleline-tactics-limit-en.png", 19: "learn-battleline-scout-return-en.png"},
+    "schotten-totten": {7: "learn-schotten-totten-claim-en.png"},
+    "warmachine": {2: "learn-warmachine-refused-places-en.png", 7: "learn-warmachine-battle-en.png"},
+}
+
+
+@pytest.mark.parametrize("key", ["battleline", "schotten-totten", "warmachine"])
+def test_each_tutorial_to_its_end_then_a_game_against_easy(browser: Any, server: LiveServer, key: str) -> None:  # noqa: F811
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page = new_page(browser, viewport={"width": 1280, "height": 900})
+    walk(page, server.base, key, TUTORIAL_SHOTS[key])
+    page.click("#learn-play")
+    page.wait_for_selector("#table[data-ply]")
+    assert "Easy" in page.inner_text("body")
+    assert page.errors == []
+
+
+def test_a_wrong_move_gets_a_hint_and_a_refused_one_its_reason(browser: Any, server: LiveServer) -> None:  # noqa: F811
+    page = new_page(browser, viewport={"width": 1280, "height": 900})
+    page.goto(f"{server.base}/learn/battleline?step=2&lang=en")
+    page.wait_for_selector('#learn[data-step="2"]')
+    page.click('[data-tok="hand:R9"]')
+    page.click('[data-tok="flag:3"]')
+    page.wait_for_function("document.querySelector('#learn-feedback').textContent.includes('another one')")
+    assert page.get_attribute("#learn", "data-done") == "false"
+    wrong = api(server.base, "/api/learn/battleline/7", {"text": "claim:2"})
+    assert wrong["ok"] is False and wrong["reason"]["code"] == "claim_unproven"  # flag 2 is not even complete
+
+
+@pytest.mark.parametrize(("lang", "word"), [("fa", "پرچم"), ("ja", "フラッグ"), ("cs", "karet")])
+def test_the_tutorials_in_the_other_languages(browser: Any, server: LiveServer, lang: str, word: str) -> None:  # noqa: F811
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page = new_page(browser, viewport={"width": 1280, "height": 900})
+    page.goto(f"{server.base}/?lang={lang}")
+    page.click('a[href="/learn"]')
+    page.wait_for_selector(".learn-list")
+    page.screenshot(path=str(ARTIFACTS / f"learn-list-{lang}.png"), full_page=True)
+    for key in ("battleline", "schotten-totten", "warmachine"):
+        page.goto(f"{server.base}/learn/{key}")
+        page.wait_for_selector('#learn[data-step="1"]')
+        say = page.inner_text("#learn-say")
+        assert say and not re.search(r"\b(the|flag|card|your)\b", say), say
+        assert page.get_attribute("html", "dir") == ("rtl" if lang == "fa" else "ltr")
+        if key != "warmachine":
+            assert word in page.inner_text("#board") + say
+    # a refusal in words, in this language: the tactics limit step
+    page.goto(f"{server.base}/learn/battleline?step=12")
+    page.wait_for_selector('#learn[data-step="12"]')
+    page.click('[data-tok="hand:CC"]', force=True)
+    note = page.inner_text("#refusal")
+    assert note.startswith("⊘") and "tactics" not in note
+    page.screenshot(path=str(ARTIFACTS / f"learn-battleline-tactics-limit-{lang}.png"), full_page=True)
     assert page.errors == []

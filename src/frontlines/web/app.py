@@ -42,7 +42,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from frontlines.core.errors import FrontlinesError
 from frontlines.core.game import State
 from frontlines.games import parse_state
-from frontlines.web import health, housekeeping, i18n, invites, logs
+from frontlines.web import health, housekeeping, i18n, invites, learn_pages, logs
 from frontlines.web.fanout import Client, Limits
 from frontlines.web.inputs import (
     MAX_MESSAGE,
@@ -210,6 +210,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/", response_class=HTMLResponse)
     async def home(request: Request) -> HTMLResponse:
         return page(request, "home.html")
+
+    learn_pages.install(app, page)  # the tutorials (t21-learn's own module)
 
     @app.get("/g/{game_id}", response_class=HTMLResponse)
     async def table(request: Request, game_id: str) -> HTMLResponse:

@@ -210,10 +210,11 @@ def server_messages() -> list[str]:
     return [m for m in found if m]
 
 
-# Scripts and templates whose words belong to the ``learn`` domain (refusals and tutorials).
-LEARN_SCRIPTS = ("refusals.js",)
-LEARN_TEMPLATES: tuple[str, ...] = ()
-LEARN_WORDS: tuple[str, ...] = ()
+# Scripts and templates whose words belong to the ``learn`` domain (refusals and tutorials),
+# and the home page's way in.
+LEARN_SCRIPTS = ("refusals.js", "learn.js")
+LEARN_TEMPLATES = ("learn.html",)
+LEARN_WORDS = ("New here? Learn to play, step by step",)
 
 
 def learn_messages() -> list[str]:
