@@ -91,3 +91,32 @@ def test_the_view_lists_refused_cards_and_flags_for_the_player_to_move() -> None
     s2 = build_state("h0=RE.R9 h1=P1")
     assert s2.view(0).to_dict()["refusals"] == {
         "cards": {"RE": {"code": "no_target", "params": {"card": "RE"}, "words": REASON_WORDS["no_target"]}}, "flags": {}}
+
+
+@pytest.mark.parametrize("ruleset", ["battleline", "medieval"])
+def test_the_views_refusals_agree_with_the_legal_moves(ruleset: str) -> None:
+    """Through random games: a refused card has no legal move, every other card has one, and
+    a flag listed as refusing a card is exactly one it cannot be played to."""
+    import random
+
+    options = {"battlefields": "face_up", "battlefield_set": "house"} if ruleset == "medieval" else {}
+    s = new_state(ruleset, seed=4, options=options)
+    rng = random.Random(4)
+    checked = 0
+    while not s.is_terminal():
+        p = s.current_player()
+        assert p is not None
+        d = s.view(p).to_dict()
+        if d["refusals"] is not None:
+            starts = {e["card"] for e in d["legal"] if e["kind"] in ("play", "environment", "scout")}
+            starts |= {{"redeploy": "RE", "deserter": "DE", "traitor": "TR"}[e["kind"]] for e in d["legal"]
+                       if e["kind"] in ("redeploy", "deserter", "traitor")}
+            refused = set(d["refusals"]["cards"])
+            assert not refused & starts and refused | starts == set(d["hands"][p])
+            plays = {(e["card"], e["flag"]) for e in d["legal"] if e["kind"] in ("play", "environment")}
+            for card, flags in d["refusals"]["flags"].items():
+                assert all((card, int(f)) not in plays for f in flags)
+                assert len(flags) + sum(1 for c, _ in plays if c == card) == 9
+            checked += 1
+        s.apply(rng.choice(s.legal_actions()))
+    assert checked > 20

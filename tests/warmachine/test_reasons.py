@@ -82,3 +82,25 @@ def test_the_view_lists_refused_places_for_the_player_to_move() -> None:
             expected = s.why_not(s.parse_action(text))
             assert expected is not None and reason == expected.to_dict(REASON_WORDS)
     assert s.view(1 - me).to_dict()["refusals"] is None
+
+
+def test_a_refused_card_has_no_legal_move_at_all() -> None:
+    """A card the view calls refused can be neither sent nor burned (under burn_anytime=false
+    some are); every other card of the hand has a legal move."""
+    refused_seen = 0
+    for seed, options in ((0, {"burn_anytime": "false"}), (1, {})):
+        s = MODULE.new_game(seed=seed, options=options)
+        rng = random.Random(seed)
+        while not s.is_terminal():
+            if s.board.phase == 1:
+                me = s.current_player()
+                assert me is not None
+                d = s.view(me).to_dict()
+                playable = {e["card"] for e in d["legal"] if "card" in e}
+                refused = set(d["refusals"]["cards"])
+                assert not refused & playable and refused | playable == set(d["hands"][me])
+                refused_seen += len(refused)
+                for reason in d["refusals"]["cards"].values():
+                    assert reason["code"] == "no_place" and reason["params"]["burn"]["code"] in ("burn_only_forced", "no_support")
+            s.apply(rng.choice(s.legal_actions()))
+    assert refused_seen

@@ -28,7 +28,7 @@ REASON_WORDS: dict[str, str] = {
     "no_support": "no support cards are left, so nothing can be burned",
     "burn_only_forced": "under this game's rules you may burn only when no card can be deployed",
     "skip_not_allowed": "you can still deploy or burn a card",
-    "no_place": "{card} cannot be sent anywhere now: burn a card instead",
+    "no_place": "{card} cannot be sent anywhere now, nor burned: {burn}",
 }
 
 
@@ -72,7 +72,7 @@ def why(b: Board, action: object) -> Reason | None:
 
 def refusals(b: Board) -> dict[str, Any] | None:
     """For the player to move in the play step (``b`` may be their view): why each card of
-    the hand that cannot be sent anywhere is refused (``cards``), and for each card, why each
+    the hand that can be neither sent nor burned is refused (``cards``), and for each card, why each
     place that refuses it does (``deploy``, keyed ``war_machine:3`` / ``infantry:5`` as the
     deploy entries' end and position), as reason dicts with their English words."""
     if b.phase != PLAY:
@@ -92,8 +92,9 @@ def refusals(b: Board) -> dict[str, Any] | None:
                     refused[f"{TYPE_NAMES[orient]}:{p + 1}"] = reason.to_dict(REASON_WORDS)
         if refused:
             deploy[code] = refused
-        if len(refused) == 12:
-            cards[code] = Reason.of("no_place", card=code).to_dict(REASON_WORDS)
+        burn = why(b, BURN + c)
+        if len(refused) == 12 and burn is not None:  # nothing at all to do with it
+            cards[code] = Reason.of("no_place", card=code, burn=burn).to_dict(REASON_WORDS)
     return {"cards": cards, "deploy": deploy}
 
 

@@ -91,7 +91,6 @@ function draw() {
   const active = !done && step.task !== "read";
   const next = active ? nextTokens() : new Set();
   if (active && sel.length) for (const tok of firstTokens()) if (tok.startsWith("hand:")) next.add(tok);
-  if (step.task === "refuse" && !done) next.add(`hand:${step.refuse}`);
   const names = [t("You"), t("Opponent")];
   renderBoard(adapter, $("board"), view, { seat: 0, names, next, selected: sel, online: null });
   showRefusals($("board"), view, sel, !done || step.task === "refuse");

@@ -68,15 +68,15 @@ export function showRefusals(box, v, sel, mine) {
   // hand cards that cannot be played at all: clickable, to say why
   for (const [code, reason] of Object.entries(r.cards || {})) {
     const words = t("{card} cannot be played now: {why}", { card: param("card", code, game), why: reasonWords(reason, game) });
-    for (const el of box.querySelectorAll(`[data-tok="hand:${CSS.escape(code)}"]`)) {
+    for (const el of box.querySelectorAll(`[data-tok="hand:${CSS.escape(code)}"]:not(.selectable)`)) {
       el.disabled = false;
       el.setAttribute("aria-disabled", "true");
       el.classList.add("refused");
       el.dataset.refusal = words;
-      // hover, focus and long-press show it too, after the card's rule if it has one
+      // hover, focus and long-press show it too, after the card's rule if it has one (the
+      // title is also the button's accessible description)
       el.dataset.tip = el.dataset.tip ? `${el.dataset.tip} ⊘ ${words}` : words;
       el.title = el.dataset.tip;
-      el.setAttribute("aria-description", words);
     }
   }
   // a reason said stays until a card is picked (the places it cannot go are marked then)
