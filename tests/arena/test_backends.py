@@ -3,12 +3,20 @@
 
 from __future__ import annotations
 
+import json
+import os
+import signal
 import socket
+import subprocess
 import sys
+import time
+from pathlib import Path
+from typing import Any
 
 import pytest
 
 from frontlines.arena.backends import LocalBackend
+from frontlines.arena.match import MatchConfig, run_match
 from frontlines.cli import main
 
 
@@ -77,3 +85,64 @@ def test_a_bad_match_is_told_before_ray_starts(capsys: pytest.CaptureFixture[str
                  "--ray-address", f"127.0.0.1:{closed_port()}"]) == 2
     err = capsys.readouterr().err
     assert "nope" in err and "Ray" not in err
+
+
+class StopsByHand:
+    """The local backend, with Ctrl-C pressed after ``after`` games."""
+
+    name = "local"
+
+    def __init__(self, after: int) -> None:
+        self.after = after
+
+    def run(self, start: Any, jobs: Any, on_result: Any) -> None:
+        told = 0
+
+        def counted(job: Any, result: Any, replays: int) -> bool:
+            nonlocal told
+            stop = bool(on_result(job, result, replays))
+            told += 1
+            if told == self.after:
+                raise KeyboardInterrupt
+            return stop
+
+        LocalBackend(1).run(start, jobs, counted)
+
+
+def test_a_match_stopped_by_hand_keeps_and_reports_what_it_played(tmp_path: Path) -> None:
+    records = tmp_path / "games.jsonl"
+    config = MatchConfig("battleline-basic", [("r", "random"), ("h", "heuristic")], games=10, seed=2,
+                         records=str(records), progress=False, backend=StopsByHand(3))
+    report = run_match(config)
+    assert report.stopped and report.data["stopped"] is True
+    assert len(report.results) == report.data["games_played"] == 3
+    assert len(records.read_text(encoding="utf-8").splitlines()) == 3
+    assert sum(p["games"] for p in report.data["pairs"]) == 3
+    assert "stopped by hand after 3 of 10 games" in report.text
+    assert not run_match(MatchConfig("battleline-basic", [("r", "random"), ("h", "heuristic")], games=2,
+                                     progress=False)).stopped
+
+
+def test_ctrl_c_on_a_running_arena_keeps_what_it_played(tmp_path: Path) -> None:
+    """Ctrl-C reaches the arena and its worker processes (one process group, as in a terminal)."""
+    records, out = tmp_path / "games.jsonl", tmp_path / "match.json"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "frontlines.cli", "arena", "--rules", "battleline-basic", "--games", "400",
+         "--bot", "random", "--bot", "heuristic", "--workers", "2", "--records", str(records), "--json", str(out), "--quiet"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+    )
+    try:
+        while proc.poll() is None and (not records.exists() or len(records.read_text(encoding="utf-8").splitlines()) < 2):
+            time.sleep(0.1)
+        os.killpg(proc.pid, signal.SIGINT)
+        stdout, stderr = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130, stderr
+    assert "Traceback" not in stderr
+    data = json.loads(out.read_text(encoding="utf-8"))
+    assert data["stopped"] is True and 2 <= data["games_played"] < 400
+    assert f"stopped by hand after {data['games_played']} of 400 games" in stdout
+    saved = records.read_text(encoding="utf-8").splitlines()
+    assert len(saved) == data["games_played"] and all(json.loads(line)["tags"] for line in saved)

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import multiprocessing
 import queue
+import signal
 import threading
 import traceback
 from collections.abc import Callable, Iterator
@@ -51,6 +52,9 @@ class Backend(Protocol):
 
 def _serve(start: Callable[[], Worker[Any, Any]], tasks: Any, results: Any) -> None:
     """A local worker process: play numbered jobs from ``tasks`` until ``None`` comes."""
+    # Ctrl-C reaches every process of the terminal's group: the main process decides what
+    # a stop means (report what was played), the workers finish their game or are ended.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     worker = start()
     try:
         while True:

@@ -44,6 +44,7 @@ class Report:
     text: str
     data: dict[str, Any]
     results: list[ArenaGame]
+    stopped: bool = False  # interrupted (Ctrl-C) before the schedule was played
 
 
 def check_match(config: MatchConfig) -> None:
@@ -131,8 +132,14 @@ def run_match(config: MatchConfig) -> Report:
         progress.update(len(done), note)
         return decided[0] is not None
 
-    run_games(entries, tasks, workers=config.workers, protocol=config.protocol, seed=config.seed,
-              external=external, on_result=on_result, backend=config.backend)
+    stopped = False
+    try:
+        run_games(entries, tasks, workers=config.workers, protocol=config.protocol, seed=config.seed,
+                  external=external, on_result=on_result, backend=config.backend)
+    except KeyboardInterrupt:
+        # A long run stopped by hand: what was played is rated and reported (and its
+        # records are saved already, game by game).
+        stopped = True
     progress.finish()
     results = sorted(done, key=lambda r: r.index)
     tallies = tally(names, results, pair_list)
@@ -154,8 +161,11 @@ def run_match(config: MatchConfig) -> Report:
             "bots": [{"name": e.name, "spec": e.spec} for e in entries],
         },
         "games_played": len(results),
+        "stopped": stopped,
     }
     text = format_table(tallies, rated, results)
+    if stopped:
+        text += f"\n\nstopped by hand after {len(results)} of {total} games: the table covers those"
     if sprt is not None:
         info = sprt.to_dict()
         info["a"], info["b"] = names[0], names[1]
@@ -173,7 +183,7 @@ def run_match(config: MatchConfig) -> Report:
             f"LLR {sprt.llr:+.3f} in [{sprt.lower:.3f}, {sprt.upper:.3f}] after {int(sum(sprt.counts))} pairs: {verdict}"
         )
     data = to_json(names, tallies, rated, results, extra=extra)
-    return Report(text, data, results)
+    return Report(text, data, results, stopped)
 
 
 __all__ = ["MatchConfig", "Report", "check_match", "run_match"]

@@ -111,4 +111,4 @@ def run(args: argparse.Namespace) -> int:
         with open(args.json, "w", encoding="utf-8") as fh:
             json.dump(payload, fh, indent=2)
             fh.write("\n")
-    return 0
+    return 130 if report.stopped else 0  # 128 + SIGINT, as a shell reports a stopped command

@@ -177,14 +177,22 @@ def run(args: argparse.Namespace) -> int:
             results.append(game)
         return False
 
+    stopped = False
+    started = time.perf_counter()
     try:
         with open_backend(args.backend, args.ray_address, args.jobs) as (backend, _workers):
             started = time.perf_counter()  # Ray's start-up is not the games' time
             backend.run(SelfplayWorker, jobs, finished)
+    except KeyboardInterrupt:
+        stopped = True  # stopped by hand: the games played are summed up (and their records kept)
     finally:
         if sink is not None:
             sink.close()
     elapsed = time.perf_counter() - started
+    if stopped:
+        print(f"stopped by hand after {len(results)} of {args.games} games")
+        if not results:
+            return 130
     wins_a = sum(1 for r in results if r.winner_label == "a")
     wins_b = sum(1 for r in results if r.winner_label == "b")
     draws = len(results) - wins_a - wins_b
@@ -208,4 +216,4 @@ def run(args: argparse.Namespace) -> int:
     elif not args.record and n == 1 and not args.quiet:
         print()
         sys.stdout.write(GameRecord.from_json(results[0].record).to_text())
-    return 0
+    return 130 if stopped else 0
