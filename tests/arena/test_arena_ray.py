@@ -23,7 +23,7 @@ ray = pytest.importorskip("ray", reason="Ray is not installed (the cluster extra
 from frontlines.arena.backends import LocalBackend  # noqa: E402
 from frontlines.arena.match import MatchConfig, Report, run_match  # noqa: E402
 from frontlines.cli import main  # noqa: E402
-from frontlines.cluster.ray_backend import RayBackend  # noqa: E402
+from frontlines.cluster.ray_backend import ClusterError, RayBackend  # noqa: E402
 
 RULES = "battleline-basic"
 FAKE = Path(__file__).resolve().parents[1] / "fakebots" / "frontlines_fake.py"
@@ -101,3 +101,10 @@ def test_arena_and_selfplay_commands_on_ray(local_ray: None, tmp_path: Path, cap
     told = [line for line in lines if line.startswith("game ")]
     assert told[:5] == told[5:] and [t.split()[1] for t in told[:5]] == ["1", "2", "3", "4", "5"]  # in game order
     assert (tmp_path / "selfplay-local.jsonl").read_text() == (tmp_path / "selfplay-ray.jsonl").read_text()
+
+
+def test_more_workers_than_the_cluster_has_cpus_is_refused(local_ray: None) -> None:
+    # each worker takes a CPU: a third actor on two CPUs would wait for ever
+    with pytest.raises(ClusterError, match="--workers 3 is more than the 2 CPUs of the Ray cluster"):
+        RayBackend(workers=3).connect()
+    assert RayBackend().connect() == 2  # by default, one worker per CPU

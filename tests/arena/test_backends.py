@@ -130,6 +130,9 @@ def test_ctrl_c_on_a_running_arena_keeps_what_it_played(tmp_path: Path) -> None:
         [sys.executable, "-m", "frontlines.cli", "arena", "--rules", "battleline-basic", "--games", "400",
          "--bot", "random", "--bot", "heuristic", "--workers", "2", "--records", str(records), "--json", str(out), "--quiet"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+        # a shell without job control starts background commands with Ctrl-C ignored, and
+        # that would be inherited: the arena must see it as a terminal would send it
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     try:
         while proc.poll() is None and (not records.exists() or len(records.read_text(encoding="utf-8").splitlines()) < 2):
