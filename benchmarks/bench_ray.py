@@ -116,7 +116,7 @@ def main() -> None:
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
     load_before = os.getloadavg()[0]
     start = time.perf_counter()
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR)
+    ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR)
     startup = time.perf_counter() - start
     configs: dict[str, Callable[[], Backend]] = {
         "local, in this process": lambda: LocalBackend(1),

@@ -32,7 +32,7 @@ FAKE = Path(__file__).resolve().parents[1] / "fakebots" / "frontlines_fake.py"
 @pytest.fixture(scope="module")
 def local_ray() -> Iterator[None]:
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR)
+    ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR)
     try:
         yield
     finally:

@@ -155,7 +155,9 @@ class RayBackend:
                 # Nothing leaves this machine: no usage report, no dashboard.
                 os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
                 cpus = self.workers or os.cpu_count() or 1
-                ray.init(num_cpus=cpus, include_dashboard=False, **quiet)
+                # "local": a new Ray of our own, even where RAY_ADDRESS or an earlier
+                # `ray start` on this machine would have made ray.init join that one
+                ray.init(address="local", num_cpus=cpus, include_dashboard=False, **quiet)
             else:
                 if self.address != "auto":
                     probe(self.address, self.connect_timeout)
