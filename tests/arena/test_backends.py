@@ -71,7 +71,7 @@ def test_an_address_that_answers_nothing_is_one_line(capsys: pytest.CaptureFixtu
         ["arena", "--rules", "battleline-basic", "--bot", "random", "--bot", "heuristic", "--backend", "ray", "--ray-address", address],
         ["selfplay", "--rules", "battleline-basic", "--p0", "random", "--p1", "random", "--backend", "ray", "--ray-address", address],
     ):
-        assert main(argv) == 2
+        assert main(argv) == 1  # trying again later may work: not a mistake to fix (that is 2)
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and "Traceback" not in err
         assert f"no Ray cluster answers at {address}" in err and "ray start --head" in err

@@ -39,7 +39,17 @@ MAX_REPLAYS = 3
 
 
 class ClusterError(FrontlinesError):
-    """The cluster cannot be reached or used (a one-line message for the user)."""
+    """Ray cannot be used as asked (a one-line message for the user). A command exits 2
+    for it: a mistake to fix first (Ray not installed, a malformed address, too many workers)."""
+
+    exit_status = 2
+
+
+class ClusterUnavailable(ClusterError):
+    """Nothing answered at the address, or it is not a Ray cluster that lets us join: exit 1,
+    since trying again later may work (as for a database that does not answer)."""
+
+    exit_status = 1
 
 
 def import_ray() -> Any:
@@ -68,7 +78,7 @@ def probe(address: str, timeout: float = CONNECT_TIMEOUT) -> None:
             pass
     except OSError as exc:
         why = f"no answer within {timeout:g} s" if isinstance(exc, TimeoutError) else (exc.strerror or _one_line(exc))
-        raise ClusterError(
+        raise ClusterUnavailable(
             f"no Ray cluster answers at {address} ({why}); start one there with `ray start --head`, "
             "or leave out --ray-address to run Ray on this machine"
         ) from None
@@ -171,7 +181,12 @@ class RayBackend:
         except Exception as exc:
             if self.address is None:
                 raise ClusterError(f"cannot start Ray on this machine: {_one_line(exc)}") from None
-            raise ClusterError(f"cannot join the Ray cluster at {self.address}: {_one_line(exc)}") from None
+            hint = ""
+            if os.environ.get("RAY_AUTH_MODE", "").lower() != "token":
+                # Ray's refusal of a missing token shows only in the log muted above.
+                hint = ("; if the cluster uses token authentication, set RAY_AUTH_MODE=token here, "
+                        "with its token in ~/.ray/auth_token or RAY_AUTH_TOKEN")
+            raise ClusterUnavailable(f"cannot join the Ray cluster at {self.address}: {_one_line(exc)}{hint}") from None
         self._owned = True
 
     def close(self) -> None:
@@ -241,4 +256,4 @@ class RayBackend:
                     ray.kill(a, no_restart=True)
 
 
-__all__ = ["CONNECT_TIMEOUT", "INSTALL", "ClusterError", "RayBackend", "import_ray", "probe"]
+__all__ = ["CONNECT_TIMEOUT", "INSTALL", "ClusterError", "ClusterUnavailable", "RayBackend", "import_ray", "probe"]
