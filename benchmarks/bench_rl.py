@@ -19,9 +19,10 @@ time), the median of ``--runs`` runs; all in one run of this script, so that the
 * **Gymnasium** against ``random``: ``env.step`` with a random id among the mask of the
   last observation. Each step also plays the opponent's moves. Three figures: agent steps
   per second; engine actions per second (the agent's and the opponent's); and engine
-  actions per second *without the opponent's own thinking* (the time inside its
-  ``choose``), which is what the interface costs next to the raw engine. The opponent's
-  share of the time is printed too.
+  actions per second *without the opponent's own cost* (building its view and its
+  ``choose``, the price of asking any bot; the engine still applies its moves), which is
+  what the interface costs next to the raw engine. The opponent's share of the time is
+  printed too.
 
 Then microseconds (CPU) per position, each operation timed where an environment does it, at
 every position of random games played in place (the timer's own cost subtracted): one
@@ -95,25 +96,22 @@ def pettingzoo_steps(ruleset: str, seconds: float) -> float | None:
 
 
 class Timed:
-    """A bot whose ``choose`` time (CPU) is added up."""
+    """Adds up the CPU time of the calls to ``ask``."""
 
-    def __init__(self, bot: Any) -> None:
-        self.bot = bot
+    def __init__(self, ask: Callable[..., Any]) -> None:
+        self.ask = ask
         self.seconds = 0.0
 
-    def choose(self, view: Any) -> Any:
+    def __call__(self, *args: Any) -> Any:
         start = time.process_time()
-        action = self.bot.choose(view)
+        out = self.ask(*args)
         self.seconds += time.process_time() - start
-        return action
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.bot, name)
+        return out
 
 
 def gymnasium_steps(ruleset: str, seconds: float) -> tuple[float, float, float, float] | None:
-    """(agent steps, engine actions, engine actions without the opponent's thinking) per
-    CPU second, and the opponent's share of the time; None when Gymnasium is missing."""
+    """(agent steps, engine actions, engine actions without the opponent's cost) per CPU
+    second, and the opponent's share of the time; None when Gymnasium is missing."""
     try:
         import gymnasium
         import numpy as np
@@ -124,7 +122,7 @@ def gymnasium_steps(ruleset: str, seconds: float) -> tuple[float, float, float, 
     rng = random.Random(1)
     env_id = "frontlines/WarMachine-v0" if ruleset == "warmachine" else "frontlines/BattleLine-v0"
     env = gymnasium.make(env_id, ruleset=ruleset, opponent="random").unwrapped
-    opponent = env.opponent = Timed(env.opponent)
+    opponent = env._opponent_action = Timed(env._opponent_action)  # its view and its choice
     box: list[Any] = [env.reset(seed=0)[0]]
     actions = [0, len(env.table.state.history)]  # finished games' actions, actions of the game before this run
 
@@ -216,7 +214,7 @@ def main() -> None:
     args = parser.parse_args()
     print(f"actions per CPU second, median of {args.runs} runs; share of the raw engine in brackets\n")
     print("| ruleset | raw engine | PettingZoo AEC | OpenSpiel apply_action | Gymnasium vs random: agent steps"
-          " | engine actions | without the opponent's thinking | opponent's share of the time |")
+          " | engine actions | without the opponent's cost | opponent's share of the time |")
     print("|---|---|---|---|---|---|---|---|")
     costs = {}
     for ruleset in args.rulesets:

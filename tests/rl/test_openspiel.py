@@ -172,6 +172,31 @@ def test_an_illegal_action_raises_naming_it_and_the_legal_ones_and_changes_nothi
 
 
 @pytest.mark.parametrize("ruleset", ["battleline", "warmachine"])
+def test_an_illegal_draw_and_other_ids_raise(ruleset: str) -> None:
+    """A draw (checked without being applied: a chance node would follow) and any other
+    illegal id raise in both games, before and after moves, changing nothing."""
+    game = pyspiel.load_game(fo.game_name(ruleset))
+    state = _past_setup(game, seed=3)
+    rng = random.Random(3)
+    tried_draws = 0
+    for _ in range(3):
+        legal = set(state.legal_actions())
+        enc = state.rules.encoding
+        draws = [i for i in range(game.num_distinct_actions()) if state.rules.is_draw(enc.action(i)) and i not in legal]
+        others = [i for i in range(game.num_distinct_actions()) if i not in legal and i not in draws]
+        tried_draws += bool(draws)
+        for illegal in (*draws[:1], others[0], others[-1]):
+            before, history = str(state), state.history()
+            with pytest.raises(pyspiel.SpielError, match=rf"illegal action {illegal} \(.*; legal: "):
+                state.apply_action(illegal)
+            assert str(state) == before and state.history() == history
+        target = state.move_number() + 9
+        _play_randomly(state, rng, lambda s, target=target: not s.is_chance_node() and s.move_number() > target)
+        assert not state.is_terminal()
+    assert tried_draws
+
+
+@pytest.mark.parametrize("ruleset", ["battleline", "warmachine"])
 def test_observations_come_from_the_view(ruleset: str) -> None:
     game = pyspiel.load_game(fo.game_name(ruleset))
     state = _play_randomly(_past_setup(game, 1), random.Random(1), lambda s: len(s.history()) > 40)

@@ -103,7 +103,11 @@ def test_an_illegal_action_raises_and_changes_nothing(ruleset: str) -> None:
     with pytest.raises(AssertionError):  # outside the space: PettingZoo's bounds check
         e.step(enc.num_actions)
     assert state.to_notation() == before
-    e.step(legal)  # the game goes on
+    for junk in (float(legal) + 0.5, str(legal), None):  # ids are integers (Python or numpy)
+        with pytest.raises(AssertionError, match="legal: "):
+            e.step(junk)
+    assert state.to_notation() == before
+    e.step(np.int64(legal))  # the game goes on
     assert state.to_notation() != before
 
 

@@ -47,6 +47,7 @@ from gymnasium.envs.registration import register, registry
 
 from frontlines.bots.base import Bot
 from frontlines.bots.registry import make_bot
+from frontlines.core.game import Action, State
 from frontlines.rl._common import IllegalActionId, Observation, Table
 
 ILLEGAL = ("raise", "lose")
@@ -131,7 +132,11 @@ class FrontlinesEnv(gymnasium.Env[Observation, np.int64]):
         state = table.state
         other = 1 - self.seat
         while state.current_player() == other and not table.truncated():
-            state.apply(self.opponent.choose(state.view(other)))
+            state.apply(self._opponent_action(state, other))
+
+    def _opponent_action(self, state: State, other: int) -> Action:
+        """The bot's action: its view, then its choice (what asking the bot costs)."""
+        return self.opponent.choose(state.view(other))
 
     def _info(self) -> dict[str, Any]:
         return {"seat": self.seat, "moves": len(self.table.state.history)}

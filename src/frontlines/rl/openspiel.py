@@ -42,12 +42,14 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
+from itertools import repeat
 from typing import Any
 
 import numpy as np
 import pyspiel
 
 from frontlines.core.encoding import Encoding
+from frontlines.core.errors import IllegalAction
 from frontlines.core.game import OptionSpec, Ruleset, State, View
 from frontlines.games import all_rulesets, encoding
 from frontlines.games.battleline.cards import NUM_CARDS, NUM_TROOPS, card_code
@@ -510,8 +512,7 @@ class FrontlinesState(pyspiel.State):  # type: ignore[misc]
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         outcomes = self._chance_outcomes()
-        p = 1.0 / len(outcomes)
-        return [(o, p) for o in outcomes]
+        return list(zip(outcomes, repeat(1.0 / len(outcomes))))
 
     def _chance_outcomes(self) -> list[int]:
         if self.dealing:
@@ -557,14 +558,19 @@ class FrontlinesState(pyspiel.State):  # type: ignore[misc]
         engine = self.engine.state
         codes = enc.codes
         code = codes[action] if type(action) is int and 0 <= action < len(codes) else -1
-        if code < 0 or self.player == _TERMINAL or not engine.is_legal(code):
+        if code < 0 or self.player == _TERMINAL:
             raise pyspiel.SpielError(self._illegal(action, enc.legal_ids(engine) if self.player >= 0 else []))
-        self.moves += 1
         if self.rules.is_draw(code):
+            if not engine.is_legal(code):
+                raise pyspiel.SpielError(self._illegal(action, enc.legal_ids(engine)))
             self.pending = code  # the chance node that follows chooses the card
         else:
-            engine.apply(code)
+            try:
+                engine.apply(code)  # checks legality, and changes nothing when it raises
+            except IllegalAction:
+                raise pyspiel.SpielError(self._illegal(action, enc.legal_ids(engine))) from None
             self.dealing = self.rules.new_deal(engine)
+        self.moves += 1
 
     def _illegal(self, action: int, legal: list[int]) -> str:
         assert self.engine is not None
