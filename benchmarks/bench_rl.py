@@ -13,6 +13,8 @@ time), the median of ``--runs`` runs; all in one run of this script, so that the
 * **PettingZoo AEC**: ``obs = env.last()`` (the observation tensor and the action mask of
   the agent to move), a random choice among ``np.flatnonzero(obs["action_mask"])``,
   ``env.step(action)``; ``env.reset(seed)`` when the game ends (timed, not counted).
+* **PettingZoo without observing**: the same, but the action chosen from the engine's
+  legal actions and no ``last()``: what the AEC API costs without observations.
 * **OpenSpiel** ``apply_action`` of a random one of ``state.legal_actions()``, per player
   action: the chance nodes (the deal, each drawn card) are played too and their time
   counts, but not as steps, so the figure compares with the raw engine's actions.
@@ -107,6 +109,29 @@ class Timed:
         out = self.ask(*args)
         self.seconds += time.process_time() - start
         return out
+
+
+def pettingzoo_blind_steps(ruleset: str, seconds: float) -> float | None:
+    """PettingZoo AEC steps without observing: the action is chosen from the engine's legal
+    actions, as the raw loop chooses it (what the API costs without the observation)."""
+    try:
+        from frontlines.rl.pettingzoo import env
+    except ImportError:
+        return None
+    rng = random.Random(1)
+    e = env(ruleset=ruleset)
+    e.reset(seed=0)
+    ids = e.table.encoding.action_ids()
+
+    def step() -> int:
+        agent = e.agent_selection
+        if e.terminations[agent] or e.truncations[agent]:
+            e.reset(seed=rng.randrange(1 << 30))
+            return 0
+        e.step(ids[rng.choice(e.table.state.legal_actions())])
+        return 1
+
+    return timed(seconds, step)
 
 
 def gymnasium_steps(ruleset: str, seconds: float) -> tuple[float, float, float, float] | None:
@@ -213,14 +238,15 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=2.0, help="CPU seconds per run")
     args = parser.parse_args()
     print(f"actions per CPU second, median of {args.runs} runs; share of the raw engine in brackets\n")
-    print("| ruleset | raw engine | PettingZoo AEC | OpenSpiel apply_action | Gymnasium vs random: agent steps"
-          " | engine actions | without the opponent's cost | opponent's share of the time |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("| ruleset | raw engine | PettingZoo AEC | PettingZoo without observing | OpenSpiel apply_action"
+          " | Gymnasium vs random: agent steps | engine actions | without the opponent's cost"
+          " | opponent's share of the time |")
+    print("|---|---|---|---|---|---|---|---|---|")
     costs = {}
     for ruleset in args.rulesets:
         raw = statistics.median(raw_engine(ruleset, args.seconds) for _ in range(args.runs))
         cells = [f"{raw:,.0f}"]
-        for f in (pettingzoo_steps, openspiel_steps):
+        for f in (pettingzoo_steps, pettingzoo_blind_steps, openspiel_steps):
             runs = [f(ruleset, args.seconds) for _ in range(args.runs)]
             rate = statistics.median(r for r in runs if r is not None) if runs[0] is not None else None
             cells.append("not installed" if rate is None else f"{rate:,.0f} ({rate / raw:.0%})")
