@@ -141,15 +141,19 @@ class BattleLineEncoding(Encoding):
         super().__init__(ruleset, action_codes(VARIANTS[ruleset]), MAX_GAME_LENGTH, False)
 
     def observation_tensor(self, view: View) -> array[float]:
-        return LiveBattleLine(self, player_of(view)).update(_battleline_view(view))
+        t = _ZEROS_OBS[:]
+        _observe(_battleline_view(view), player_of(view), t)
+        return t
 
     def observation_tensor_of(self, state: State, player: int) -> array[float]:
         # a state and its views are the same record (Table), the view with the hidden
         # cards marked unknown; the observation reads only the table, the player's own hand
         # and the sizes of the other hand and the decks, the same in both (tests compare)
-        if not isinstance(state, BattleLineState):
+        if not isinstance(state, BattleLineState) or player not in (0, 1):
             return super().observation_tensor_of(state, player)
-        return LiveBattleLine(self, player).update(state)
+        t = _ZEROS_OBS[:]
+        _observe(state, player, t)
+        return t
 
     def live_observation(self, player: int) -> LiveBattleLine:
         return LiveBattleLine(self, player)
@@ -158,7 +162,7 @@ class BattleLineEncoding(Encoding):
         t = _ZEROS_INFO[:]
         me = player_of(view)
         v = _battleline_view(view)
-        t[:OBSERVATION_SIZE] = LiveBattleLine(self, me).update(v)
+        _observe(v, me, t)
         _remember(v, me, t)
         return t
 
@@ -296,12 +300,8 @@ class LiveBattleLine(LiveObservation):
             if owner >= 0:
                 t[row + (owner != me)] = 1.0
             a, b = completed[i], completed[j]
-            if a >= 0:
-                t[row + 4] = 1.0
-            if b >= 0:
-                t[row + 5] = 1.0
-                if a >= 0:
-                    t[row + (6 if a < b else 7)] = 1.0
+            if a >= 0 or b >= 0:
+                _completion(t, row, a, b)
             if fog[f] >= 0:
                 t[row + 2] = 1.0
             if mud[f] >= 0:
@@ -362,6 +362,100 @@ class LiveBattleLine(LiveObservation):
                 noops / 2,
             )
             t[g + 22] = turn_passed
+
+
+def _completion(t: array[float], row: int, mine: int, theirs: int) -> None:
+    """A flag's entries 4-7 from the completion times of my side and theirs (-1:
+    incomplete): which sides are complete, and which was completed first."""
+    if mine >= 0:
+        t[row + 4] = 1.0
+    if theirs >= 0:
+        t[row + 5] = 1.0
+        if mine >= 0:
+            t[row + (6 if mine < theirs else 7)] = 1.0
+
+
+def _observe(v: Table, me: int, t: array[float]) -> None:
+    """Fill the observation blocks of ``t`` (zeros) from ``v``, a full position or a view of
+    ``me``: the table, my hand, the sizes of their hand and of the decks."""
+    hand = v.hands[me]
+    sides, claimed, completed, fog, mud = v.sides, v.claimed, v.completed, v.fog, v.mud
+    t[_FLAGS_END + 9] = hand.bit_count() / 9
+    while hand:
+        low = hand & -hand
+        t[(low.bit_length() - 1) * PLACES] = 1.0  # MY_HAND
+        hand ^= low
+    held = [0, 0]
+    # only what differs from an empty flag is written: most entries stay zero
+    for f, i, j, row in _FLAG_ROWS[me]:
+        mine, theirs = sides[i], sides[j]
+        if mine:
+            for c in mine:
+                t[c * PLACES + MY_SIDE + f] = 1.0
+            t[row + 8] = len(mine) / 5
+        if theirs:
+            for c in theirs:
+                t[c * PLACES + THEIR_SIDE + f] = 1.0
+            t[row + 9] = len(theirs) / 5
+        owner = claimed[f]
+        if owner >= 0:
+            t[row + (owner != me)] = 1.0
+            held[owner != me] += 1
+        a, b = completed[i], completed[j]
+        if a >= 0 or b >= 0:
+            _completion(t, row, a, b)
+        if fog[f] >= 0:
+            t[row + 2] = 1.0
+            t[FOG * PLACES + (MY_SIDE if fog[f] == me else THEIR_SIDE) + f] = 1.0
+        if mud[f] >= 0:
+            t[row + 3] = 1.0
+            t[MUD * PLACES + (MY_SIDE if mud[f] == me else THEIR_SIDE) + f] = 1.0
+            t[row + 10] = 0.5  # capacity 4: (4 - 3) / 2
+    bf_up = v.bf_up
+    if bf_up:
+        base_caps, bf_ids = v.base_caps, v.bf_ids
+        for f in range(NUM_FLAGS):
+            row = _CARDS_END + f * FLAG_FEATURES
+            t[row + 10] = (base_caps[f] + (mud[f] >= 0) - 3) / 2
+            if bf_up >> f & 1:
+                t[row + 11] = 1.0
+                t[row + 12 + bf_ids[f]] = 1.0
+    you = 1 - me
+    discards, guile = v.discards, v.guile
+    for place, p in ((MY_DISCARDS, me), (THEIR_DISCARDS, you)):
+        for c in discards[p]:
+            t[c * PLACES + place] = 1.0
+        for c in guile[p]:
+            t[c * PLACES + place] = 1.0
+    g = _FLAGS_END
+    t[g + v.phase] = 1.0
+    if v.current_player() == me:
+        t[g + 6] = 1.0
+    t[g + 7] = len(v.tdeck) / 60
+    t[g + 8] = len(v.xdeck) / 10
+    their_hand, unknown = v.hands[you], v.hand_unknown[you]  # unknown: all zero in a full position
+    t[g + 10] = ((their_hand & TROOP_MASK).bit_count() + unknown.troops) / 9
+    t[g + 11] = ((their_hand & TACTICS_MASK).bit_count() + unknown.tactics) / 9
+    played = v.tactics_played
+    if played[0] or played[1]:
+        t[g + 12] = played[me] / 5
+        t[g + 13] = played[you] / 5
+    leaders = v.leaders
+    if leaders:
+        t[g + 14] = float(leaders >> me & 1)
+        t[g + 15] = float(leaders >> you & 1)
+    if v.scout_left:
+        t[g + 16] = v.scout_left / 3
+    if v.ret_left:
+        t[g + 17] = v.ret_left / 3
+    if v.passes:
+        t[g + 18] = min(v.passes, 2) / 2  # rule b lets passes run on
+    if v.noops:
+        t[g + 19] = v.noops / 2
+    t[g + 20] = held[0] / 9
+    t[g + 21] = held[1] / 9
+    if v.turn_passed:
+        t[g + 22] = 1.0
 
 
 def _remember(v: BattleLineView, me: int, t: array[float]) -> None:

@@ -110,14 +110,19 @@ class WarMachineEncoding(Encoding):
         super().__init__(RULESET.name, action_codes(), GAME_LENGTH * (3 if best_of_3 else 1), True)
 
     def observation_tensor(self, view: View) -> array[float]:
-        return LiveWarMachine(self, player_of(view)).update(_board_view(view))
+        b = _board_view(view).board
+        t = _front_template(b, _ZEROS_OBS)
+        _observe(b, player_of(view), t)
+        return t
 
     def observation_tensor_of(self, state: State, player: int) -> array[float]:
         # the same tensor as from ``state.view(player)`` without masking a copy of the board:
         # the observation reads the hidden lists only where the view shows them (tests compare)
-        if not isinstance(state, WarMachineState):
+        if not isinstance(state, WarMachineState) or player not in (0, 1):
             return super().observation_tensor_of(state, player)
-        return LiveWarMachine(self, player).update(state)
+        t = _front_template(state.board, _ZEROS_OBS)
+        _observe(state.board, player, t)
+        return t
 
     def live_observation(self, player: int) -> LiveWarMachine:
         return LiveWarMachine(self, player)
@@ -126,8 +131,8 @@ class WarMachineEncoding(Encoding):
         v = _board_view(view)
         me = player_of(view)
         b = v.board
-        t = _ZEROS_INFO[:]
-        t[:OBSERVATION_SIZE] = LiveWarMachine(self, me).update(v)
+        t = _front_template(b, _ZEROS_INFO)
+        _observe(b, me, t)
         for k, p in enumerate((me, 1 - me)):
             for c in b.dealt[p]:
                 if c != UNKNOWN:
@@ -163,31 +168,28 @@ class LiveWarMachine(LiveObservation):
     """
 
     __slots__ = ("colour", "front", "piles", "sides", "status", "strength", "support", "t")
+    # what ``t`` shows, set by _new_front, which the first update calls (no front matches ``front``)
+    t: array[float]
+    piles: list[list[int]]
+    sides: list[list[list[int]]]
+    status: list[int]
+    colour: list[list[int]]
+    strength: list[list[int]]
+    support: list[int]
 
     def __init__(self, encoding: Encoding, player: int) -> None:
         super().__init__(encoding, player)
-        self.t = _ZEROS_OBS[:]
         self.front: tuple[list[int], list[int]] = ([], [])  # front_country, front_type written
-        self._forget()
-
-    def _forget(self) -> None:
-        """What an all-zero tensor (below its front) shows: nothing."""
-        self.piles: list[list[int]] = [_NOTHING] * len(_PILE_PLACES)
-        self.sides: list[list[list[int]]] = [[[], []] for _ in range(POSITIONS)]
-        self.status: list[int] = [-1] * POSITIONS  # -1: never written
-        self.colour: list[list[int]] = [[-1, -1] for _ in range(POSITIONS)]
-        self.strength: list[list[int]] = [[0, 0] for _ in range(POSITIONS)]
-        self.support: list[int] = [0] * POSITIONS
 
     def update(self, state: State | View) -> array[float]:
         if not isinstance(state, WarMachineState | WarMachineView):
             raise TypeError(f"a War Machine encoding needs a War Machine state or view, not {type(state).__name__}")
         b = state.board
-        t = self.t
         me = self.player
         you = 1 - me
         if b.front_country != self.front[0] or b.front_type != self.front[1]:
             self._new_front(b)
+        t = self.t
         # hidden lists are read only where the view shows them (``engine.mask``)
         over = b.phase == OVER
         piles = (
@@ -207,47 +209,21 @@ class LiveWarMachine(LiveObservation):
         if (b.sides != self.sides or b.status != self.status or b.colour != self.colour
                 or b.strength != self.strength or list(map(len, b.piles)) != self.support):
             self._positions(b)
-        g = _POS_END
-        t[g:g + GLOBALS] = _ZERO_GLOBALS
-        t[g + b.phase] = 1.0
-        if not over and b.to_move == me:
-            t[g + 4] = 1.0
-        if b.phase == DRAW:
-            t[g + 5] = b.draws_left / 2
-        t[g + 6] = b.support / 24
-        t[g + 7] = len(b.hands[me]) / 30
-        t[g + 8] = len(b.hands[you]) / 30
-        t[g + 9] = b.shuffler == me
-        t[g + 10] = b.first == me
-        t[g + 11] = b.first >= 0
-        t[g + 12] = b.game_no / 3
-        if b.results:
-            wins = [0, 0]
-            for _s0, _s1, w in b.results:
-                if w >= 0:
-                    wins[w] += 1
-            t[g + 13] = wins[me] / 3
-            t[g + 14] = wins[you] / 3
+        t[_POS_END:_POS_END + GLOBALS] = _ZERO_GLOBALS
+        _globals(t, b, me)
         return t
 
     def _new_front(self, b: Board) -> None:
-        """Start again from the tensor of an empty table with ``b``'s war front: its cards,
-        each position's country and depicted type (cached per front)."""
-        key = (*b.front_country, *b.front_type)
-        template = _TEMPLATES.get(key)
-        if template is None:
-            if len(_TEMPLATES) > 4096:  # bounded: a long-running server sees many fronts
-                _TEMPLATES.clear()
-            template = _TEMPLATES[key] = _ZEROS_OBS[:]
-            _mark(template, b.front_cards(), FRONT)
-            for p in range(POSITIONS):
-                row = _CARDS_END + p * POSITION_FEATURES
-                template[row + b.front_country[p]] = 1.0
-                if b.front_type[p] == WM:
-                    template[row + 6] = 1.0
-        self.t[:] = template
+        """Start again from the tensor of an empty table with ``b``'s war front."""
+        self.t = _front_template(b, _ZEROS_OBS)
         self.front = (b.front_country[:], b.front_type[:])
-        self._forget()
+        # the table of a template shows nothing yet
+        self.piles = [_NOTHING] * len(_PILE_PLACES)
+        self.sides = [[[], []] for _ in range(POSITIONS)]
+        self.status = [-1] * POSITIONS  # -1: never written
+        self.colour = [[-1, -1] for _ in range(POSITIONS)]
+        self.strength = [[0, 0] for _ in range(POSITIONS)]
+        self.support = [0] * POSITIONS
 
     def _positions(self, b: Board) -> None:
         """Rewrite the positions whose cards, battle, colours, strengths or pile changed."""
@@ -275,22 +251,103 @@ class LiveWarMachine(LiveObservation):
                 t[row + 12] = strengths[p][me] / 16
             if side[you]:
                 t[row + 13] = strengths[p][you] / 16
-            st = status[p]
-            if st < WON0:  # open or pending
-                t[row + 7 + st] = 1.0
-            elif st == NOWIN:
-                t[row + 11] = 1.0
-            else:
-                t[row + (9 if st - WON0 == me else 10)] = 1.0
-            colour = colours[p]
-            t[row + 14 + (colour[me] if colour[me] >= 0 else NUM_COUNTRIES)] = 1.0
-            t[row + 21 + (colour[you] if colour[you] >= 0 else NUM_COUNTRIES)] = 1.0
-            t[row + 28] = len(piles[p]) / 4
+            st, colour = status[p], colours[p]
+            _battle(t, row, me, st, colour, len(piles[p]))
             self.status[p], self.colour[p], self.strength[p], self.support[p] = (
                 st, colour[:], strengths[p][:], len(piles[p]))
 
 
+
+
+def _battle(t: array[float], row: int, me: int, status: int, colour: list[int], pile: int) -> None:
+    """A position's entries 7-11 and 14-28 (zero before): its battle, both colours, its
+    support pile."""
+    if status < WON0:  # open or pending
+        t[row + 7 + status] = 1.0
+    elif status == NOWIN:
+        t[row + 11] = 1.0
+    else:
+        t[row + (9 if status - WON0 == me else 10)] = 1.0
+    mine, theirs = colour[me], colour[1 - me]
+    t[row + 14 + (mine if mine >= 0 else NUM_COUNTRIES)] = 1.0
+    t[row + 21 + (theirs if theirs >= 0 else NUM_COUNTRIES)] = 1.0
+    t[row + 28] = pile / 4
+
+
+def _front_template(b: Board, zeros: array[float]) -> array[float]:
+    """``zeros`` with what the war front fixes for a whole game set: the front's cards, each
+    position's country and depicted type (cached per front: tensors start as a copy)."""
+    key = (len(zeros), *b.front_country, *b.front_type)
+    t = _TEMPLATES.get(key)
+    if t is None:
+        if len(_TEMPLATES) > 4096:  # bounded: a long-running server sees many fronts
+            _TEMPLATES.clear()
+        t = _TEMPLATES[key] = zeros[:]
+        _mark(t, b.front_cards(), FRONT)
+        for p in range(POSITIONS):
+            row = _CARDS_END + p * POSITION_FEATURES
+            t[row + b.front_country[p]] = 1.0
+            if b.front_type[p] == WM:
+                t[row + 6] = 1.0
+    return t[:]
+
+
 _TEMPLATES: dict[tuple[int, ...], array[float]] = {}
+
+
+def _observe(b: Board, me: int, t: array[float]) -> None:
+    """Fill the observation blocks of ``t`` (a :func:`_front_template`) from ``b``, a view's
+    board or a full one: hidden lists are read only where the view shows them
+    (``engine.mask``)."""
+    you = 1 - me
+    _mark(t, b.hands[me], 0)
+    if b.phase == OVER:  # hands are shown for the scoring
+        _mark(t, b.hands[you], THEIR_HAND)
+    if b.burned_battle:
+        _mark(t, b.burned_battle, BATTLE_BURNED)
+    _mark(t, b.burned_by[me], MY_BURNS)
+    if b.opts.burn_face_up:
+        _mark(t, b.burned_by[you], THEIR_BURNS)
+    if b.leftover and not b.opts.blind and me != b.shuffler:  # the chooser saw the leftover cards
+        _mark(t, b.leftover, LEFTOVER)
+    sides, status, strengths, colours, piles = b.sides, b.status, b.strength, b.colour, b.piles
+    index = _INDEX
+    for p in range(POSITIONS):
+        row = _CARDS_END + p * POSITION_FEATURES
+        side = sides[p]
+        if side[me]:
+            for x in side[me]:  # card * 2 + orientation
+                t[index[x >> 1] * PLACES + MY_SIDE + (x & 1) * 6 + p] = 1.0
+            t[row + 12] = strengths[p][me] / 16
+        if side[you]:
+            for x in side[you]:
+                t[index[x >> 1] * PLACES + THEIR_SIDE + (x & 1) * 6 + p] = 1.0
+            t[row + 13] = strengths[p][you] / 16
+        _battle(t, row, me, status[p], colours[p], len(piles[p]))
+    _globals(t, b, me)
+
+
+def _globals(t: array[float], b: Board, me: int) -> None:
+    """The global entries (zero before)."""
+    you = 1 - me
+    g = _POS_END
+    t[g + b.phase] = 1.0
+    if b.phase != OVER and b.to_move == me:
+        t[g + 4] = 1.0
+    t[g + 5] = b.draws_left / 2 if b.phase == DRAW else 0.0
+    t[g + 6] = b.support / 24
+    t[g + 7] = len(b.hands[me]) / 30
+    t[g + 8] = len(b.hands[you]) / 30
+    t[g + 9] = float(b.shuffler == me)
+    t[g + 10] = float(b.first == me)
+    t[g + 11] = float(b.first >= 0)
+    t[g + 12] = b.game_no / 3
+    wins = [0, 0]
+    for _s0, _s1, w in b.results:
+        if w >= 0:
+            wins[w] += 1
+    t[g + 13] = wins[me] / 3
+    t[g + 14] = wins[you] / 3
 
 
 assert PENDING == 1  # the battle one-hot above relies on OPEN, PENDING = 0, 1
