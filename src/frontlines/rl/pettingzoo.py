@@ -12,7 +12,9 @@ same player (a card, claims, a draw): ``agent_selection`` is always the player t
 Observations are dictionaries: ``observation``, the agent's tensor (float32; the
 observation tensor, or with ``observation="information_state"`` the information-state
 tensor, docs/research.md) and ``action_mask`` (int8, 1 for the legal action ids; all zero
-when it is not the agent's turn). Actions are the ruleset's dense action ids. Rewards come
+when it is not the agent's turn). Actions are the ruleset's dense action ids;
+``action_space(agent).sample()`` without a mask draws among the ids legal for the player to
+move (:class:`~frontlines.rl._common.LegalDiscrete`). Rewards come
 at the end: +1 win, -1 loss, 0 draw. A Battle Line game still going at
 ``max_game_length`` actions is truncated. An illegal action id raises
 :class:`~frontlines.rl._common.IllegalActionId` (an ``AssertionError``) naming it and the

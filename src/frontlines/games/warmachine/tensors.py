@@ -21,7 +21,7 @@ from __future__ import annotations
 from array import array
 from collections.abc import Mapping
 
-from frontlines.core.encoding import Block, Encoding, LiveObservation, player_of
+from frontlines.core.encoding import Block, Encoding, player_of
 from frontlines.core.game import State, View
 from frontlines.games.warmachine.cards import ALL_CARDS, NUM_COUNTRIES, UNKNOWN, WM
 from frontlines.games.warmachine.engine import WarMachineState, WarMachineView
@@ -117,15 +117,12 @@ class WarMachineEncoding(Encoding):
 
     def observation_tensor_of(self, state: State, player: int) -> array[float]:
         # the same tensor as from ``state.view(player)`` without masking a copy of the board:
-        # the observation reads the hidden lists only where the view shows them (tests compare)
+        # _observe reads the hidden lists only where the view shows them (tests compare)
         if not isinstance(state, WarMachineState) or player not in (0, 1):
             return super().observation_tensor_of(state, player)
         t = _front_template(state.board, _ZEROS_OBS)
         _observe(state.board, player, t)
         return t
-
-    def live_observation(self, player: int) -> LiveWarMachine:
-        return LiveWarMachine(self, player)
 
     def information_state_tensor(self, view: View) -> array[float]:
         v = _board_view(view)
@@ -146,132 +143,10 @@ def _board_view(view: View) -> WarMachineView:
     return view
 
 
-def _mark(t: array[float], cards: list[int], place: int, value: float = 1.0) -> None:
+def _mark(t: array[float], cards: list[int], place: int) -> None:
     for c in cards:
         if c != UNKNOWN:
-            t[_INDEX[c] * PLACES + place] = value
-
-
-# the places of the card lists other than the positions' sides, in the order update reads them
-_PILE_PLACES = (0, THEIR_HAND, BATTLE_BURNED, MY_BURNS, THEIR_BURNS, LEFTOVER)
-_NOTHING: list[int] = []
-_ZERO_POSITION = array("f", bytes(4 * (POSITION_FEATURES - 7)))  # a position's entries after the fixed ones
-_ZERO_GLOBALS = array("f", bytes(4 * GLOBALS))
-
-
-class LiveWarMachine(LiveObservation):
-    """The observation of a War Machine board (a full one or ``player``'s view), rewriting
-    only the card lists and positions that changed since the last update (a new war front
-    rewrites everything); the 15 global entries are rewritten each time.
-
-    The board's lists change in place, so the object keeps copies of what it last wrote.
-    """
-
-    __slots__ = ("colour", "front", "piles", "sides", "status", "strength", "support", "t")
-    # what ``t`` shows, set by _new_front, which the first update calls (no front matches ``front``)
-    t: array[float]
-    piles: list[list[int]]
-    sides: list[list[list[int]]]
-    status: list[int]
-    colour: list[list[int]]
-    strength: list[list[int]]
-    support: list[int]
-
-    def __init__(self, encoding: Encoding, player: int) -> None:
-        super().__init__(encoding, player)
-        self.front: tuple[list[int], list[int]] = ([], [])  # front_country, front_type written
-
-    def update(self, state: State | View) -> array[float]:
-        if not isinstance(state, WarMachineState | WarMachineView):
-            raise TypeError(f"a War Machine encoding needs a War Machine state or view, not {type(state).__name__}")
-        b = state.board
-        me = self.player
-        you = 1 - me
-        if b.front_country != self.front[0] or b.front_type != self.front[1]:
-            self._new_front(b)
-        t = self.t
-        # hidden lists are read only where the view shows them (``engine.mask``)
-        over = b.phase == OVER
-        piles = (
-            b.hands[me],
-            b.hands[you] if over else _NOTHING,  # hands are shown for the scoring
-            b.burned_battle,
-            b.burned_by[me],
-            b.burned_by[you] if b.opts.burn_face_up else _NOTHING,
-            b.leftover if not b.opts.blind and me != b.shuffler else _NOTHING,  # the chooser saw them
-        )
-        old_piles = self.piles
-        for k, cards in enumerate(piles):
-            if cards != old_piles[k]:
-                _mark(t, old_piles[k], _PILE_PLACES[k], 0.0)
-                _mark(t, cards, _PILE_PLACES[k])
-                old_piles[k] = cards[:]
-        if (b.sides != self.sides or b.status != self.status or b.colour != self.colour
-                or b.strength != self.strength or list(map(len, b.piles)) != self.support):
-            self._positions(b)
-        t[_POS_END:_POS_END + GLOBALS] = _ZERO_GLOBALS
-        _globals(t, b, me)
-        return t
-
-    def _new_front(self, b: Board) -> None:
-        """Start again from the tensor of an empty table with ``b``'s war front."""
-        self.t = _front_template(b, _ZEROS_OBS)
-        self.front = (b.front_country[:], b.front_type[:])
-        # the table of a template shows nothing yet
-        self.piles = [_NOTHING] * len(_PILE_PLACES)
-        self.sides = [[[], []] for _ in range(POSITIONS)]
-        self.status = [-1] * POSITIONS  # -1: never written
-        self.colour = [[-1, -1] for _ in range(POSITIONS)]
-        self.strength = [[0, 0] for _ in range(POSITIONS)]
-        self.support = [0] * POSITIONS
-
-    def _positions(self, b: Board) -> None:
-        """Rewrite the positions whose cards, battle, colours, strengths or pile changed."""
-        t = self.t
-        me = self.player
-        you = 1 - me
-        index = _INDEX
-        sides, status, strengths, colours, piles = b.sides, b.status, b.strength, b.colour, b.piles
-        for p in range(POSITIONS):
-            side, old = sides[p], self.sides[p]
-            if side != old:
-                for k, place in ((me, MY_SIDE), (you, THEIR_SIDE)):
-                    if side[k] != old[k]:
-                        for x in old[k]:  # card * 2 + orientation
-                            t[index[x >> 1] * PLACES + place + (x & 1) * 6 + p] = 0.0
-                        for x in side[k]:
-                            t[index[x >> 1] * PLACES + place + (x & 1) * 6 + p] = 1.0
-                self.sides[p] = [side[0][:], side[1][:]]
-            elif (status[p] == self.status[p] and colours[p] == self.colour[p] and strengths[p] == self.strength[p]
-                    and len(piles[p]) == self.support[p]):
-                continue
-            row = _CARDS_END + p * POSITION_FEATURES
-            t[row + 7:row + POSITION_FEATURES] = _ZERO_POSITION
-            if side[me]:
-                t[row + 12] = strengths[p][me] / 16
-            if side[you]:
-                t[row + 13] = strengths[p][you] / 16
-            st, colour = status[p], colours[p]
-            _battle(t, row, me, st, colour, len(piles[p]))
-            self.status[p], self.colour[p], self.strength[p], self.support[p] = (
-                st, colour[:], strengths[p][:], len(piles[p]))
-
-
-
-
-def _battle(t: array[float], row: int, me: int, status: int, colour: list[int], pile: int) -> None:
-    """A position's entries 7-11 and 14-28 (zero before): its battle, both colours, its
-    support pile."""
-    if status < WON0:  # open or pending
-        t[row + 7 + status] = 1.0
-    elif status == NOWIN:
-        t[row + 11] = 1.0
-    else:
-        t[row + (9 if status - WON0 == me else 10)] = 1.0
-    mine, theirs = colour[me], colour[1 - me]
-    t[row + 14 + (mine if mine >= 0 else NUM_COUNTRIES)] = 1.0
-    t[row + 21 + (theirs if theirs >= 0 else NUM_COUNTRIES)] = 1.0
-    t[row + 28] = pile / 4
+            t[_INDEX[c] * PLACES + place] = 1.0
 
 
 def _front_template(b: Board, zeros: array[float]) -> array[float]:
@@ -323,13 +198,17 @@ def _observe(b: Board, me: int, t: array[float]) -> None:
             for x in side[you]:
                 t[index[x >> 1] * PLACES + THEIR_SIDE + (x & 1) * 6 + p] = 1.0
             t[row + 13] = strengths[p][you] / 16
-        _battle(t, row, me, status[p], colours[p], len(piles[p]))
-    _globals(t, b, me)
-
-
-def _globals(t: array[float], b: Board, me: int) -> None:
-    """The global entries (zero before)."""
-    you = 1 - me
+        st = status[p]
+        if st < WON0:  # open or pending
+            t[row + 7 + st] = 1.0
+        elif st == NOWIN:
+            t[row + 11] = 1.0
+        else:
+            t[row + (9 if st - WON0 == me else 10)] = 1.0
+        colour = colours[p]
+        t[row + 14 + (colour[me] if colour[me] >= 0 else NUM_COUNTRIES)] = 1.0
+        t[row + 21 + (colour[you] if colour[you] >= 0 else NUM_COUNTRIES)] = 1.0
+        t[row + 28] = len(piles[p]) / 4
     g = _POS_END
     t[g + b.phase] = 1.0
     if b.phase != OVER and b.to_move == me:
@@ -364,5 +243,5 @@ def encoding(options: Mapping[str, str] | None = None) -> WarMachineEncoding:
     return enc
 
 
-__all__ = ["GAME_LENGTH", "INFORMATION_STATE_LAYOUT", "OBSERVATION_LAYOUT", "LiveWarMachine", "WarMachineEncoding",
-           "action_codes", "encoding"]
+__all__ = ["GAME_LENGTH", "INFORMATION_STATE_LAYOUT", "OBSERVATION_LAYOUT", "WarMachineEncoding", "action_codes",
+           "encoding"]
