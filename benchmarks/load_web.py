@@ -25,6 +25,17 @@ asked every half second from the side while all this runs.
 
 ``--think S`` makes every seat wait S seconds (uniform between S/2 and 3S/2) before each
 move, as people do; 0 (the default) plays as fast as the server answers.
+
+``--processes N`` starts N ``frontlines serve`` processes on one PostgreSQL database
+(``--database postgresql://…``, or ``--throwaway-pg`` for a fresh cluster made with the
+local PostgreSQL binaries, as the tests do). Game i is created on process i mod N, its
+seat 0 plays through process i mod N and its seat 1 through process i+1 mod N, so with
+N > 1 every move reaches the other seat through another process (LISTEN/NOTIFY).
+Reported besides: ``to_opponent_ms``, the time from a move sent by one seat to the other
+seat receiving the view that includes it (across processes when N > 1; through the one
+process when N = 1).
+
+    .venv/bin/python benchmarks/load_web.py --games 50 --processes 3 --throwaway-pg
 """
 
 from __future__ import annotations
@@ -37,6 +48,7 @@ import multiprocessing
 import os
 import random
 import re
+import shutil
 import signal
 import socket
 import statistics
@@ -82,10 +94,14 @@ class Stats:
         self.moves = 0
         # The watched game: when the action that made each ply was sent.
         self.sent: dict[int, float] = {}
+        # Every game: (game id, ply) -> (the seat that sent the action making it, when);
+        # the other seat's arrival times give the move-to-opponent delay.
+        self.moved: dict[tuple[str, int], tuple[int, float]] = {}
+        self.to_opponent: list[float] = []
 
 
 async def drive_seat(base_ws: str, game_id: str, token: str, seed: int, stats: Stats, think: float,
-                     watched: bool = False) -> None:
+                     watched: bool = False, server_bots: bool = False) -> None:
     """Play one seat until the game is over: a random legal move, a provable claim first."""
     rng = random.Random(seed)
     async with websockets.connect(f"{base_ws}/ws/{game_id}?t={token}", max_size=2**22, proxy=None) as ws:
@@ -97,11 +113,16 @@ async def drive_seat(base_ws: str, game_id: str, token: str, seed: int, stats: S
                 continue
             if msg["type"] != "view":
                 raise RuntimeError(f"server refused a move: {msg}")
+            now = time.monotonic()
             if sent_at is not None and msg["ply"] > sent_ply:
                 if not watched:
-                    stats.latencies.append(time.monotonic() - sent_at)
+                    stats.latencies.append(now - sent_at)
                     stats.moves += 1
                 sent_at = None
+            mover = stats.moved.get((game_id, msg["ply"]))
+            if mover is not None and mover[0] != msg["role"]:  # the other seat's move arrives
+                del stats.moved[(game_id, msg["ply"])]
+                stats.to_opponent.append(now - mover[1])
             view = msg["view"]
             if view["to_move"] is None:
                 if msg["role"] == 0 and not watched:
@@ -117,6 +138,8 @@ async def drive_seat(base_ws: str, game_id: str, token: str, seed: int, stats: S
             sent_at = time.monotonic()
             if watched:
                 stats.sent[sent_ply + 1] = sent_at
+            elif not server_bots:
+                stats.moved[(game_id, sent_ply + 1)] = (msg["role"], sent_at)
             await ws.send(json.dumps({"type": "action", "text": rng.choice(claims or legal)["text"], "ply": msg["ply"]}))
 
 
@@ -231,13 +254,11 @@ def serve_options(extra: list[str]) -> list[str]:
     return [opt for opt in extra if opt.split("=")[0] in helptext]
 
 
-async def run(args: argparse.Namespace) -> dict[str, Any]:
+def start_server(args: argparse.Namespace, database: str, tmp: str, profile: str) -> tuple[subprocess.Popen[bytes], str]:
+    """One ``frontlines serve`` on a free port; answers the process and its base URL."""
     port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    tmp = tempfile.mkdtemp(prefix="frontlines-load-")
-    database = args.database or f"sqlite:///{Path(tmp) / 'load.db'}"
     serve = ["serve", "--port", str(port), "--database", database, "--bot-delay", "0", "--log-level", "warning"]
-    cmd = [sys.executable, "-c", _PROFILED, args.profile] if args.profile else [sys.executable, "-m", "frontlines"]
+    cmd = [sys.executable, "-c", _PROFILED, profile] if profile else [sys.executable, "-m", "frontlines"]
     cmd += serve
     if args.bot_workers:
         cmd += ["--bot-workers", str(args.bot_workers)]
@@ -248,82 +269,164 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     cmd += args.serve_option
     server = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=tmp,
                               env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    return server, f"http://127.0.0.1:{port}"
+
+
+async def wait_started(server: subprocess.Popen[bytes], base: str) -> None:
+    deadline = time.time() + 60
+    while True:
+        try:
+            urllib.request.urlopen(base + "/api/rulesets", timeout=2).read()
+            return
+        except OSError:
+            if time.time() > deadline or server.poll() is not None:
+                raise RuntimeError("server did not start: " + (server.stderr.read().decode() if server.stderr else "")) from None
+            await asyncio.sleep(0.1)
+
+
+def throwaway_pg(root: Path) -> tuple[str, list[str]]:
+    """A fresh PostgreSQL cluster under ``root`` (initdb + pg_ctl); its URL and the stop command."""
+    found = sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb"))
+    if not found:
+        raise SystemExit("--throwaway-pg needs the PostgreSQL server binaries (Debian: postgresql)")
+    bindir = found[-1].parent
+    prefix: list[str] = []
+    if os.geteuid() == 0:  # initdb refuses root: run the cluster as the postgres user
+        prefix = ["runuser", "-u", "postgres", "--"]
+        shutil.chown(root, "postgres")
+    root.chmod(0o700)
+    data, port = root / "data", free_port()
+    env = {**os.environ, "LC_ALL": "C.UTF-8"}
+    subprocess.run([*prefix, str(bindir / "initdb"), "-D", str(data), "-U", "postgres", "-A", "trust", "-E", "UTF8"],
+                   check=True, capture_output=True, env=env)
+    # fsync stays on: the figures are meant to include a durable commit per move.
+    subprocess.run([*prefix, str(bindir / "pg_ctl"), "-D", str(data), "-l", str(root / "log"), "-w", "-o",
+                    f"-p {port} -k {root} -c listen_addresses=127.0.0.1 -c max_connections=200", "start"],
+                   check=True, capture_output=True, env=env)
+    return (f"postgresql://postgres@127.0.0.1:{port}/postgres",
+            [*prefix, str(bindir / "pg_ctl"), "-D", str(data), "-m", "fast", "stop"])
+
+
+def upgrade_schema(database: str) -> None:
+    """Bring a shared database to the current schema once, before the processes start."""
+    helptext = subprocess.run([sys.executable, "-m", "frontlines", "--help"], capture_output=True, text=True,
+                              check=False).stdout
+    if re.search(r"\bdb\b", helptext):
+        subprocess.run([sys.executable, "-m", "frontlines", "db", "upgrade", "--database", database], check=True)
+    else:  # an older checkout: opening the store creates the tables
+        subprocess.run([sys.executable, "-c", "import sys; from frontlines.web.store import Store; "
+                        "Store(sys.argv[1]).close()", database], check=True)
+
+
+async def run(args: argparse.Namespace) -> dict[str, Any]:
+    tmp = tempfile.mkdtemp(prefix="frontlines-load-")
+    stop_pg: list[str] = []
+    database = args.database
+    pg_root = Path(tempfile.mkdtemp(prefix="frontlines-pg-")) if args.throwaway_pg else None
+    if pg_root is not None:  # its own directory: the postgres user owns it
+        database, stop_pg = throwaway_pg(pg_root)
+    database = database or f"sqlite:///{Path(tmp) / 'load.db'}"
+    if args.processes > 1 and database.startswith("sqlite"):
+        raise SystemExit("--processes > 1 needs PostgreSQL: --database postgresql://… or --throwaway-pg")
+    if not database.startswith("sqlite"):
+        upgrade_schema(database)
+    servers: list[tuple[subprocess.Popen[bytes], str]] = []
     try:
-        deadline = time.time() + 60
-        while True:
-            try:
-                urllib.request.urlopen(base + "/api/rulesets", timeout=2).read()
-                break
-            except OSError:
-                if time.time() > deadline or server.poll() is not None:
-                    raise RuntimeError("server did not start: " + (server.stderr.read().decode() if server.stderr else "")) from None
-                await asyncio.sleep(0.1)
-        stats = Stats()
-        watched_stats = Stats()
-        opponent = f"bot:{args.bot}" if args.server_bots else "friend"
-        games = [new_game(base, {"ruleset": args.ruleset, "opponent": opponent, "seat": "0"})
-                 for i in range(args.games)]
-        base_ws = f"ws://127.0.0.1:{port}"
-        probes: list[float] = []
-        stop = asyncio.Event()
-        prober = asyncio.create_task(probe(base, 0.5, stop, probes))
-        result: dict[str, Any] = {
-            "games": args.games, "ruleset": args.ruleset, "think_s": args.think,
-            "mode": "server bots" if args.server_bots else "two client seats", "database": database.split(":")[0],
-        }
-        started = time.monotonic()
-        server_cpu = cpu_seconds(server.pid)
-        tasks = []
-        for i, g in enumerate(games):
-            tasks.append(drive_seat(base_ws, g["id"], g["token"], 2 * i, stats, args.think))
-            if not args.server_bots:
-                tasks.append(drive_seat(base_ws, g["id"], g["friend_token"], 2 * i + 1, stats, args.think))
-        playing: asyncio.Future[Any] = asyncio.gather(*tasks)
-        watchers: list[tuple[Any, Any]] = []
-        opening = 0.0
-        if args.spectators:
-            # The spectators arrive while the other games are being played; the watched
-            # game starts when every spectator is in (or the wait runs out).
-            watched = new_game(base, {"ruleset": args.ruleset, "opponent": "friend", "seat": "0"})
-            opening = time.monotonic()
-            watchers = start_spectators(f"{base_ws}/ws/{watched['id']}", args.spectators, args.spectator_processes)
-            while time.monotonic() - opening < args.timeout:
-                rows = await asyncio.get_running_loop().run_in_executor(None, lambda: json.loads(
-                    urllib.request.urlopen(f"{base}/api/games?ids={watched['id']}", timeout=60).read()))
-                if rows[0].get("watching", 0) >= args.spectators:
-                    break
-                await asyncio.sleep(0.2)
-            tasks = [drive_seat(base_ws, watched["id"], watched[key], 10**6 + i, watched_stats, args.think, watched=True)
-                     for i, key in enumerate(("token", "friend_token"))]
-            playing = asyncio.gather(playing, *tasks)
-        await asyncio.wait_for(playing, timeout=args.timeout)
-        elapsed = time.monotonic() - started
-        server_cpu = cpu_seconds(server.pid) - server_cpu
-        stop.set()
-        await prober
-        server_stats = json.loads(urllib.request.urlopen(base + "/api/stats", timeout=60).read())
-        result.update({
-            "finished": stats.finished, "seconds": round(elapsed, 2),
-            "games_per_minute": round(stats.finished / elapsed * 60, 1), "moves": stats.moves,
-            "moves_per_second": round(stats.moves / elapsed, 1),
-            "latency_ms": summary_ms(stats.latencies),
-            "rulesets_probe_ms": summary_ms(probes),
-            "slowest_server_bot_ms": round(server_stats["slowest_bot_s"] * 1000, 2),
-            # CPU the server process used while the games were played: unlike latency, it
-            # hardly depends on what else the machine is doing.
-            "server_cpu_s": round(server_cpu, 2), "server_cpu_share": round(server_cpu / elapsed, 2),
-            "server_dropped": server_stats.get("dropped"),
-        })
-        if watchers:
-            result["spectators"] = spectator_figures(watchers, watched_stats, opening)
-        return result
+        for i in range(max(1, args.processes)):
+            servers.append(start_server(args, database, tmp, args.profile if i == 0 else ""))
+        for server, base_url in servers:
+            await wait_started(server, base_url)
+        return await play(args, servers, database)
     finally:
         # uvicorn stops on either signal; SIGINT lets cProfile write its file on the way out.
-        server.send_signal(signal.SIGINT if args.profile else signal.SIGTERM)
-        try:
-            server.wait(timeout=120 if args.profile else 10)  # the profile is written at exit
-        except subprocess.TimeoutExpired:
-            server.kill()
+        for i, (server, _) in enumerate(servers):
+            server.send_signal(signal.SIGINT if args.profile and i == 0 else signal.SIGTERM)
+        for i, (server, _) in enumerate(servers):
+            try:
+                server.wait(timeout=120 if args.profile and i == 0 else 15)  # the profile is written at exit
+            except subprocess.TimeoutExpired:
+                server.kill()
+        if stop_pg:
+            subprocess.run(stop_pg, capture_output=True, check=False)
+        shutil.rmtree(tmp, ignore_errors=True)
+        if pg_root is not None:
+            shutil.rmtree(pg_root, ignore_errors=True)
+
+
+async def play(args: argparse.Namespace, servers: list[tuple[subprocess.Popen[bytes], str]],
+               database: str) -> dict[str, Any]:
+    bases = [base_url for _, base_url in servers]
+    n = len(bases)
+    base = bases[0]
+
+    def ws_of(i: int) -> str:
+        return "ws" + bases[i % n][len("http"):]
+
+    stats = Stats()
+    watched_stats = Stats()
+    opponent = f"bot:{args.bot}" if args.server_bots else "friend"
+    games = [new_game(bases[i % n], {"ruleset": args.ruleset, "opponent": opponent, "seat": "0"})
+             for i in range(args.games)]
+    probes: list[float] = []
+    stop = asyncio.Event()
+    prober = asyncio.create_task(probe(base, 0.5, stop, probes))
+    result: dict[str, Any] = {
+        "games": args.games, "ruleset": args.ruleset, "think_s": args.think,
+        "mode": "server bots" if args.server_bots else "two client seats", "database": database.split(":")[0],
+        "processes": n,
+    }
+    started = time.monotonic()
+    server_cpu = sum(cpu_seconds(server.pid) for server, _ in servers)
+    tasks = []
+    for i, g in enumerate(games):
+        tasks.append(drive_seat(ws_of(i), g["id"], g["token"], 2 * i, stats, args.think,
+                                server_bots=args.server_bots))
+        if not args.server_bots:
+            tasks.append(drive_seat(ws_of(i + 1), g["id"], g["friend_token"], 2 * i + 1, stats, args.think))
+    playing: asyncio.Future[Any] = asyncio.gather(*tasks)
+    watchers: list[tuple[Any, Any]] = []
+    opening = 0.0
+    if args.spectators:
+        # The spectators arrive while the other games are being played; the watched
+        # game starts when every spectator is in (or the wait runs out).
+        watched = new_game(base, {"ruleset": args.ruleset, "opponent": "friend", "seat": "0"})
+        opening = time.monotonic()
+        watchers = start_spectators(f"{ws_of(0)}/ws/{watched['id']}", args.spectators, args.spectator_processes)
+        while time.monotonic() - opening < args.timeout:
+            rows = await asyncio.get_running_loop().run_in_executor(None, lambda: json.loads(
+                urllib.request.urlopen(f"{base}/api/games?ids={watched['id']}", timeout=60).read()))
+            if rows[0].get("watching", 0) >= args.spectators:
+                break
+            await asyncio.sleep(0.2)
+        tasks = [drive_seat(ws_of(i), watched["id"], watched[key], 10**6 + i, watched_stats, args.think, watched=True)
+                 for i, key in enumerate(("token", "friend_token"))]
+        playing = asyncio.gather(playing, *tasks)
+    await asyncio.wait_for(playing, timeout=args.timeout)
+    elapsed = time.monotonic() - started
+    server_cpu = sum(cpu_seconds(server.pid) for server, _ in servers) - server_cpu
+    stop.set()
+    await prober
+    server_stats = [json.loads(urllib.request.urlopen(b + "/api/stats", timeout=60).read()) for b in bases]
+    dropped: dict[str, int] = {}
+    for st in server_stats:
+        for cause, count in (st.get("dropped") or {}).items():
+            dropped[cause] = dropped.get(cause, 0) + count
+    result.update({
+        "finished": stats.finished, "seconds": round(elapsed, 2),
+        "games_per_minute": round(stats.finished / elapsed * 60, 1), "moves": stats.moves,
+        "moves_per_second": round(stats.moves / elapsed, 1),
+        "latency_ms": summary_ms(stats.latencies),
+        "to_opponent_ms": summary_ms(stats.to_opponent),
+        "rulesets_probe_ms": summary_ms(probes),
+        "slowest_server_bot_ms": round(max(st["slowest_bot_s"] for st in server_stats) * 1000, 2),
+        # CPU the server processes used while the games were played: unlike latency, it
+        # hardly depends on what else the machine is doing.
+        "server_cpu_s": round(server_cpu, 2), "server_cpu_share": round(server_cpu / elapsed, 2),
+        "server_dropped": dropped,
+    })
+    if watchers:
+        result["spectators"] = spectator_figures(watchers, watched_stats, opening)
+    return result
 
 
 def spectator_figures(watchers: list[tuple[Any, Any]], watched: Stats, opening: float) -> dict[str, Any]:
@@ -361,6 +464,10 @@ def main() -> int:
     parser.add_argument("--server-bots", action="store_true", help="seat 1 of every game is a server-side bot")
     parser.add_argument("--bot-workers", type=int, default=0)
     parser.add_argument("--database", default="", help="default: a fresh SQLite file")
+    parser.add_argument("--processes", type=int, default=1,
+                        help="serve processes on one PostgreSQL database (default 1; >1 needs PostgreSQL)")
+    parser.add_argument("--throwaway-pg", action="store_true",
+                        help="start a fresh local PostgreSQL cluster for the run (initdb; removed afterwards)")
     parser.add_argument("--spectators", type=int, default=0, help="spectator sockets on one more game (default 0)")
     parser.add_argument("--spectator-processes", type=int, default=2, help="processes that hold them (default 2)")
     parser.add_argument("--think", type=float, default=0.0, help="seconds a seat thinks before each move (default 0)")

@@ -218,3 +218,29 @@ def test_a_write_for_a_ply_the_game_has_left_changes_nothing(db_url: str) -> Non
         assert stored is not None and stored.actions == ["first"] and stored.status == "active"
     finally:
         store.close()
+
+
+@pytest.mark.postgres
+def test_a_bot_turn_lease_has_one_holder_until_it_expires(pg_url: str) -> None:
+    from frontlines.web.cluster import Leases
+    from frontlines.web.store import Store
+
+    store = Store(pg_url)
+    try:
+        store.create_game(game_id="g1", ruleset="battleline-basic", options={}, setup="x", seat_hashes=("", ""),
+                          names=("", ""), opponent="bot:random", bot_seat=1)
+        mine, other = Leases(store, "a:1:x", 0.5), Leases(store, "b:2:y", 0.5)
+        assert mine.take("g1", 3) and mine.take("g1", 3)  # taken, and ours to take again
+        assert not other.take("g1", 3) and not other.renew("g1")
+        assert mine.renew("g1")
+        assert "g1" not in mine.expired()
+        end = time.monotonic() + DEADLINE
+        while "g1" not in other.expired():  # nobody renews: it expires
+            assert time.monotonic() < end
+            time.sleep(0.1)
+        assert other.take("g1", 3) and not mine.renew("g1")
+        other.release("g1")  # handed over: free at once
+        assert "g1" in mine.expired() and mine.take("g1", 3)
+        assert other.take("g1", 5)  # a lease left from an earlier ply is free to take
+    finally:
+        store.close()

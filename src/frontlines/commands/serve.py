@@ -39,6 +39,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="a game with no move leaves the live list after this long (default 3600)")
     parser.add_argument("--abandon-idle", type=float, default=7 * 86400.0, metavar="SECONDS",
                         help="a game leaves the live list this long after its last move (default 604800, a week)")
+    parser.add_argument("--bot-lease", type=float, default=10.0, metavar="SECONDS",
+                        help="several processes on one PostgreSQL: a bot turn whose process stops renewing "
+                             "its lease for this long is taken over by another (default 10)")
+    parser.add_argument("--shutdown-grace", type=float, default=5.0, metavar="SECONDS",
+                        help="on SIGTERM, bot turns in progress may finish for this long before they are "
+                             "handed to another process (default 5)")
     parser.add_argument("--seeded-deals", action="store_true",
                         help="accept a client's seed for games against a bot or pass-and-play "
                              "(for tests and study; never on a public server)")
@@ -46,10 +52,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        import uvicorn
+        import uvicorn  # noqa: F401  (the web extra: a clear message below if it is missing)
 
         from frontlines.web import migrations
         from frontlines.web.app import Settings, create_app
+        from frontlines.web.cluster import run_server
         from frontlines.web.database import lock_sqlite, sqlite_file, unlock_sqlite
         from frontlines.web.fanout import Limits
         from frontlines.web.logs import mask_url, uvicorn_log_config
@@ -78,12 +85,14 @@ def run(args: argparse.Namespace) -> int:
                         new_games_per_minute=max(0.0, args.new_games_per_minute),
                         abandon_unstarted_after=max(1.0, args.abandon_unstarted),
                         abandon_idle_after=max(1.0, args.abandon_idle), limits=limits,
-                        upgrade_database=embedded)
+                        upgrade_database=embedded, bot_lease=max(0.5, args.bot_lease),
+                        shutdown_grace=max(0.0, args.shutdown_grace))
     if args.bot_workers:
         settings.bot_workers = max(1, args.bot_workers)
     app = create_app(settings)
     print(f"Frontlines: http://{args.host}:{args.port}  (database {mask_url(args.database)})", flush=True)
     # Seat tokens ride in URLs: every uvicorn line goes through the redacting filter.
-    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=64 * 1024,
-                log_config=uvicorn_log_config(), ws_per_message_deflate=args.ws_compression)
+    # On SIGTERM the process drains first: bot turns handed over, clients told to reconnect.
+    run_server(app, grace=settings.shutdown_grace, host=args.host, port=args.port, log_level=args.log_level,
+               ws_max_size=64 * 1024, log_config=uvicorn_log_config(), ws_per_message_deflate=args.ws_compression)
     return 0

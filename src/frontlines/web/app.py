@@ -80,8 +80,10 @@ class Settings:
     abandon_unstarted_after: float = 3600.0  # seconds a game without a move stays live
     abandon_idle_after: float = 7 * 86400.0  # seconds after the last move
     limits: Limits = field(default_factory=Limits)  # caps on connections and messages
-    # Several processes on one PostgreSQL: a stopping process lets bot turns in progress
-    # finish for up to this many seconds.
+    # Several processes on one PostgreSQL: a bot turn whose process stops renewing its lease
+    # for this long is taken over by another; a stopping process lets bot turns in progress
+    # finish for up to ``shutdown_grace`` seconds, then hands them over.
+    bot_lease: float = 10.0
     shutdown_grace: float = 5.0
     # Create or migrate the schema at start-up; without, refuse a database that is not at
     # the newest revision (`frontlines serve` on PostgreSQL: `frontlines db upgrade` does it).
@@ -128,7 +130,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         store = Store(cfg.database, upgrade=cfg.upgrade_database)
         bots = make_bots(cfg.bot_executor, cfg.bot_workers, timeout=cfg.bot_timeout)
         await bots.start()
-        manager = Manager(store, bots=bots, cap=cfg.cache_games, bot_delay=cfg.bot_delay, limits=cfg.limits)
+        manager = Manager(store, bots=bots, cap=cfg.cache_games, bot_delay=cfg.bot_delay, limits=cfg.limits,
+                          bot_lease=cfg.bot_lease)
         app.state.manager = manager
         await manager.start()
         # Games a bot was to move in when the server stopped carry on by themselves.

@@ -11,8 +11,17 @@ Nothing but PostgreSQL is shared between the processes:
 * **Moves.** The database serialises them: an action is stored only if the game row still
   stands at the ply before it (see :meth:`Store.append_action`); the loser of a race gets
   ``StaleGame``, reloads and answers its client with the fresh state.
-* **Bot turns.** Bots are seeded by game and ply, so any process that holds a game may
-  play its bot's turn: the same move, stored once (the ply guard refuses the second).
+* **Bot turns.** A row of ``bot_leases`` exists while a bot is to move in a game. The
+  process that holds it (``owner``, until ``expires``, by the database's clock) runs the
+  turn and renews it while the bot thinks; the row is written in the same transaction as
+  the move that made the turn due, and deleted with the bot's last move of the turn. A
+  process that dies stops renewing; once the lease has expired, another process's sweep
+  takes it with one conditional upsert and plays the turn. Bots are seeded by game and
+  ply, so the turn played again is the same move, and the ply guard stores it once.
+* **Stopping.** On SIGTERM a process stops accepting connections, lets bot turns in
+  progress finish for a moment, releases the others (a notice ``l`` tells the other
+  processes to take them at once), and closes its WebSockets with code 1012 ("service
+  restart"); the page reconnects by itself, to whichever process the address leads to.
 
 SQLite is one process by construction: none of this runs there.
 """
@@ -26,12 +35,28 @@ import os
 import secrets
 import socket
 from collections.abc import Awaitable, Callable
+from typing import Any
 
+from sqlalchemy import Float, ForeignKey, Integer, String, delete, func, select, update
+from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.engine import make_url
+from sqlalchemy.orm import Mapped, Session, mapped_column
+from sqlalchemy.sql.elements import ColumnElement
 
-from frontlines.web.store import CHANNEL
+from frontlines.web.store import CHANNEL, Base, Store, _changed
 
 log = logging.getLogger("frontlines.web")
+
+
+class BotLease(Base):
+    """A bot turn that is due in a game, and which process runs it until when."""
+
+    __tablename__ = "bot_leases"
+
+    game_id: Mapped[str] = mapped_column(String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    owner: Mapped[str] = mapped_column(String(64), default="")  # "" : nobody (free to take)
+    ply: Mapped[int] = mapped_column(Integer)  # the ply the bot is to move at
+    expires: Mapped[float] = mapped_column(Float, index=True)  # seconds since the epoch, the database's clock
 
 
 def process_name() -> str:
@@ -40,10 +65,105 @@ def process_name() -> str:
     return f"{socket.gethostname()[:40]}:{os.getpid()}:{secrets.token_hex(3)}"
 
 
+def _db_now() -> ColumnElement[Any]:
+    # The database's clock, not the processes': hosts may disagree by more than a lease.
+    return func.extract("epoch", func.clock_timestamp())
+
+
+# --- leases (each runs inside a transaction of the caller) ---------------------------------
+def hold(s: Session, game_id: str, owner: str, ply: int, seconds: float | None) -> None:
+    """The writer of the move that makes a bot's turn due takes that turn's lease at once
+    (``seconds`` None: leaves it free for any process, as a stopping one does)."""
+    expires = 0.0 if seconds is None else _db_now() + seconds
+    stmt = pg_insert(BotLease).values(game_id=game_id, owner=owner, ply=ply, expires=expires)
+    s.execute(stmt.on_conflict_do_update(index_elements=[BotLease.game_id], set_={
+        "owner": stmt.excluded.owner, "ply": stmt.excluded.ply, "expires": stmt.excluded.expires}))
+
+
+def drop(s: Session, game_id: str) -> None:
+    """No bot turn is due in this game any more (a person is to move, or the game is over)."""
+    s.execute(delete(BotLease).where(BotLease.game_id == game_id))
+
+
+class Leases:
+    """Bot-turn leases of one process, in their own short transactions."""
+
+    def __init__(self, store: Store, owner: str, seconds: float) -> None:
+        self.store = store
+        self.owner = owner
+        self.seconds = seconds
+
+    def take(self, game_id: str, ply: int) -> bool:
+        """Take the turn at ``ply`` if it is free: expired, released, ours already, or left
+        over from an earlier ply (its holder lost a race). Atomic: one taker wins."""
+        stmt = pg_insert(BotLease).values(game_id=game_id, owner=self.owner, ply=ply,
+                                          expires=_db_now() + self.seconds)
+        stmt = stmt.on_conflict_do_update(
+            index_elements=[BotLease.game_id],
+            set_={"owner": stmt.excluded.owner, "ply": stmt.excluded.ply, "expires": stmt.excluded.expires},
+            where=(BotLease.expires < _db_now()) | (BotLease.owner == self.owner) | (BotLease.ply < ply))
+        # RETURNING says whether the row was written (an upsert's rowcount is not reliable
+        # through the driver).
+        with self.store.engine.begin() as conn:
+            return conn.execute(stmt.returning(BotLease.game_id)).first() is not None
+
+    def renew(self, game_id: str) -> bool:
+        """Keep a turn while the bot thinks; False if it was lost (expired and taken)."""
+        with self.store.engine.begin() as conn:
+            return _changed(conn.execute(update(BotLease).where(
+                BotLease.game_id == game_id, BotLease.owner == self.owner,
+            ).values(expires=_db_now() + self.seconds))) == 1
+
+    def release(self, game_id: str) -> None:
+        """Hand the turn over now (this process stops, or its bot could not move): any
+        other process may take it, and is told so at once."""
+        with self.store.engine.begin() as conn:
+            done = conn.execute(update(BotLease).where(BotLease.game_id == game_id, BotLease.owner == self.owner)
+                                .values(owner="", expires=0.0))
+            if _changed(done):
+                conn.execute(select(func.pg_notify(CHANNEL, f"l {game_id} -1 {self.owner}")))
+
+    def forget(self, game_id: str) -> None:
+        """Drop an expired lease of a game where no bot turn is due after all."""
+        with self.store.engine.begin() as conn:
+            conn.execute(delete(BotLease).where(BotLease.game_id == game_id, BotLease.expires < _db_now()))
+
+    def expired(self, limit: int = 50) -> list[str]:
+        """Games whose bot turn nobody holds: their process died, stopped, or never began it."""
+        with self.store.engine.begin() as conn:
+            return list(conn.scalars(select(BotLease.game_id).where(BotLease.expires < _db_now())
+                                     .order_by(BotLease.expires).limit(limit)))
+
+
 # --- events ------------------------------------------------------------------------------------
 def libpq_url(url: str) -> str:
     """The SQLAlchemy URL as psycopg itself takes it (no ``+psycopg`` driver suffix)."""
     return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+def run_server(app: Any, *, grace: float, **config: Any) -> None:
+    """``uvicorn.run`` with a drain on the way out: when told to stop, the process first
+    stops accepting connections, then hands its bot turns over and tells its clients to
+    reconnect (:meth:`Manager.drain`), and only then lets uvicorn close what is left."""
+    import uvicorn
+
+    class DrainingServer(uvicorn.Server):
+        async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+            for server in self.servers:
+                server.close()  # no new connection from here on
+            app.state.stopping = True  # /readyz says so to the load balancer
+            manager = getattr(app.state, "manager", None)
+            if manager is not None:
+                try:
+                    await manager.drain(grace)
+                except Exception:
+                    log.exception("draining failed; stopping anyway")
+            await super().shutdown(sockets)
+
+    server = DrainingServer(uvicorn.Config(app, **config))
+    server.run()
+    if not server.started:
+        raise SystemExit(3)
 
 
 class Listener:
@@ -105,7 +225,7 @@ class Listener:
 
     def _dispatch(self, payload: str) -> None:
         try:
-            kind, game_id, ply, origin = payload.split(" ", 3)
+            kind, game_id, ply, origin = payload.split(" ", 3)  # see Store._announce
             self.on_notice(kind, game_id, int(ply), origin)
         except Exception:  # one odd notice must not stop the listening
             log.exception("game event %r could not be handled", payload)

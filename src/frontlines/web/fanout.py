@@ -31,6 +31,9 @@ CLOSE_SPECTATORS_FULL = 4001
 CLOSE_TOO_MANY_CONNECTIONS = 4002
 CLOSE_TOO_MANY_MESSAGES = 4003
 CLOSE_TOO_SLOW = 4004
+# The standard code for "service restart": this process stops; the page reconnects at once
+# (to any process of the server).
+CLOSE_RESTART = 1012
 
 # Seconds a close frame may wait for a consumer that no longer reads.
 _CLOSE_WAIT = 2.0

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import hashlib
 import logging
 import secrets
@@ -25,6 +26,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from sqlalchemy.orm import Session
+
 from frontlines.bots.levels import BOT_OPPONENTS
 from frontlines.core.errors import FrontlinesError, IllegalAction
 from frontlines.core.game import State
@@ -32,6 +35,7 @@ from frontlines.core.record import GameRecord, outcome_tags, result_text
 from frontlines.core.referee import Failure, Referee
 from frontlines.web import cluster, seats
 from frontlines.web.fanout import (
+    CLOSE_RESTART,
     CLOSE_SPECTATORS_FULL,
     CLOSE_TOO_MANY_CONNECTIONS,
     CLOSE_TOO_MANY_MESSAGES,
@@ -220,13 +224,17 @@ class Manager:
     """Owns the live games, the store and the bots."""
 
     def __init__(self, store: Store, *, bots: Bots, cap: int = 256, bot_delay: float = 0.0,
-                 limits: Limits | None = None) -> None:
+                 limits: Limits | None = None, bot_lease: float = 10.0) -> None:
         self.store = store
         # PostgreSQL: other processes may serve the same games (see frontlines.web.cluster).
         self.shared = store.shared
         self.origin = cluster.process_name()
         store.origin = self.origin
+        self.bot_lease = bot_lease
+        self.leases = cluster.Leases(store, self.origin, bot_lease) if self.shared else None
+        self.held: set[str] = set()  # games whose bot-turn lease this process holds
         self.listener: cluster.Listener | None = None
+        self._lease_sweeper: asyncio.Task[None] | None = None
         self.draining = False  # stopping: no new bot turn starts here
         self.bots = bots
         self.limits = limits or Limits()
@@ -236,6 +244,7 @@ class Manager:
         self.bot_delay = bot_delay
         self.games: OrderedDict[str, LiveGame] = OrderedDict()
         self._loading: dict[str, asyncio.Future[LiveGame | None]] = {}
+        self._missed: set[str] = set()  # games changed elsewhere while being read here
         # The slowest bot decision seen, for the load benchmark and /api/stats.
         self.slowest_bot_s = 0.0
         # SQLite takes one writer at a time: one thread queues the writes instead of many
@@ -248,19 +257,27 @@ class Manager:
         return await loop.run_in_executor(self.db_executor, lambda: fn(*args, **kwargs))
 
     async def start(self) -> None:
-        """On PostgreSQL: listen to the other processes' changes."""
+        """On PostgreSQL: listen to the other processes' changes and sweep for bot turns
+        that nobody holds."""
         if not self.shared:
             return
         self.listener = cluster.Listener(self.store.url, self._notice, self._gap)
         await self.listener.start()
+        self._lease_sweeper = asyncio.get_running_loop().create_task(self._sweep_leases())
 
     # --- other processes' changes -----------------------------------------------------
     def _notice(self, kind: str, game_id: str, ply: int, origin: str) -> None:
         if origin == self.origin:
             return
-        game = self.games.get(game_id)
-        if game is None:  # nobody here holds it: it is read afresh when next asked for
+        if kind == "l":  # a stopping process handed a bot turn over: take it now
+            if not self.draining:
+                asyncio.get_running_loop().create_task(self._take_over(game_id))
             return
+        game = self.games.get(game_id)
+        if game is None:
+            if game_id in self._loading:  # being read right now: the read may be too early
+                self._missed.add(game_id)
+            return  # nobody here holds it: it is read afresh when next asked for
         if kind == "m" and ply <= game.ply:
             return
         self._refresh_soon(game)
@@ -364,8 +381,12 @@ class Manager:
         if bot_seat is not None:
             names = (names[0] or opponent[4:], names[1]) if bot_seat == 0 else (names[0], names[1] or opponent[4:])
         setup = state.to_notation()
+        bot_first = bot_seat is not None and state.current_player() == bot_seat
         await self._db(self.store.create_game, game_id=game_id, ruleset=ruleset, options=resolved, setup=setup,
-                       seat_hashes=hashes, invite_hash=invite_hash, names=names, opponent=opponent, bot_seat=bot_seat)
+                       seat_hashes=hashes, invite_hash=invite_hash, names=names, opponent=opponent, bot_seat=bot_seat,
+                       also=self._lease_writer(game_id, bot_seat, 0, bot_first))
+        if bot_first and self.shared:
+            self.held.add(game_id)
         stored = StoredGame(id=game_id, ruleset=ruleset, options=resolved, setup=setup, seat_hashes=hashes,
                             invite_hash=invite_hash, names=names, opponent=opponent, bot_seat=bot_seat,
                             status="active", result="*", reason="", termination="", loser=None,
@@ -390,6 +411,8 @@ class Manager:
             loaded: LiveGame | None = await self._db(self._load_sync, game_id)
             if loaded is not None:
                 self._remember(loaded)
+                if game_id in self._missed:
+                    self._refresh_soon(loaded)
                 self._maybe_bot(loaded)
             future.set_result(loaded)
             return loaded
@@ -398,6 +421,7 @@ class Manager:
             raise
         finally:
             del self._loading[game_id]
+            self._missed.discard(game_id)
 
     def _load_sync(self, game_id: str) -> LiveGame | None:
         stored = self.store.load(game_id)
@@ -577,12 +601,15 @@ class Manager:
             raise GameError("illegal", f"{text!r} is not legal now") from exc
         canonical = state.action_to_text(action)
         ply = game.ply + 1
-        # The result of an action that ends the game is stored with it.
+        # What the action leads to, stored with it: the result if it ends the game, and the
+        # bot's turn if it is the bot's to move next.
         state.push(action)
         ending = _ending(state) if state.is_terminal() else None
+        bot_next = ending is None and state.current_player() == game.stored.bot_seat
         state.pop()
         try:
-            await self._db(self.store.append_action, game.id, ply, canonical, ending=ending)
+            await self._db(self.store.append_action, game.id, ply, canonical, ending=ending,
+                           also=self._lease_writer(game.id, game.stored.bot_seat, ply, bot_next))
         except (GameClosed, StaleGame) as exc:  # abandoned a moment ago, or another process moved
             await self._catch_up(game)
             await self.broadcast(game)
@@ -591,10 +618,24 @@ class Manager:
             raise GameError("stale", f"another move was played first; the game is at ply {game.ply} now") from exc
         game.referee.move(seat, action)
         game.stored.actions.append(canonical)
+        if self.shared and game.stored.bot_seat is not None:
+            (self.held.add if bot_next and not self.draining else self.held.discard)(game.id)
         if ending is not None:
             self._ended(game, ending)
         elif game.referee.over:
             await self._finish(game)
+
+    def _lease_writer(self, game_id: str, bot_seat: int | None, ply: int,
+                      bot_next: bool) -> Callable[[Session], None] | None:
+        """What a write to a bot game does to its bot-turn lease, in the same transaction:
+        this process takes the turn the write makes due, or no turn is due any more."""
+        if not self.shared or bot_seat is None:
+            return None
+        if bot_next and self.draining:  # stopping: the turn is left free for another process
+            return lambda s: cluster.hold(s, game_id, "", ply, None)
+        if bot_next:
+            return lambda s: cluster.hold(s, game_id, self.origin, ply, self.bot_lease)
+        return lambda s: cluster.drop(s, game_id)
 
     @staticmethod
     def _ended(game: LiveGame, ending: dict[str, Any]) -> None:
@@ -608,12 +649,14 @@ class Manager:
         ending = _ending(game.state)
         try:
             await self._db(self.store.finish, game.id, result=ending["result"], reason=ending["reason"],
-                           termination=ending["termination"], loser=ending["loser"], ply=game.ply)
+                           termination=ending["termination"], loser=ending["loser"], ply=game.ply,
+                           also=self._lease_writer(game.id, game.stored.bot_seat, game.ply, False))
         except StaleGame as exc:
             # Another process moved or ended the game first: the ending in memory is void.
             await self._reload(game)
             await self.broadcast(game)
             raise GameError("stale", f"the game has moved on; it is at ply {game.ply} now") from exc
+        self.held.discard(game.id)
         self._ended(game, ending)
 
     async def resign(self, game: LiveGame, role: Role | None) -> None:
@@ -655,13 +698,78 @@ class Manager:
 
     async def _bot_turns_logged(self, game: LiveGame, seat: int) -> None:
         try:
-            await self._bot_turns(game, seat)
+            if self.leases is None:
+                await self._bot_turns(game, seat)
+            else:
+                await self._leased_bot_turns(game, seat, self.leases)
         except asyncio.CancelledError:
             raise
         except GameError as exc:  # a forfeit that lost a race: the other process's write stands
-            log.info("game %s: bot turn given up: %s", game.id, exc.message)
+            log.warning("game %s: bot turn given up: %s", game.id, exc.message)
         except Exception:  # e.g. the database is down; the next connection restarts the bot
             log.exception("game %s: bot turn failed", game.id)
+
+    async def _leased_bot_turns(self, game: LiveGame, seat: int, leases: cluster.Leases) -> None:
+        """A bot turn on a shared database: only with its lease, renewed while the bot thinks."""
+        if game.id not in self.held:
+            if not await self._db(leases.take, game.id, game.ply):
+                return  # another process plays this turn; its move will be announced
+            self.held.add(game.id)
+        try:
+            await self._bot_turns(game, seat)
+        finally:
+            if game.id in self.held:  # the turn was not played out (stopping, a fault): hand it over
+                self.held.discard(game.id)
+                with contextlib.suppress(Exception):
+                    await asyncio.shield(self._db(leases.release, game.id))
+
+    async def _renew(self, game_id: str, leases: cluster.Leases) -> None:
+        while True:
+            await asyncio.sleep(self.bot_lease / 3)
+            try:
+                kept = await self._db(leases.renew, game_id)
+            except Exception:  # the database is away for a moment: try again next time
+                log.warning("game %s: renewing the bot turn's lease failed", game_id)
+                continue
+            if not kept:
+                # Another process took the turn over (this one was too slow): whichever
+                # stores the move first wins; the other finds the game moved on.
+                log.warning("game %s: the bot turn's lease was lost", game_id)
+                self.held.discard(game_id)
+                return
+
+    async def _sweep_leases(self) -> None:
+        """Take over bot turns whose lease nobody renews (their process died or stopped)."""
+        assert self.leases is not None
+        leases = self.leases
+        while True:
+            await asyncio.sleep(self.bot_lease / 3 * (0.75 + secrets.randbelow(500) / 1000))
+            try:
+                for game_id in await self._db(leases.expired):
+                    await self._take_over(game_id)
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # the database may be away for a moment
+                log.exception("sweeping bot-turn leases failed")
+
+    async def _take_over(self, game_id: str) -> None:
+        """Play a bot turn whose lease is free, if the bot is still to move in that game."""
+        if self.leases is None or self.draining:
+            return
+        game = await self.get(game_id)
+        if game is None:
+            return
+        if game.bot_task is not None and not game.bot_task.done():
+            return  # this process plays the turn already
+        self.held.discard(game_id)  # held but not played here (a fault): take it afresh
+        async with game.lock:
+            await self._catch_up(game)  # decide on the stored game, not on a stale copy
+        seat = game.stored.bot_seat
+        if seat is None or game.stored.status != "active" or game.state.is_terminal() \
+                or game.state.current_player() != seat:
+            await self._db(self.leases.forget, game_id)
+        else:
+            self._maybe_bot(game)
 
     async def _bot_turns(self, game: LiveGame, seat: int) -> None:
         spec = game.stored.opponent[4:]
@@ -674,6 +782,9 @@ class Manager:
             started = loop.time()
             if self.bot_delay:
                 await asyncio.sleep(self.bot_delay)
+            # The lease is renewed while the bot thinks, and only then: a renewal must not
+            # race the move's own write, which hands the lease on or drops it.
+            renewer = None if self.leases is None else loop.create_task(self._renew(game.id, self.leases))
             try:
                 # A worker that dies is replaced and asked again inside; only the bot's own
                 # fault comes out as BotFault. WorkerLost (the server's fault) propagates:
@@ -684,6 +795,9 @@ class Manager:
                 # (its worker is stuck), as when it raises.
                 await self._bot_forfeit(game, seat, ply, Failure.CRASH, str(exc))
                 return
+            finally:
+                if renewer is not None:
+                    renewer.cancel()
             self.slowest_bot_s = max(self.slowest_bot_s, loop.time() - started)
             async with game.lock:
                 if game.ply != ply or game.stored.status != "active":
@@ -709,16 +823,31 @@ class Manager:
             await self._finish(game)
         await self.broadcast(game)
 
-    async def close(self, grace: float = 0.0) -> None:
-        """Stop: on a shared database, bot turns in progress get ``grace`` seconds to finish."""
+    async def drain(self, grace: float) -> None:
+        """A stopping process (SIGTERM), once it accepts no new connection: bot turns in
+        progress get ``grace`` seconds to finish, the others are handed over; then every
+        connection is told to reconnect (close code 1012), which the page does by itself,
+        to whichever process the address leads to."""
+        await self._stop_bots(grace)
+        for game in list(self.games.values()):
+            for client in list(game.clients):
+                client.drop(CLOSE_RESTART, "server restarting; reconnect")
+
+    async def _stop_bots(self, grace: float) -> None:
         self.draining = True
+        if self._lease_sweeper is not None:
+            self._lease_sweeper.cancel()
         running = [g.bot_task for g in self.games.values() if g.bot_task is not None and not g.bot_task.done()]
         if running and grace > 0 and self.shared:  # alone on SQLite: the next start resumes them
             await asyncio.wait(running, timeout=grace)
         for task in running:
-            task.cancel()
+            task.cancel()  # a leased turn releases its lease on the way out
         if running and self.shared:
             await asyncio.gather(*running, return_exceptions=True)
+
+    async def close(self, grace: float = 0.0) -> None:
+        """Stop: as :meth:`drain` for the bot turns; the connections are gone already."""
+        await self._stop_bots(grace)
         if self.listener is not None:
             await self.listener.stop()
         await self.bots.close()

@@ -309,7 +309,8 @@ class Store:
             row = s.get(GameRow, game_id)
             if row is None:
                 return None
-            texts = list(s.scalars(select(ActionRow.text).where(ActionRow.game_id == game_id).order_by(ActionRow.ply)))
+            texts = list(s.scalars(select(ActionRow.text).where(ActionRow.game_id == game_id, ActionRow.ply <= row.plies)
+                                   .order_by(ActionRow.ply)))
             return _row_to_game(row, texts)
 
     def load_since(self, game_id: str, ply: int) -> StoredGame | None:
@@ -319,8 +320,10 @@ class Store:
             row = s.get(GameRow, game_id)
             if row is None:
                 return None
-            texts = list(s.scalars(select(ActionRow.text).where(ActionRow.game_id == game_id, ActionRow.ply > ply)
-                                   .order_by(ActionRow.ply)))
+            # Only the actions the row counts: one written after the row was read waits for
+            # its own notice, so the copy never shows a ply without its result.
+            texts = list(s.scalars(select(ActionRow.text).where(
+                ActionRow.game_id == game_id, ActionRow.ply > ply, ActionRow.ply <= row.plies).order_by(ActionRow.ply)))
             return _row_to_game(row, texts)
 
     def list_games(self, *, status: str | None = None, limit: int = 50, ids: list[str] | None = None) -> list[dict[str, Any]]:

@@ -266,6 +266,9 @@ function connect() {
       if (msg) setStatus(words); else $("status").textContent = words;
       if (cause === "spectators_full" || cause === "too_many_connections") retry = 30000;
     } else if (msg) setStatus(t("Connection lost; reconnecting…"));
+    // 1012: this server process is stopping and another one carries on: come back at once,
+    // at a moment of our own so that all its pages do not arrive together.
+    if (ev.code === 1012) retry = 200 + Math.random() * 800;
     setTimeout(connect, retry);
     retry = Math.min(retry * 2, cause ? 60000 : 8000);
   };
