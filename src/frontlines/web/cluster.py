@@ -37,26 +37,15 @@ import socket
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from sqlalchemy import Float, ForeignKey, Integer, String, delete, func, select, update
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.engine import make_url
-from sqlalchemy.orm import Mapped, Session, mapped_column
+from sqlalchemy.orm import Session
 from sqlalchemy.sql.elements import ColumnElement
 
-from frontlines.web.store import CHANNEL, Base, Store, _changed
+from frontlines.web.store import CHANNEL, BotLease, Store, _changed
 
 log = logging.getLogger("frontlines.web")
-
-
-class BotLease(Base):
-    """A bot turn that is due in a game, and which process runs it until when."""
-
-    __tablename__ = "bot_leases"
-
-    game_id: Mapped[str] = mapped_column(String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
-    owner: Mapped[str] = mapped_column(String(64), default="")  # "" : nobody (free to take)
-    ply: Mapped[int] = mapped_column(Integer)  # the ply the bot is to move at
-    expires: Mapped[float] = mapped_column(Float, index=True)  # seconds since the epoch, the database's clock
 
 
 def process_name() -> str:

@@ -74,6 +74,18 @@ class ActionRow(Base):
     text: Mapped[str] = mapped_column(String(64))
 
 
+class BotLease(Base):
+    """A bot turn that is due in a game, and which server process plays it until when
+    (several processes on one PostgreSQL: :mod:`frontlines.web.cluster`; revision 0002)."""
+
+    __tablename__ = "bot_leases"
+
+    game_id: Mapped[str] = mapped_column(String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    owner: Mapped[str] = mapped_column(String(64))  # "": nobody (free to take)
+    ply: Mapped[int] = mapped_column(Integer)  # the ply the bot is to move at
+    expires: Mapped[float] = mapped_column(Float, index=True)  # seconds since the epoch, the database's clock
+
+
 class MetaRow(Base):
     __tablename__ = "frontlines_meta"
 
