@@ -139,12 +139,12 @@ def main() -> None:
                 results[name].append(figures)
         print("\r" + " " * 40 + "\r", end="", file=sys.stderr)
     print(f"Python {sys.version.split()[0]}; medians of {args.runs} runs per build, per CPU second")
-    print(f"| {'figure':32} | {'pure':>10} | {'compiled':>10} | {'compiled / pure':>15} |")
-    print(f"|{'-' * 34}|{'-' * 12}:|{'-' * 11}:|{'-' * 16}:|")
+    print(f"| {'figure':44} | {'pure':>10} | {'compiled':>10} | {'compiled / pure':>15} |")
+    print(f"|{'-' * 46}|{'-' * 11}:|{'-' * 11}:|{'-' * 16}:|")
     for key, label, unit in FIGURES:
         p = statistics.median(r[key] for r in results["pure"])
         c = statistics.median(r[key] for r in results["compiled"])
-        print(f"| {label + ' (' + unit + ')':32} | {p:10.0f} | {c:10.0f} | {c / p:14.2f}x |")
+        print(f"| {label + ' (' + unit + ')':44} | {p:10.0f} | {c:10.0f} | {c / p:14.2f}x |")
 
 
 if __name__ == "__main__":

@@ -16,9 +16,12 @@ from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 
 # The hot paths of search and random play: the Battle Line engine (moves, claims and
-# proofs, formations, the table, views and their samples) and the War Machine rules. The
-# modules that only speak to people (notation, text, explanations) stay interpreted.
+# proofs, formations, the table, views and their samples), the War Machine rules, the
+# engines' shuffle, and the Battle Line heuristic (the search's cut-off evaluation and
+# rollout policy: most of an ISMCTS iteration). The modules that only speak to people
+# (notation, text, explanations) stay interpreted.
 COMPILED: tuple[str, ...] = (
+    "frontlines.games.chance",
     "frontlines.games.battleline.cards",
     "frontlines.games.battleline.codes",
     "frontlines.games.battleline.formations",
@@ -30,6 +33,7 @@ COMPILED: tuple[str, ...] = (
     "frontlines.games.battleline.state",
     "frontlines.games.warmachine.rules",
     "frontlines.games.warmachine.engine",
+    "frontlines.bots.heuristic_battleline",
 )
 
 # The extension that holds the compiled code of all of them (mypyc's shared library).

@@ -68,6 +68,7 @@ from frontlines.games.battleline.table import (
 )
 from frontlines.games.battleline.text import deck_marks, state_to_text, view_to_text
 from frontlines.games.battleline.view import Deal, deal_of, fill, hide, public_log, view_dict
+from frontlines.games.chance import shuffle
 
 __all__ = [
     "ALL_FLAGS", "BIT", "CLAIM_BASE", "DESERTER_BASE", "DRAW", "DRAW_TACTICS", "DRAW_TROOP", "END", "EXCESS",
@@ -131,14 +132,14 @@ class BattleLineState(Table, State):
         first = cfg.get("first_player", "random")
         to_move = rng.randrange(2) if first == "random" else int(first)
         troops = list(_troop_cards(cfg.variant.troop_mask))
-        rng.shuffle(troops)
+        shuffle(rng, troops)
         tactics = list(range(NUM_TROOPS, NUM_CARDS)) if cfg.variant.tactics else []
-        rng.shuffle(tactics)
+        shuffle(rng, tactics)
         bf_ids: tuple[int, ...] = ()
         bf_up = 0
         if cfg.variant.battlefields:
             order = list(range(NUM_FLAGS))
-            rng.shuffle(order)
+            shuffle(rng, order)
             bf_ids = tuple(order)
             mode = cfg.get("battlefields", "face_down")
             bf_up = ALL_FLAGS if mode == "face_up" else rng.getrandbits(NUM_FLAGS) if mode == "mixed" else 0

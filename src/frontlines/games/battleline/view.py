@@ -31,6 +31,7 @@ from frontlines.games.battleline.medieval import load_set
 from frontlines.games.battleline.rules import CARD_NAMES, FORMATION_NAMES, GAME
 from frontlines.games.battleline.table import NOTHING_UNKNOWN, ClaimMemo, Table, Unknown, shared_values, unknown
 from frontlines.games.battleline.text import deck_marks, table_mask
+from frontlines.games.chance import shuffle
 
 UNMARKED = unknown(0)  # a deck card nobody but the deck knows
 
@@ -106,9 +107,9 @@ def fill(t: Table, deal: Deal, rng: random.Random) -> None:
     random; raises IndexError when they do not fit."""
     troops = deal.troops[:]
     tactics = deal.tactics[:]
-    rng.shuffle(troops)
+    shuffle(rng, troops)
     if tactics:
-        rng.shuffle(tactics)
+        shuffle(rng, tactics)
     known = t.known
     for p in (0, 1):
         nt, nx, nk = t.hand_unknown[p]

@@ -10,6 +10,7 @@ from frontlines.core.actions import ActionRecord, LogEntryDict
 from frontlines.core.errors import IllegalAction, NotationError
 from frontlines.core.game import Action, Outcome, State, Termination, View
 from frontlines.core.reasons import Reason, english
+from frontlines.games.chance import shuffle
 from frontlines.games.warmachine.actions import describe, features, legal_entries, log_records
 from frontlines.games.warmachine.cards import (
     ALL_CARDS,
@@ -101,7 +102,7 @@ def sample_board(v: Board, viewer: int | None, rng: random.Random) -> Board:
         forced = [c for c in b.dealt[opp] if c != UNKNOWN and c not in known]
         if forced:
             constrained = [(lst, i) for lst in (b.hands[opp], b.burned_by[opp]) for i, c in enumerate(lst) if c == UNKNOWN]
-    rng.shuffle(pool)
+    shuffle(rng, pool)
     if forced:
         chosen = rng.sample(constrained, len(forced))
         for (lst, i), c in zip(chosen, forced, strict=True):
@@ -118,7 +119,7 @@ def sample_board(v: Board, viewer: int | None, rng: random.Random) -> Board:
             have = [c for c in d if c != UNKNOWN]
             cand = [c for c in [*b.hands[pl], *b.burned_by[pl], *(x >> 1 for s in b.sides for x in s[pl]),
                                 *b.burned_battle] if c not in have]
-            rng.shuffle(cand)
+            shuffle(rng, cand)
             b.dealt[pl] = have + cand[: len(d) - len(have)]
     if b.opts.best_of_3:
         b.match_seed = rng.randrange(1 << 62)

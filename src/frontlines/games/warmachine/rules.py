@@ -18,6 +18,7 @@ import random
 from typing import Any
 
 from frontlines.core.game import Termination
+from frontlines.games.chance import shuffle
 from frontlines.games.warmachine.cards import ALL_CARDS, INF, STRENGTH, UNKNOWN, WM
 from frontlines.games.warmachine.options import Opts
 
@@ -132,7 +133,7 @@ class Board:
     def deal(self, rng: random.Random, shuffler: int) -> None:
         """A fresh game on this board: front, piles, leftover; match fields are kept."""
         deck = list(ALL_CARDS)
-        rng.shuffle(deck)
+        shuffle(rng, deck)
         kept: list[int] = []
         shown: set[int] = set()
         k = 0
