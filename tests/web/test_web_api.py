@@ -152,7 +152,11 @@ def test_illegal_and_malformed_messages_change_nothing(client: TestClient) -> No
         hand = set(client.get(f"/api/games/{gid}", params={"t": t0 if mover == 0 else t1}).json()["view"]["hands"][mover])
         missing = next(c for c in ("R1", "O2", "Y3", "G4", "B5", "P6", "R10") if c not in hand)
         wsm.send_json({"type": "action", "text": f"{missing}@1"})
-        assert wsm.receive_json()["code"] == "illegal"
+        refused = wsm.receive_json()
+        assert refused["code"] == "illegal"
+        # the rule that refused it travels with the error, for the page to say in its language
+        assert refused["reason"]["code"] == "not_in_hand" and refused["reason"]["params"] == {"card": missing}
+        assert refused["reason"]["words"] and "hand" in refused["message"]
         wsm.send_json({"type": "ping"})
         assert wsm.receive_json() == {"type": "pong"}
     with client.websocket_connect(f"/ws/{gid}") as spectator:

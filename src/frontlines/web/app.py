@@ -9,7 +9,8 @@ client -> server
 server -> client
     ``{"type": "view", "ply", "role", "names", "status", "online", "view": {...}}`` after
     every change, where ``view`` is the receiver's own ``View.to_dict()``;
-    ``{"type": "error", "code", "message"}`` for anything refused (nothing changes);
+    ``{"type": "error", "code", "message"[, "reason"]}`` for anything refused (nothing changes;
+    ``reason``, on a move the rules refuse, is the engine's reason dict: code, params, words);
     ``{"type": "pong"}``.
 
 A missing or unknown token makes the connection a spectator (public view only).
@@ -308,7 +309,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     raise GameError("malformed", "an action needs its text")
                 await manager_of(request).act(game, role, body.text, body.ply)
         except GameError as exc:
-            return JSONResponse({"type": "error", "code": exc.code, "message": exc.message}, status_code=409)
+            return JSONResponse(exc.to_message(), status_code=409)
         return JSONResponse(game.message(role))
 
     @app.post("/api/games/{game_id}/claim")
@@ -442,7 +443,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             else:  # sync
                 client.send(game.message_text(client.role))
         except GameError as exc:
-            client.send_json({"type": "error", "code": exc.code, "message": exc.message})
+            client.send_json(exc.to_message())
         except Exception:  # a server fault (database down…): say so, keep the connection
             log.exception("game %s: message failed", game.id)
             client.send_json({"type": "error", "code": "internal", "message": "server error; try again"})

@@ -31,8 +31,10 @@ from sqlalchemy.orm import Session
 from frontlines.bots.levels import BOT_OPPONENTS
 from frontlines.core.errors import FrontlinesError, IllegalAction
 from frontlines.core.game import State
+from frontlines.core.reasons import english
 from frontlines.core.record import GameRecord, outcome_tags, result_text
 from frontlines.core.referee import Failure, Referee
+from frontlines.games import game_module
 from frontlines.web import cluster, seats
 from frontlines.web.fanout import (
     CLOSE_RESTART,
@@ -60,10 +62,20 @@ MAX_NAME = 40
 class GameError(Exception):
     """A request that changes nothing; ``code`` is one word the client can switch on."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, reason: dict[str, Any] | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        # why the game refused a move, as the engine says it (code, params, English words);
+        # pages put it in their own language
+        self.reason = reason
+
+    def to_message(self) -> dict[str, Any]:
+        """The error as sent to a client: ``{"type": "error", "code", "message"[, "reason"]}``."""
+        out: dict[str, Any] = {"type": "error", "code": self.code, "message": self.message}
+        if self.reason is not None:
+            out["reason"] = self.reason
+        return out
 
 
 _DROP_CAUSES = {CLOSE_TOO_SLOW: "too_slow", CLOSE_TOO_MANY_MESSAGES: "too_many_messages"}
@@ -598,7 +610,15 @@ class Manager:
         try:
             game.referee.check(seat, action)
         except IllegalAction as exc:
-            raise GameError("illegal", f"{text!r} is not legal now") from exc
+            # The rule that forbids it, for the mover: reasons speak of the table and the
+            # mover's own hand only, never of a hidden card.
+            why = state.why_not(action)
+            words = game_module(state.game).reason_words
+            reason = why.to_dict(words) if why is not None else None
+            message = f"{text!r} is not legal now"
+            if why is not None:
+                message += f": {english(why, words)}"
+            raise GameError("illegal", message, reason) from exc
         canonical = state.action_to_text(action)
         ply = game.ply + 1
         # What the action leads to, stored with it: the result if it ends the game, and the

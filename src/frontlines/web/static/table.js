@@ -5,7 +5,7 @@ import { loadCatalog, t, esc, myGames, rememberGame, outcomeText, playerName, de
 import { renderLog, me } from "./board.js";
 import { adapterFor, renderBoard } from "./adapters.js";
 import { snapshot, animate } from "./motion.js";
-import { showRefusals } from "./refusals.js";
+import { showRefusals, reasonWords } from "./refusals.js";
 
 const $ = (id) => document.getElementById(id);
 const root = $("table");
@@ -219,6 +219,11 @@ function errorText(data) {
     malformed: t("The server could not read that."),
     ...closeWords(),
   };
+  // a refused move says which rule refused it (the engine's reason, in the page's language)
+  if (data.code === "illegal" && data.reason) {
+    const game = msg && msg.view ? msg.view.game : undefined;
+    return `${known.illegal} ${reasonWords(data.reason, game)}`;
+  }
   return known[data.code] || data.message;
 }
 
