@@ -29,6 +29,7 @@ import hashlib
 import json
 import math
 import os
+import random
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
@@ -41,7 +42,7 @@ from frontlines.bots.heuristic_battleline import (
     eval_shares,
     filled_share,
 )
-from frontlines.core.game import State
+from frontlines.core.game import Action, State, View
 from frontlines.games.battleline.cards import NUM_CARDS
 from frontlines.games.battleline.state import BattleLineState
 from frontlines.games.battleline.tensors import (
@@ -232,15 +233,43 @@ def available(ruleset: str) -> bool:
     return model is not None and ruleset in model.rulesets
 
 
-class LearnedBattleLinePolicy(BattleLinePolicy):
+class LearnedBattleLinePolicy(GamePolicy):
     """The Battle Line policy with the learned evaluation at the search's cut-off, mixed
     with today's (``mix``: the learned one's share of the win chance; today's comes free
-    with the features); move ranking, candidates and rollouts are the heuristic's."""
+    with the features); move ranking, candidates and rollouts are the heuristic's.
 
-    def __init__(self, model: ValueModel, mix: float = 1.0) -> None:
-        super().__init__()
+    It wraps the heuristic's policy rather than subclassing it: the compiled build
+    (``core/build.py``) compiles ``BattleLinePolicy``, and an interpreted class cannot
+    inherit from a compiled one."""
+
+    game = "battleline"
+
+    def __init__(self, model: ValueModel, mix: float = 1.0, base: GamePolicy | None = None) -> None:
         self.model = model
         self.mix = mix
+        self.base = base if base is not None else BattleLinePolicy()
+        self.prior_scale = self.base.prior_scale
+
+    def forced(self, state: State | View, legal: list[Action]) -> Action | None:
+        return self.base.forced(state, legal)
+
+    def determinise(self, view: View, rng: random.Random) -> State:
+        return self.base.determinise(view, rng)
+
+    def choose(self, view: View, rng: random.Random, samples: int = 0) -> Action:
+        return self.base.choose(view, rng, samples)
+
+    def ranked(self, view: View, rng: random.Random, samples: int = 0) -> list[tuple[float, Action]]:
+        return self.base.ranked(view, rng, samples)
+
+    def candidates(self, state: State, legal: list[Action], width: int, rng: random.Random) -> list[Action]:
+        return self.base.candidates(state, legal, width, rng)
+
+    def rollout_action(self, state: State, legal: list[Action], rng: random.Random) -> Action:
+        return self.base.rollout_action(state, legal, rng)
+
+    def progress(self, view: View) -> float:
+        return self.base.progress(view)
 
     def with_evaluation(self, samples: int, scale: float, hand: bool = False) -> GamePolicy:
         return self  # the network is its own calibration
@@ -257,9 +286,9 @@ def learned_policy(policy: GamePolicy, ruleset: str, mix: float = 1.0, model: Va
     model = model or shipped_model()
     if model is None or ruleset not in model.rulesets or not isinstance(policy, BattleLinePolicy):
         return policy
-    return _learned(model, mix)
+    return _learned(model, mix, policy)
 
 
 @cache
-def _learned(model: ValueModel, mix: float) -> LearnedBattleLinePolicy:
-    return LearnedBattleLinePolicy(model, mix)
+def _learned(model: ValueModel, mix: float, base: GamePolicy) -> LearnedBattleLinePolicy:
+    return LearnedBattleLinePolicy(model, mix, base)
