@@ -158,7 +158,7 @@ function playerBar(v, p, names, opts) {
   if (p !== opts.seat || v.viewer !== p) s += ` <span class="muted">${esc(online)}</span>`;
   if (size !== null && size !== undefined) s += ` · ${esc(t("hand: {n} cards", { n: num(size) }))}`;
   if (tac) s += ` ${esc(t("({n} tactics)", { n: num(tac) }))}`;
-  if (v.tactics_played) s += ` · ${esc(t("tactics played: {n}", { n: num(v.tactics_played[p]) }))}`;
+  if (v.tactics_played && v.has_tactics) s += ` · ${esc(t("tactics played: {n}", { n: num(v.tactics_played[p]) }))}`;
   if (v.to_move === p) s += ` <span class="turn">● ${esc(t("to move"))}</span>`;
   // Every pile of cards is a labelled zone of its own (a replay's open hand must not read as
   // the guile cards before it).
