@@ -3,7 +3,8 @@
 Builds a compiled copy of the package in a temporary folder with the build hook's own
 function (``hatch_build.compile_modules``), then plays the same seeded games in two fresh
 processes, one on a pure copy and one on the compiled copy, and compares a digest of
-everything they saw: every legal-action list, samples of views, views, pickled views,
+everything they saw: every legal-action list, action masks, observation and
+information-state tensors, returns, samples of views, views, pickled views,
 push/pop, final positions and outcomes of every ruleset, and one seeded search decision
 per ruleset. Skipped, with the reason, where mypyc, setuptools or a C compiler is
 missing. The C code is built without optimisation (``-O0``: the same code, built in a
@@ -34,18 +35,27 @@ GAMES = 12  # random games per ruleset
 
 def digest(games: int = GAMES) -> str:
     from frontlines.bots.registry import make_bot
-    from frontlines.games import all_rulesets, new_state
+    from frontlines.games import all_rulesets, encoding, new_state
 
     h = hashlib.sha256()
     for ruleset in sorted(r.name for r in all_rulesets()):
+        code = encoding(ruleset)
         for seed in range(games):
             state = new_state(ruleset, seed=seed)
             rng = random.Random(seed)
+            # the tensors' modules are compiled too: a live observation of each player, kept
+            # up to date every move, and the tensors built afresh at some positions
+            live = [code.live_observation(player) for player in (0, 1)]
             while not state.is_terminal():
                 legal = state.legal_actions()
                 h.update(repr(legal).encode())
+                h.update(repr(code.legal_mask(state)).encode())
+                for observation in live:
+                    h.update(observation.update(state).tobytes())
                 if len(state.history) % 5 == 2:
                     view = state.view(state.current_player())
+                    h.update(code.observation_tensor(view).tobytes())
+                    h.update(code.information_state_tensor(view).tobytes())
                     h.update(view.to_notation().encode())
                     h.update(view.sample(rng).to_notation().encode())
                     again = pickle.loads(pickle.dumps(view))
@@ -58,7 +68,7 @@ def digest(games: int = GAMES) -> str:
                     h.update(state.to_notation().encode())
                     state.pop()
                 state.apply(rng.choice(legal))
-            h.update(f"{state.to_notation()} {state.outcome()}".encode())
+            h.update(f"{state.to_notation()} {state.outcome()} {code.returns(state)}".encode())
         state = new_state(ruleset, seed=7)
         player = state.current_player()
         assert player is not None
