@@ -96,6 +96,37 @@ def test_a_move_through_one_process_reaches_a_client_of_the_other(pair: tuple[Li
     assert manager_of(a).store.load(game_id).actions == sent  # type: ignore[union-attr]
 
 
+def next_online(ws: Any, want: list[bool]) -> dict[str, Any]:
+    """The first view whose ``online`` is ``want`` (skipping others)."""
+    end = time.monotonic() + DEADLINE
+    while True:
+        msg = json.loads(ws.recv(timeout=max(0.1, end - time.monotonic())))
+        if msg["type"] == "view" and msg["online"] == want:
+            return msg
+
+
+@pytest.mark.postgres
+def test_a_seat_connected_to_the_other_process_is_online(pair: tuple[LiveServer, LiveServer]) -> None:
+    a, b = pair
+    game_id, token0, token1 = friend_game(a, b)
+    with ws_client.connect(f"ws://127.0.0.1:{a.port}/ws/{game_id}?t={token0}") as ws0:
+        next_online(ws0, [True, False])
+        with ws_client.connect(f"ws://127.0.0.1:{b.port}/ws/{game_id}?t={token1}") as ws1:
+            # each side learns of the other through the database's notices
+            next_online(ws0, [True, True])
+            next_online(ws1, [True, True])
+        next_online(ws0, [True, False])  # seat 1 left process b
+    # a spectator on b, which holds no seat, hears of seat 0 on a too
+    with ws_client.connect(f"ws://127.0.0.1:{a.port}/ws/{game_id}?t={token0}") as ws0, \
+            ws_client.connect(f"ws://127.0.0.1:{b.port}/ws/{game_id}") as watcher:
+        next_online(ws0, [True, False])
+        end = time.monotonic() + DEADLINE
+        while True:
+            msg = json.loads(watcher.recv(timeout=max(0.1, end - time.monotonic())))
+            if msg["type"] in ("view", "presence") and msg["online"] == [True, False]:
+                break
+
+
 @pytest.mark.postgres
 def test_two_processes_never_both_play_a_ply(pair: tuple[LiveServer, LiveServer]) -> None:
     a, b = pair

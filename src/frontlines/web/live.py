@@ -21,6 +21,7 @@ import contextlib
 import hashlib
 import logging
 import secrets
+import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -54,6 +55,17 @@ from frontlines.web.store import GameClosed, StaleGame, Store, StoredGame
 from frontlines.web.workers import BotFault, Bots
 
 log = logging.getLogger("frontlines.web")
+
+# Several processes on one PostgreSQL: each says which seats of its games are connected to
+# it when that changes and again every PRESENCE_EVERY seconds; what a process has not said
+# for PRESENCE_TTL seconds no longer counts (it died without saying goodbye).
+PRESENCE_EVERY = 10.0
+PRESENCE_TTL = 3 * PRESENCE_EVERY
+
+
+def _log_failure(task: asyncio.Task[None]) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.warning("presence notice failed: %s", task.exception())
 
 OPPONENTS = ("friend", "hotseat", *(f"bot:{level}" for level in BOT_OPPONENTS))
 MAX_NAME = 40
@@ -107,6 +119,10 @@ class LiveGame:
     # in: serialised once per change, however many connections receive it.
     _views: dict[int | None, tuple[State, tuple[int, str, str], str]] = field(default_factory=dict)
     presence_timer: asyncio.TimerHandle | None = None
+    # Seats connected to other processes (several processes on one PostgreSQL): origin ->
+    # (seat bit mask, when it was last heard). An entry not heard again within
+    # PRESENCE_TTL is dropped, so a process that died stops counting.
+    remote: dict[str, tuple[int, float]] = field(default_factory=dict)
 
     @property
     def id(self) -> str:
@@ -150,10 +166,16 @@ class LiveGame:
         self._views[seat] = (self.state, position, text)
         return text
 
+    def local_seats(self) -> int:
+        """The seats connected to this process, as a bit mask (bit 0 seat 0, bit 1 seat 1)."""
+        both = self.connected.get(Role.BOTH, 0) > 0
+        return ((both or self.connected.get(Role.SEAT_0, 0) > 0) * 1) | ((both or self.connected.get(Role.SEAT_1, 0) > 0) * 2)
+
     def online(self) -> list[bool]:
-        online = [self.connected.get(Role.SEAT_0, 0) > 0, self.connected.get(Role.SEAT_1, 0) > 0]
-        if self.connected.get(Role.BOTH, 0) > 0:
-            online = [True, True]
+        mask = self.local_seats()
+        for theirs, _heard in self.remote.values():
+            mask |= theirs
+        online = [bool(mask & 1), bool(mask & 2)]
         if self.stored.bot_seat is not None:
             online[self.stored.bot_seat] = True
         return online
@@ -247,6 +269,7 @@ class Manager:
         self.held: set[str] = set()  # games whose bot-turn lease this process holds
         self.listener: cluster.Listener | None = None
         self._lease_sweeper: asyncio.Task[None] | None = None
+        self._presence_task: asyncio.Task[None] | None = None
         self.draining = False  # stopping: no new bot turn starts here
         self.bots = bots
         self.limits = limits or Limits()
@@ -276,6 +299,7 @@ class Manager:
         self.listener = cluster.Listener(self.store.url, self._notice, self._gap)
         await self.listener.start()
         self._lease_sweeper = asyncio.get_running_loop().create_task(self._sweep_leases())
+        self._presence_task = asyncio.get_running_loop().create_task(self._presence_heartbeat())
 
     # --- other processes' changes -----------------------------------------------------
     def _notice(self, kind: str, game_id: str, ply: int, origin: str) -> None:
@@ -286,6 +310,10 @@ class Manager:
                 asyncio.get_running_loop().create_task(self._take_over(game_id))
             return
         game = self.games.get(game_id)
+        if kind == "p":
+            if game is not None:
+                self._heard_presence(game, origin, ply)
+            return
         if game is None:
             if game_id in self._loading:  # being read right now: the read may be too early
                 self._missed.add(game_id)
@@ -293,6 +321,42 @@ class Manager:
         if kind == "m" and ply <= game.ply:
             return
         self._refresh_soon(game)
+
+    def _heard_presence(self, game: LiveGame, origin: str, mask: int) -> None:
+        """Another process said which seats of ``game`` it serves: count them as online here."""
+        was = game.online()
+        new = origin not in game.remote
+        if mask:
+            game.remote[origin] = (mask, time.monotonic())
+        else:
+            game.remote.pop(origin, None)
+        if game.online() != was:
+            self._presence_changed(game, None)
+        if new and game.local_seats():  # a process new to this game: tell it ours without waiting
+            self._announce_presence(game)
+
+    def _announce_presence(self, game: LiveGame) -> None:
+        if self.shared:
+            task = asyncio.get_running_loop().create_task(
+                self._db(self.store.announce_presence, game.id, game.local_seats()))
+            task.add_done_callback(_log_failure)
+
+    async def _presence_heartbeat(self) -> None:
+        """Every PRESENCE_EVERY seconds: say again which seats are connected here, and drop
+        what other processes have not said for PRESENCE_TTL (a process that died)."""
+        while True:
+            await asyncio.sleep(PRESENCE_EVERY)
+            now = time.monotonic()
+            for game in list(self.games.values()):
+                if game.local_seats():
+                    self._announce_presence(game)
+                stale = [o for o, (_s, heard) in game.remote.items() if now - heard > PRESENCE_TTL]
+                if stale:
+                    was = game.online()
+                    for origin in stale:
+                        del game.remote[origin]
+                    if game.online() != was:
+                        self._presence_changed(game, None)
 
     async def _gap(self) -> None:
         """Notices were lost while the listener was away: read every game held again."""
@@ -526,24 +590,29 @@ class Manager:
             await asyncio.shield(handle(frame.get("text") or ""))
 
     def join(self, game: LiveGame, client: Client) -> None:
-        was = game.online()
+        was, mine = game.online(), game.local_seats()
         game.clients.add(client)
         game.connected[client.role] = game.connected.get(client.role, 0) + 1
         self._maybe_bot(game)  # a bot turn that failed (database hiccup) starts again
         client.send(game.message_text(client.role))
         if game.online() != was:
             self._presence_changed(game, client)
+        # The first connection here also asks: the others answer with their seats.
+        if game.local_seats() != mine or len(game.clients) == 1:
+            self._announce_presence(game)
 
     def leave(self, game: LiveGame, client: Client) -> None:
         if client not in game.clients:
             return
-        was = game.online()
+        was, mine = game.online(), game.local_seats()
         game.clients.discard(client)
         game.connected[client.role] = game.connected.get(client.role, 1) - 1
         if game.online() != was:
             self._presence_changed(game, client)
+        if game.local_seats() != mine:
+            self._announce_presence(game)
 
-    def _presence_changed(self, game: LiveGame, joiner: Client) -> None:
+    def _presence_changed(self, game: LiveGame, joiner: Client | None) -> None:
         """A seat came or went. Joins do not re-send views to everyone: the seats (a
         handful of connections) get theirs again now; spectators, who may be thousands,
         get one small "presence" message, at most one per ``presence_every`` seconds."""
@@ -868,6 +937,8 @@ class Manager:
     async def close(self, grace: float = 0.0) -> None:
         """Stop: as :meth:`drain` for the bot turns; the connections are gone already."""
         await self._stop_bots(grace)
+        if self._presence_task is not None:
+            self._presence_task.cancel()
         if self.listener is not None:
             await self.listener.stop()
         await self.bots.close()

@@ -179,10 +179,18 @@ class Store:
 
     def _announce(self, s: Session, kind: str, game_id: str, ply: int = -1) -> None:
         """Tell the other server processes, at commit, that ``game_id`` changed: ``m`` a move
-        (``ply`` is the new ply), ``g`` anything else in its row. Small on purpose: receivers
-        read what changed from the tables."""
+        (``ply`` is the new ply), ``g`` anything else in its row, ``p`` the seats connected to
+        the sender (``ply`` is their bit mask; see :meth:`announce_presence`). Small on
+        purpose: receivers read what changed from the tables."""
         if self.shared:
             s.execute(select(func.pg_notify(CHANNEL, f"{kind} {game_id} {ply} {self.origin}")))
+
+    def announce_presence(self, game_id: str, seats: int) -> None:
+        """Tell the other processes which seats of ``game_id`` are connected here (``seats``:
+        bit 0 seat 0, bit 1 seat 1); nothing is stored (a kind ``p`` notice)."""
+        if self.shared:
+            with self._session() as s, s.begin():
+                self._announce(s, "p", game_id, seats)
 
     def close(self) -> None:
         self.engine.dispose()
