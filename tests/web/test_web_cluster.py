@@ -13,7 +13,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -62,13 +62,18 @@ def friend_game(a: LiveServer, b: LiveServer, seed: int = 7) -> tuple[str, str, 
     return game["id"], game["token"], claimed["token"]
 
 
-def next_view(ws: Any, at_least: int) -> dict[str, Any]:
-    """The first view at ply ``at_least`` or later (skipping presence and older views)."""
+def next_message(ws: Any, wanted: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+    """The first message ``wanted`` accepts (skipping the others), within DEADLINE."""
     end = time.monotonic() + DEADLINE
     while True:
-        msg = json.loads(ws.recv(timeout=max(0.1, end - time.monotonic())))
-        if msg["type"] == "view" and msg["ply"] >= at_least:
+        msg: dict[str, Any] = json.loads(ws.recv(timeout=max(0.1, end - time.monotonic())))
+        if wanted(msg):
             return msg
+
+
+def next_view(ws: Any, at_least: int) -> dict[str, Any]:
+    """The first view at ply ``at_least`` or later (skipping presence and older views)."""
+    return next_message(ws, lambda m: m["type"] == "view" and m["ply"] >= at_least)
 
 
 @pytest.mark.postgres
@@ -98,11 +103,7 @@ def test_a_move_through_one_process_reaches_a_client_of_the_other(pair: tuple[Li
 
 def next_online(ws: Any, want: list[bool]) -> dict[str, Any]:
     """The first view whose ``online`` is ``want`` (skipping others)."""
-    end = time.monotonic() + DEADLINE
-    while True:
-        msg = json.loads(ws.recv(timeout=max(0.1, end - time.monotonic())))
-        if msg["type"] == "view" and msg["online"] == want:
-            return msg
+    return next_message(ws, lambda m: m["type"] == "view" and m["online"] == want)
 
 
 @pytest.mark.postgres
@@ -120,11 +121,7 @@ def test_a_seat_connected_to_the_other_process_is_online(pair: tuple[LiveServer,
     with ws_client.connect(f"ws://127.0.0.1:{a.port}/ws/{game_id}?t={token0}") as ws0, \
             ws_client.connect(f"ws://127.0.0.1:{b.port}/ws/{game_id}") as watcher:
         next_online(ws0, [True, False])
-        end = time.monotonic() + DEADLINE
-        while True:
-            msg = json.loads(watcher.recv(timeout=max(0.1, end - time.monotonic())))
-            if msg["type"] in ("view", "presence") and msg["online"] == [True, False]:
-                break
+        next_message(watcher, lambda m: m["type"] in ("view", "presence") and m["online"] == [True, False])
 
 
 @pytest.mark.postgres
