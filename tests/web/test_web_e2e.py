@@ -205,8 +205,10 @@ def test_a_lost_seat_is_invited_again_before_the_first_move(browser: Any, server
     first.wait_for_selector("#table[data-ply]")
     lost = first.evaluate("new URLSearchParams(location.search).get('t')")
     first.context.close()  # the friend's browser, and its seat link, are gone
+    used = host.input_value("#invite-link")  # still the first, already taken, invite
     host.click("#reinvite")
-    host.wait_for_function("document.querySelector('#invite-link').value.includes('invite=')")
+    host.wait_for_function("used => document.querySelector('#invite-link').value !== used", arg=used)
+    assert "invite=" in host.input_value("#invite-link")
     again = new_page(browser)
     again.goto(host.input_value("#invite-link"))
     again.wait_for_selector(".hand .card")
