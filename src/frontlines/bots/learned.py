@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any, cast
 from frontlines.bots.heuristic import GamePolicy, outcome_value
 from frontlines.bots.heuristic_battleline import (
     _NO_RNG,
+    POLICY,
     BattleLinePolicy,
     Position,
     eval_shares,
@@ -111,7 +112,8 @@ def feature_list(state: BattleLineState, player: int, samples: int = 0) -> list[
     # the futures are seeded by what the view shows (a sampled deal has no history, so the
     # game's length, which today's evaluation uses, would differ from the real game's)
     seed = 64 * sum(len(side) for side in state.sides) + len(state.tdeck)
-    position = Position(state, player, _NO_RNG, samples or BattleLinePolicy.eval_samples, eval_shares(), seed=seed)
+    # the instance's default: read through the compiled class, ``eval_samples`` is a descriptor, not 10
+    position = Position(state, player, _NO_RNG, samples or POLICY.eval_samples, eval_shares(), seed=seed)
     value, _ = position.value(with_weights=False)
     out = list(obs[_CARDS_END:])
     out += [obs[i] for i in _HAND]
