@@ -97,7 +97,34 @@ def _rebuilt(cls: type[Table], table: tuple[Any, ...], own: dict[str, Any]) -> T
     return obj
 
 
-class BattleLineState(Table, State):
+class Position(Table):
+    """What a state and a view of the Battle Line family answer alike, from the table
+    alone: the ruleset, the end of the game, and action text and records (the common
+    interface's, shared by :class:`BattleLineState` and :class:`BattleLineView`)."""
+
+    __slots__ = ()
+
+    @property
+    def ruleset(self) -> str:
+        return self.cfg.variant.name
+
+    def is_terminal(self) -> bool:
+        return self.phase == OVER
+
+    def outcome(self) -> Outcome | None:
+        return self.out
+
+    def action_to_text(self, action: Action) -> str:
+        return action_to_text(action)
+
+    def parse_action(self, text: str) -> Action:
+        return parse_action(text)
+
+    def describe_action(self, action: Action) -> ActionRecord:
+        return describe(action, self.sides)
+
+
+class BattleLineState(Position, State):
     """A full Battle Line family position, hidden cards included.
 
     Built from a table's fields, in order (``BattleLineState(*values(t))``); its own
@@ -201,18 +228,8 @@ class BattleLineState(Table, State):
         return GAME
 
     @property
-    def ruleset(self) -> str:
-        return self.cfg.variant.name
-
-    @property
     def history(self) -> Sequence[Action]:
         return self.hist
-
-    def is_terminal(self) -> bool:
-        return self.phase is OVER
-
-    def outcome(self) -> Outcome | None:
-        return self.out
 
     def resign(self, player: int, reason: str = "resignation", detail: str = "") -> None:
         if player not in (0, 1):
@@ -236,15 +253,6 @@ class BattleLineState(Table, State):
 
     def to_notation(self) -> str:
         return state_to_text(self)
-
-    def action_to_text(self, action: Action) -> str:
-        return action_to_text(action)
-
-    def parse_action(self, text: str) -> Action:
-        return parse_action(text)
-
-    def describe_action(self, action: Action) -> ActionRecord:
-        return describe(action, self.sides)
 
     # --- rules -------------------------------------------------------------------------
     def claim_result(self, flag: int, player: int, exact: bool = False) -> ProofResult:
@@ -302,7 +310,7 @@ class BattleLineState(Table, State):
         return new
 
 
-class BattleLineView(Table, View):
+class BattleLineView(Position, View):
     """A player's (or the public) knowledge of a position. Build with ``state.view(p)``
     (from a table's fields, like :class:`BattleLineState`)."""
 
@@ -340,22 +348,12 @@ class BattleLineView(Table, View):
         """Who made each :attr:`log` entry (0 or 1): public, like the entries themselves."""
         return list(self.seen_actors)
 
-    @property
-    def ruleset(self) -> str:
-        return self.cfg.variant.name
-
     def current_player(self) -> int | None:
         if self.phase == OVER:
             return None
         if self.excess:
             return self.excess[0] & 1
         return self.to_move
-
-    def is_terminal(self) -> bool:
-        return self.phase == OVER
-
-    def outcome(self) -> Outcome | None:
-        return self.out
 
     def legal_actions(self) -> list[Action]:
         return list(self._legal())
@@ -365,15 +363,6 @@ class BattleLineView(Table, View):
         if self.viewer is None or self.current_player() != self.viewer:
             return []
         return legal(self)
-
-    def action_to_text(self, action: Action) -> str:
-        return action_to_text(action)
-
-    def parse_action(self, text: str) -> Action:
-        return parse_action(text)
-
-    def describe_action(self, action: Action) -> ActionRecord:
-        return describe(action, self.sides)
 
     def sample(self, rng: random.Random) -> BattleLineState:
         deal = self.deal_cache
