@@ -19,6 +19,7 @@ import sys
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
@@ -180,16 +181,26 @@ _JS_CALL = re.compile(r"""\bt\(\s*"((?:[^"\\]|\\.)*)"|\bt\(\s*'((?:[^'\\]|\\.)*)
 _TEMPLATE_CALL = re.compile(r"""\b_\(\s*"((?:[^"\\]|\\.)*)"\s*\)|\b_\(\s*'((?:[^'\\]|\\.)*)'\s*\)""")
 
 
-_WORDS = re.compile(r"OPTION_WORDS = (\{.*?\});", re.S)
+def _words_js(name: str) -> Any:
+    """The JSON object ``name`` of ``static/words.js`` (written ``export const NAME = {...};``,
+    its closing brace alone on its line)."""
+    text = (Path(__file__).parent / "static" / "words.js").read_text(encoding="utf-8")
+    m = re.search(rf"\b{name} = (\{{.*?\n\}});", text, re.S)
+    if m is None:
+        raise ValueError(f"static/words.js has no {name} object")
+    return json.loads(m.group(1))
 
 
 def option_words() -> dict[str, str]:
     """``static/words.js``'s OPTION_WORDS: the words for each rules option and choice."""
-    text = (Path(__file__).parent / "static" / "words.js").read_text(encoding="utf-8")
-    m = _WORDS.search(text)
-    if m is None:
-        raise ValueError("static/words.js has no OPTION_WORDS object")
-    words: dict[str, str] = json.loads(m.group(1))
+    words: dict[str, str] = _words_js("OPTION_WORDS")
+    return words
+
+
+def place_words() -> dict[str, dict[str, str]]:
+    """``static/words.js``'s PLACE_WORDS: per place name ("stone"), the words that replace
+    each message speaking of flags."""
+    words: dict[str, dict[str, str]] = _words_js("PLACE_WORDS")
     return words
 
 
@@ -250,7 +261,8 @@ def extract_messages() -> list[str]:
     for path in sorted((here / "static").glob("*.js")):
         for m in _JS_CALL.finditer(path.read_text(encoding="utf-8")):
             found[(m.group(1) or m.group(2)).replace('\\"', '"')] = None
-    for message in (*DYNAMIC, *option_words().values(), *server_messages(), *learn_messages()):
+    places = [w for words in place_words().values() for w in words.values()]
+    for message in (*DYNAMIC, *option_words().values(), *places, *server_messages(), *learn_messages()):
         found[message] = None
     return [m for m in found if m]
 

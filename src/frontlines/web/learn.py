@@ -158,7 +158,7 @@ _ST_START = "ruleset=schotten-totten h0=R7.R8.R9.Y3.Y4.G5 h1=B2.B5.O6.O8.P1.P9 t
 
 SCHOTTEN_TOTTEN = Tutorial("schotten-totten", "schotten-totten", "Schotten Totten",
     "Combinations and claims by proof over nine boundary stones, in a few steps.", (
-    Step(("Schotten Totten: two clans fight over nine boundary stones (the flags here). Claim five stones, or "
+    Step(("Schotten Totten: two clans fight over nine boundary stones. Claim five stones, or "
           "three side by side, to win.",
           "The cards are the values 1 to 9 in six colours, and you hold six of them. On your turn, play one card to "
           "your side of a stone, then draw."), position=_ST_START),
@@ -168,18 +168,18 @@ SCHOTTEN_TOTTEN = Tutorial("schotten-totten", "schotten-totten", "Schotten Totte
           "Colour: three cards of one colour.",
           "Run: three cards in sequence, of any colours.",
           "Sum: any three cards. Between two equal combinations the higher sum wins.")),
-    Step(("Play the red 7 to flag 1: pick the card, then the + at flag 1.",), do=("R7@1",),
+    Step(("Play the red 7 to stone 1: pick the card, then the + at stone 1.",), do=("R7@1",),
          done=("In Schotten Totten you claim after your play, before you draw.",)),
     Step(("Draw a card from the deck to end your turn.",), do=("draw:troop",), then=("B5@4", "draw:troop"),
-         done=("The opponent played the blue 5 to flag 4.",)),
-    Step(("Play the red 8 to flag 1.",), do=("R8@1",), then=("draw:troop", "O8@4", "draw:troop"),
+         done=("The opponent played the blue 5 to stone 4.",)),
+    Step(("Play the red 8 to stone 1.",), do=("R8@1",), then=("draw:troop", "O8@4", "draw:troop"),
          done=("Your draw and the opponent's reply now follow by themselves.",)),
-    Step(("Complete the colour run: play the red 9 to flag 1.",), do=("R9@1",),
+    Step(("Complete the colour run: play the red 9 to stone 1.",), do=("R9@1",),
          done=("Red 7, 8, 9: the strongest combination there is.",)),
     Step(("Claims by proof: a stone may be claimed as soon as you can prove that no cards the opponent could "
-          "still add there beat your side. Nothing beats a red 7-8-9 run. Claim flag 1.",),
+          "still add there beat your side. Nothing beats a red 7-8-9 run. Claim stone 1.",),
          do=("claim:1",), then=("draw:troop",),
-         done=("Flag 1 is yours. Under a flag whose claim cannot be proven yet, the page shows the cards that could "
+         done=("Stone 1 is yours. Under a stone whose claim cannot be proven yet, the page shows the cards that could "
                "still beat you.",)),
     Step(("That is Schotten Totten. Now play a real game against the Easy bot.",)),
 ))

@@ -128,6 +128,9 @@ CARD_NAMES: dict[str, tuple[str, ...]] = {
         "Spies", "Redeploy", "Deserter", "Traitor",
     ),
 }
+# What each naming table calls the nine places fought over: Schotten Totten's boundary stones
+# are its flags (docs/rules.md §4.1). User interfaces say "stone" where Battle Line says "flag".
+PLACE_NAMES: dict[str, str] = {"battleline": "flag", "schotten-totten": "stone", "medieval": "flag"}
 FORMATION_NAMES: dict[str, tuple[str, ...]] = {
     # index = rank - 1 (Host .. Wedge)
     "battleline": ("Host", "Skirmish Line", "Battalion Order", "Phalanx", "Wedge"),

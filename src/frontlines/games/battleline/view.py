@@ -28,7 +28,7 @@ from frontlines.games.battleline.codes import (
 from frontlines.games.battleline.explain import refusals
 from frontlines.games.battleline.formations import evaluate, rank_of, sum_of
 from frontlines.games.battleline.medieval import load_set
-from frontlines.games.battleline.rules import CARD_NAMES, FORMATION_NAMES, GAME
+from frontlines.games.battleline.rules import CARD_NAMES, FORMATION_NAMES, GAME, PLACE_NAMES
 from frontlines.games.battleline.table import NOTHING_UNKNOWN, ClaimMemo, Table, Unknown, shared_values, unknown
 from frontlines.games.battleline.text import deck_marks, table_mask
 from frontlines.games.chance import shuffle
@@ -264,6 +264,7 @@ def view_dict(v: Table, viewer: int | None, log: list[str], log_seats: list[int]
         "known": known_cards,
         "card_names": list(CARD_NAMES[v.cfg.variant.names]),
         "formation_names": list(names),  # the ruleset's own, by rank (Host .. Wedge); proofs say Battle Line's
+        "place_name": PLACE_NAMES[v.cfg.variant.names],  # "flag", or Schotten Totten's "stone"
         "battlefield_set": None if bf_set is None else {"name": bf_set.name, "label": bf_set.label},
         "options": dict(v.cfg.options),
     }

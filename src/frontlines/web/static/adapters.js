@@ -2,7 +2,7 @@
 // docs/contracts.md) becomes a path of clicks, and what each step asks. The table and replay
 // pages choose one adapter once, from the view's `game`; nothing here reads action text, and
 // rules differences come from the view's `features`, never from the ruleset's name.
-import { t, esc, cardName, setCardNames, setFeatures } from "./common.js";
+import { t, esc, cardName, setCardNames, setFeatures, setPlace } from "./common.js";
 import { renderBattleLine, renderGeneric, renderTracker } from "./board.js";
 import { renderWarMachine, renderWarMachineTracker } from "./warmachine.js";
 
@@ -93,5 +93,6 @@ export function renderBoard(adapter, box, v, opts) {
   box.dataset.game = v.game;
   setCardNames(v.card_names);
   setFeatures(v.features);
+  setPlace(v.place_name);
   adapter.render(box, v, opts);
 }

@@ -57,6 +57,7 @@ export function renderBattleLine(box, v, opts) {
   const rs = v.ruleset;
   const flags = v.flags || [];
   const last = lastCards(v);
+  const placeMark = v.place_name === "stone" ? "⬟" : "⚑";  // a boundary stone, or a flag
   let html = `<div class="player-bar opp-bar">${playerBar(v, opp, names, opts)}</div>`;
   html += `<div class="flags" role="list">`;
   let notes = "";
@@ -64,8 +65,9 @@ export function renderBattleLine(box, v, opts) {
     const n = f.index;
     const claimed = f.claimed_by;
     const marks = [];
-    if (f.fog) marks.push(`<span class="mark fog" title="${esc(t("Fog"))}">${esc(t("Fog"))}</span>`);
-    if (f.mud) marks.push(`<span class="mark mud" title="${esc(t("Mud"))}">${esc(t("Mud"))}</span>`);
+    // Fog and Mud by the ruleset's own names (Schotten Totten's Blind-Man's Bluff, Mud Fight)
+    if (f.fog) marks.push(`<span class="mark fog" title="${esc(cardName("FO"))}">${esc(cardName("FO"))}</span>`);
+    if (f.mud) marks.push(`<span class="mark mud" title="${esc(cardName("MU"))}">${esc(cardName("MU"))}</span>`);
     if (f.battlefield) {
       const b = f.battlefield;
       // The battlefield's rule is under its name, and on its popover (the phone has no room
@@ -84,7 +86,7 @@ export function renderBattleLine(box, v, opts) {
     const label = [
       t("Flag {n}", { n: num(n) }),
       status,
-      f.fog ? t("Fog") : "", f.mud ? t("Mud") : "",
+      f.fog ? cardName("FO") : "", f.mud ? cardName("MU") : "",
       f.battlefield && f.battlefield.face_up ? `${t(f.battlefield.name || "")}: ${t(f.battlefield.text || "")}` : "",
       `${t("opponent")}: ${(f.sides[opp] || []).map((c) => cardName(c, rs)).join(", ") || t("no cards")}` +
         (form[opp] ? ` (${formationText(form[opp])})` : ""),
@@ -122,7 +124,7 @@ export function renderBattleLine(box, v, opts) {
       `<div class="side opp">${env(opp)}${(f.sides[opp] || []).map((c) => tableCard(c, rs, next, selected, c === last[opp])).join("")}` +
       `<span class="form">${esc(formationText(form[opp]))}</span></div>` +
       `<div class="flag-mid"><span class="flag-token${claimed === seat ? " me" : claimed === opp ? " them" : ""}" aria-hidden="true">` +
-      `${claimed === seat ? "▼" : claimed === opp ? "▲" : "⚑"}${num(n)}</span>${marks.join("")}</div>` +
+      `${claimed === seat ? "▼" : claimed === opp ? "▲" : placeMark}${num(n)}</span>${marks.join("")}</div>` +
       `<div class="side mine">${(f.sides[seat] || []).map((c) => tableCard(c, rs, next, selected, c === last[seat])).join("")}${env(seat)}${slot}` +
       `<span class="form">${esc(formationText(form[seat]))}</span></div>` +
       `<div class="claim-line">${claimHtml}</div></section>`;

@@ -1,8 +1,14 @@
 // Shared by every page: translations, card pictures and names, remembered games.
 // Plain ES module; no build step.
 
+import { PLACE_WORDS } from "./words.js";
+
 const LANG = document.body.dataset.lang || "en";
 let catalog = {};
+// What the last view calls its places ("flag"; Schotten Totten "stone"): `t()` then says the
+// ruleset's own words for every message that names them (PLACE_WORDS in words.js).
+let placeWords = null;
+export function setPlace(name) { placeWords = (name && PLACE_WORDS[name]) || null; }
 
 /** Load the page language's catalog (the same gettext catalog the server uses). */
 export async function loadCatalog() {
@@ -15,7 +21,8 @@ export async function loadCatalog() {
 
 /** Translate `msg` and fill `{name}` placeholders. */
 export function t(msg, params) {
-  let s = catalog[msg] || msg;
+  const own = placeWords && placeWords[msg];
+  let s = own ? catalog[own] || own : catalog[msg] || msg;
   if (params) for (const [k, v] of Object.entries(params)) s = s.split(`{${k}}`).join(String(v));
   return s;
 }

@@ -89,3 +89,40 @@ export const OPTION_WORDS = {
 
 /** An option's help in players' words (the server's own help, should a new option lack them). */
 export function helpText(o) { return OPTION_WORDS[`${o.name}/help`] || o.help || ""; }
+
+// What a ruleset that calls its flags otherwise says instead (the view's `place_name`; Schotten
+// Totten's boundary stones, docs/rules.md §4.1): key, the Battle Line words; value, the words
+// for that ruleset. `t()` in common.js picks them once a view has said what its places are;
+// web/i18n.py reads this object (plain JSON between the braces) to list them for the catalogs,
+// and a test fails on a message that speaks of flags without its words here.
+export const PLACE_WORDS = {
+  "stone": {
+    "Pick a card from your hand, or claim a flag.": "Pick a card from your hand, or claim a stone.",
+    "Redeploy: pick a flag to move it to, or discard it.": "Redeploy: pick a stone to move it to, or discard it.",
+    "Traitor: pick the flag to put it at.": "Traitor: pick the stone to put it at.",
+    "Pick a flag for {card}.": "Pick a stone for {card}.",
+    "Flag {n}": "Stone {n}",
+    "Play to flag {n}": "Play to stone {n}",
+    "Claim flag {n}": "Claim stone {n}",
+    "{card} to flag {flag}": "{card} to stone {flag}",
+    "claim flag {flag}": "claim stone {flag}",
+    "Redeploy: move {card} to flag {flag}": "Redeploy: move {card} to stone {flag}",
+    "Traitor: take {card} to flag {flag}": "Traitor: take {card} to stone {flag}",
+    "Put on a flag: formations do not count there, only the sum of the cards.": "Put on a stone: combinations do not count there, only the sum of the cards.",
+    "Put on a flag: each side needs four cards there instead of three.": "Put on a stone: each side needs four cards there instead of three.",
+    "Move one of your cards at an undecided flag to another undecided flag, or discard it.": "Move one of your cards at an undecided stone to another undecided stone, or discard it.",
+    "Discard one of the opponent's cards at an undecided flag.": "Discard one of the opponent's cards at an undecided stone.",
+    "Take one of the opponent's troops at an undecided flag and play it on your side.": "Take one of the opponent's clan cards at an undecided stone and play it on your side.",
+    "claim timing: flags may be claimed any time before drawing, not now": "claim timing: stones may be claimed any time before drawing, not now",
+    "claim timing: flags may be claimed only after playing a card": "claim timing: stones may be claimed only after playing a card",
+    "claim timing: flags may be claimed only before playing a card": "claim timing: stones may be claimed only before playing a card",
+    "flag {flag} is already claimed": "stone {flag} is already claimed",
+    "your side of flag {flag} is full": "your side of stone {flag} is full",
+    "{card} is not one of your cards at an unclaimed flag": "{card} is not one of your cards at an unclaimed stone",
+    "{card} is not one of your opponent's cards at an unclaimed flag": "{card} is not one of your opponent's cards at an unclaimed stone",
+    "flag {flag} is claimed: its cards can no longer be moved": "stone {flag} is claimed: its cards can no longer be moved",
+    "{card} moves a card to another flag": "{card} moves a card to another stone",
+    "there is no card at an unclaimed flag that {card} could take": "there is no card at an unclaimed stone that {card} could take",
+    "no flag can take {card} now": "no stone can take {card} now"
+  }
+};

@@ -1,0 +1,113 @@
+"""End-to-end tests of the words players read, in Debian's Chromium (Playwright, as
+test_web_e2e.py; its fixtures and helpers are reused from there): Schotten Totten's stones
+in the four languages, on the table, in refusals, claims, the log and the replay."""
+
+from __future__ import annotations
+
+import copy
+import random
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_web_e2e import browser, new_page, server, wait_turn  # noqa: F401 (pytest fixtures)
+from webhelpers import LiveServer
+
+pytestmark = [pytest.mark.e2e]
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "web"
+
+# Everything a player reads or hears: the page's text and the labels, titles and popovers.
+WORDS_ON_PAGE = """() => [document.body.innerText, ...[...document.querySelectorAll(
+    '[aria-label], [title], [data-tip], [data-refusal]')].flatMap((e) => [e.getAttribute('aria-label'),
+    e.getAttribute('title'), e.dataset.tip, e.dataset.refusal])].filter(Boolean).join('\\n')"""
+
+# (Schotten Totten's word, Battle Line's word) in each language, as patterns.
+STONE = {"en": (r"\b[Ss]tones?\b", r"\b[Ff]lags?\b"), "cs": (r"[Kk][aá]men", r"[Vv]lajk"),
+         "ja": ("石", "フラッグ"), "fa": ("سنگ", "پرچم")}
+
+
+def _stone_position(server: LiveServer) -> tuple[str, str, str, int, int]:  # noqa: F811
+    """A pass-and-play Schotten Totten (tactics) game after seeded random moves, at a card play
+    where the mover's side of some stone is full and a troop card, once played, opens a claim:
+    (game id, seat token, that play's text, the full stone, the stone it may claim)."""
+    import httpx2 as httpx
+
+    from frontlines.games import new_state
+
+    ruleset, seed = "schotten-totten-tactics", 1
+    state, rng, texts = new_state(ruleset, seed=seed), random.Random(seed), []
+    found = None
+    while found is None:
+        assert not state.is_terminal(), "no such position in this deal"
+        seat = state.current_player()
+        v = state.view(seat).to_dict()
+        full = [f["index"] for f in v["flags"] if f["claimed_by"] is None and len(f["sides"][seat]) >= f["capacity"]]
+        for e in v["legal"] if len(texts) >= 20 and full else ():
+            if e["kind"] == "play" and re.fullmatch(r"[ROYGBP]\d", e["card"]):
+                after = copy.deepcopy(state)
+                after.apply(after.parse_action(e["text"]))
+                claim = next((c for c in after.view(seat).to_dict()["legal"] if c["kind"] == "claim"), None)
+                if claim is not None:
+                    found = (e["text"], full[0], claim["flag"])
+                    break
+        if found is None:
+            entry = rng.choice([e for e in v["legal"] if e["kind"] != "claim"] or v["legal"])
+            texts.append(entry["text"])
+            state.apply(state.parse_action(entry["text"]))
+    g = httpx.post(f"{server.base}/api/games", json={"ruleset": ruleset, "opponent": "hotseat", "seed": seed}).json()
+    for text in texts:
+        httpx.post(f"{server.base}/api/games/{g['id']}/action", json={"t": g["token"], "text": text}).raise_for_status()
+    return g["id"], g["token"], *found
+
+
+def _says_stone(page: Any, lang: str) -> str:
+    stone, flag = STONE[lang]
+    words: str = page.evaluate(WORDS_ON_PAGE)
+    assert re.search(stone, words), words
+    assert not re.findall(rf".{{0,40}}{flag}.{{0,40}}", words)
+    return words
+
+
+@pytest.mark.parametrize("lang", ["en", "fa", "ja", "cs"])
+def test_schotten_totten_speaks_of_stones(browser: Any, server: LiveServer, lang: str) -> None:  # noqa: F811
+    """Schotten Totten's table, refusals, claim buttons, log and replay name its boundary
+    stones, never flags, in each language."""
+    gid, token, play, full, claim = _stone_position(server)
+    card, target = play.split("@")
+    stone = STONE[lang][0]
+    page = new_page(browser, viewport={"width": 1280, "height": 900})
+    page.goto(f"{server.base}/g/{gid}?t={token}&lang={lang}")
+    assert wait_turn(page) == "me"
+    _says_stone(page, lang)
+    # a card picked: the full stone refuses it, and says why when clicked
+    page.click(f'.hand [data-tok="hand:{card}"]')
+    page.click(f'.flag-col[data-flag="{full}"] .refused-slot')
+    page.wait_for_selector("#refusal:not([hidden])")
+    assert re.search(stone, page.inner_text("#refusal"))
+    _says_stone(page, lang)
+    ply = page.get_attribute("#table", "data-ply")
+    page.click(f'[data-tok="flag:{target}"]')
+    page.wait_for_function(f"document.querySelector('#table').dataset.ply !== '{ply}'")
+    button = page.locator(f'.claim-btn[data-tok="claim:{claim}"]')
+    assert re.search(stone, button.get_attribute("aria-label") or "")
+    _says_stone(page, lang)
+    ply = page.get_attribute("#table", "data-ply")
+    button.click()
+    page.wait_for_function(f"document.querySelector('#table').dataset.ply !== '{ply}'")
+    assert re.search(stone, page.locator("#log li").last.inner_text())
+    _says_stone(page, lang)
+    page.screenshot(path=str(ARTIFACTS / f"schotten-totten-stones-{lang}.png"))
+    # the replay, once the game is over
+    page.once("dialog", lambda d: d.accept())
+    page.click("#resign")
+    page.wait_for_selector('#table[data-turn="over"]')
+    page.goto(f"{server.base}/replay/{gid}?lang={lang}")
+    page.wait_for_selector("#step-label:not(:empty)")
+    page.click("#last")
+    page.wait_for_function("document.querySelector('#step').value === document.querySelector('#step').max")
+    page.wait_for_selector("#log .who")
+    assert re.search(stone, page.inner_text("#log"))
+    _says_stone(page, lang)
+    assert page.errors == []
