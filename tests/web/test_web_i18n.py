@@ -67,17 +67,52 @@ def test_no_catalog_entry_is_left_untranslated(code: str, domain: str) -> None:
 def test_what_the_server_sends_goes_through_the_catalogs() -> None:
     """Ruleset titles, battlefield names and texts, option words, bot levels: every one is a
     msgid, so test_catalog_translates_every_message holds each to a translation."""
-    from frontlines.bots.levels import LEVELS
+    from frontlines.bots.levels import BOT_OPPONENTS, LEVELS
 
     wanted = set(i18n.extract_messages())
     server = i18n.server_messages()
     assert "Battle Line: Medieval" in server and "Marsh" in server and "Battlefield IX" in server
     assert set(server) <= wanted and set(i18n.option_words().values()) <= wanted
-    common = (i18n.LOCALE_DIR.parent / "static" / "common.js").read_text(encoding="utf-8")
-    block = re.search(r"LEVEL_NAMES = \{(.*?)\};", common)
-    assert block is not None
-    level_words = dict(re.findall(r'(\w+): "([^"]+)"', block.group(1)))
-    assert set(LEVELS) | {"random"} <= set(level_words) and set(level_words.values()) <= wanted
+    from frontlines.web.levels import LEVEL_WORDS, bot_levels
+
+    assert set(LEVEL_WORDS) >= set(LEVELS) and {w for words in LEVEL_WORDS.values() for w in words} <= wanted
+    assert [level["id"] for level in bot_levels()] == list(BOT_OPPONENTS)
+
+
+def test_bot_levels_come_from_the_bots_levels() -> None:
+    """Every level a person may play against (bots/levels.py) has a name and a line in words,
+    and the pages' scripts keep no list of their own to forget one in."""
+    from frontlines.bots.levels import BOT_OPPONENTS
+    from frontlines.web.levels import LEVEL_WORDS
+
+    assert [level for level in BOT_OPPONENTS if level not in LEVEL_WORDS] == []
+    assert [level for level in LEVEL_WORDS if level not in BOT_OPPONENTS] == []
+    static = i18n.LOCALE_DIR.parent / "static"
+    for script in static.glob("*.js"):
+        assert not re.search(r"\b(easy|medium|expert|master)\b\s*:", script.read_text(encoding="utf-8")), script.name
+
+
+def test_the_pages_get_the_levels_from_the_server(sqlite_url: str) -> None:
+    """The home page offers every level of bots/levels.py (not an alias), named in the page's
+    language, and every page carries the list for its scripts (bot names in status and log)."""
+    import json
+
+    from webhelpers import make_client
+
+    from frontlines.bots.levels import BOT_OPPONENTS
+
+    with make_client(sqlite_url) as client:
+        page = client.get("/?lang=cs").text
+        table = client.get("/learn?lang=cs").text
+    select = page[page.index('<select id="level"'):]
+    offered = re.findall(r'<option value="([a-z]+)"[^>]*>([^<]+)</option>', select[:select.index("</select>")])
+    assert [level for level, _ in offered] == [level for level in BOT_OPPONENTS if level != "heuristic"]
+    assert dict(offered)["easy"] == i18n.gettext("cs", "Easy") == "Snadný"
+    for text in (page, table):
+        found = re.search(r'<script type="application/json" id="bot-levels">(.*?)</script>', text, re.S)
+        assert found is not None
+        listed = json.loads(found.group(1))
+        assert [level["id"] for level in listed] == list(BOT_OPPONENTS)
 
 
 @pytest.mark.parametrize("code", ["fa", "ja", "cs"])

@@ -43,7 +43,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from frontlines.core.errors import FrontlinesError
 from frontlines.core.game import State
 from frontlines.games import parse_state
-from frontlines.web import health, housekeeping, i18n, invites, learn_pages, logs
+from frontlines.web import health, housekeeping, i18n, invites, learn_pages, levels, logs
 from frontlines.web.fanout import Client, Limits
 from frontlines.web.inputs import (
     MAX_MESSAGE,
@@ -121,6 +121,7 @@ class SafetyHeaders:
 def create_app(settings: Settings | None = None) -> FastAPI:
     cfg = settings or Settings()
     env = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(["html"]))
+    env.globals["bot_levels"] = levels.bot_levels()  # every page's scripts name bots from it (base.html)
     replay_cache: OrderedDict[str, list[State]] = OrderedDict()
 
     creations = housekeeping.RateLimit(cfg.new_games_per_minute)

@@ -262,7 +262,10 @@ def extract_messages() -> list[str]:
         for m in _JS_CALL.finditer(path.read_text(encoding="utf-8")):
             found[(m.group(1) or m.group(2)).replace('\\"', '"')] = None
     places = [w for words in place_words().values() for w in words.values()]
-    for message in (*DYNAMIC, *option_words().values(), *places, *server_messages(), *learn_messages()):
+    from frontlines.web.levels import messages as level_messages
+
+    for message in (*DYNAMIC, *option_words().values(), *places, *level_messages(), *server_messages(),
+                    *learn_messages()):
         found[message] = None
     return [m for m in found if m]
 

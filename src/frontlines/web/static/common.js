@@ -255,9 +255,18 @@ export function playerName(names, seat) {
   return n ? n : t("Player {n}", { n: num(seat + 1) });
 }
 
+// The bot levels, weakest first, as the server lists them in every page (web/levels.py, from
+// bots/levels.py): {id, name, description, offered}, the words English msgids.
+const BOT_LEVELS = (() => {
+  try { return JSON.parse(document.getElementById("bot-levels").textContent); } catch (_) { return []; }
+})();
+const botLevel = (level) => BOT_LEVELS.find((l) => l.id === level);
+
 /** The bot levels in words ("Waiting for the easy bot…", never the level id). */
-export const LEVEL_NAMES = { random: "Random", easy: "Easy", medium: "Medium", hard: "Hard", expert: "Expert", master: "Master" };
-export function levelName(level) { return t(LEVEL_NAMES[level] || level); }
+export function levelName(level) { const l = botLevel(level); return t(l ? l.name : level); }
+
+/** What playing a level is like, in words ("" for a level the server does not list). */
+export function levelDescription(level) { const l = botLevel(level); return l && l.description ? t(l.description) : ""; }
 
 /** The names to show for both seats: a bot by its level in words, an unnamed person as
  * "Opponent" (seen from the other seat) or "Player 1/2" (watchers, pass and play). Seats

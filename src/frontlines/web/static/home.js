@@ -1,5 +1,5 @@
 // Home page: start a game, resume my games, watch live ones.
-import { loadCatalog, t, esc, myGames, rememberGame, forgetGame, num, levelName } from "./common.js";
+import { loadCatalog, t, esc, myGames, rememberGame, forgetGame, num, levelName, levelDescription } from "./common.js";
 import { OPTION_WORDS, helpText } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
@@ -119,6 +119,9 @@ async function main() {
   for (const radio of document.querySelectorAll('input[name="kind"]')) {
     radio.addEventListener("change", () => { $("level-field").hidden = opponentKind() !== "bot"; });
   }
+  const levelHelp = () => { $("level-help").textContent = levelDescription($("level").value); };
+  $("level").addEventListener("change", levelHelp);
+  levelHelp();
   $("new-game").addEventListener("submit", startGame);
   $("my-games").addEventListener("click", (ev) => {
     const id = ev.target.dataset?.forget;
