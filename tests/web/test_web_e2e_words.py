@@ -111,3 +111,49 @@ def test_schotten_totten_speaks_of_stones(browser: Any, server: LiveServer, lang
     assert re.search(stone, page.inner_text("#log"))
     _says_stone(page, lang)
     assert page.errors == []
+
+
+def test_pass_and_play_by_the_players_names(browser: Any, server: LiveServer) -> None:  # noqa: F811
+    """Two people at one device type their names at the start; the status, both players' bars,
+    the hand-over, the log, the outcome, the replay and the home page's list then name them
+    (in the page's language), and the names are offered again for the next game."""
+    page = new_page(browser, viewport={"width": 1280, "height": 900})
+    page.goto(f"{server.base}/?lang=cs")
+    page.select_option("#ruleset", "battleline-basic")
+    assert page.locator("#other-name").is_hidden()
+    page.check('input[name="kind"][value="hotseat"]')
+    page.fill("#name", "Ann")
+    page.fill("#other-name", "Bořek")
+    page.select_option("#seat", "first")
+    page.click("#start")
+    assert wait_turn(page) == "me"
+    assert page.inner_text("#status").startswith("Ann, jste na tahu.")
+    bars = page.locator(".player-bar").all_inner_texts()
+    assert any(b.startswith("Ann") for b in bars) and any(b.startswith("Bořek") for b in bars)
+    assert not re.search(r"Hráč \d|\bVy\b", page.evaluate(WORDS_ON_PAGE))
+    for _ in range(2):  # a card, then the draw: the device goes to Bořek
+        ply = page.get_attribute("#table", "data-ply")
+        if page.locator(".deck.selectable").count():
+            page.locator(".deck.selectable").first.click()
+        else:
+            page.locator(".hand .card.selectable").first.click()
+            page.locator(".slot.selectable").first.click()
+        page.wait_for_function(f"document.querySelector('#table').dataset.ply !== '{ply}'")
+    page.wait_for_selector("#handover:not([hidden])")
+    assert page.inner_text("#handover-text") == "Předejte zařízení hráči Bořek."
+    page.click("#handover-ok")
+    page.wait_for_function("document.querySelector('#status').innerText.includes('Bořek, jste na tahu.')")
+    assert page.locator("#log .who").all_inner_texts() == ["Ann:", "Ann:"]
+    page.once("dialog", lambda d: d.accept())
+    page.click("#resign")
+    page.wait_for_selector('#table[data-turn="over"]')
+    assert page.inner_text("#status").startswith("Vyhrál(a) Ann (vzdání)")
+    page.goto(f"{server.base}/replay/{page.url.split('/g/')[1].split('?')[0]}?lang=cs")
+    page.wait_for_selector("#step-label:not(:empty)")
+    assert page.locator("#perspective option").all_inner_texts()[1:] == ["Ann", "Bořek"]
+    page.goto(f"{server.base}/?lang=cs")
+    page.wait_for_selector("#my-games li")
+    assert "Ann – Bořek" in page.inner_text("#my-games")
+    page.check('input[name="kind"][value="hotseat"]')
+    assert page.input_value("#name") == "Ann" and page.input_value("#other-name") == "Bořek"
+    assert page.errors == []

@@ -265,7 +265,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             game, token, invite = await manager_of(request).create(
                 ruleset=body.ruleset, options=dict(body.options), opponent=body.opponent, name=body.name,
-                seat=seat, seed=body.seed)
+                other_name=body.other_name, seat=seat, seed=body.seed)
         except GameError as exc:
             raise HTTPException(400, exc.message) from exc
         except FrontlinesError as exc:

@@ -76,6 +76,7 @@ class NewGame(Model):
     opponent: Annotated[str, Field(max_length=32), AfterValidator(_opponent)] = "bot:random"
     seat: Annotated[Literal["0", "1", "random", 0, 1], BeforeValidator(_not_bool)] = "0"
     name: Name = ""
+    other_name: Name = ""  # pass and play: the name of the player on the other seat
     options: Annotated[dict[Annotated[Plain, Field(max_length=32)], Annotated[Plain, Field(max_length=64)]],
                        Field(max_length=16)] = {}
     seed: Annotated[int, Field(ge=0, le=MAX_SEED)] | None = None

@@ -427,8 +427,9 @@ class Manager:
 
     # --- creating and finding games -------------------------------------------------
     async def create(self, *, ruleset: str, options: dict[str, str], opponent: str, name: str,
-                     seat: int, seed: int | None = None) -> tuple[LiveGame, str, str | None]:
-        """A new game; returns it, the creator's token and (for a friend) the invite token."""
+                     seat: int, seed: int | None = None, other_name: str = "") -> tuple[LiveGame, str, str | None]:
+        """A new game; returns it, the creator's token and (for a friend) the invite token.
+        ``other_name`` names the other seat in pass and play (both players are at this device)."""
         from frontlines.games import new_state
         from frontlines.games import ruleset as find_ruleset
 
@@ -452,7 +453,8 @@ class Manager:
             hashes = (seats.digest(mine), "") if seat == 0 else ("", seats.digest(mine))
         invite_hash = seats.digest(invite) if invite else ""
         clean = " ".join(name.split())[:MAX_NAME]
-        names = (clean, "") if seat == 0 else ("", clean)
+        other = " ".join(other_name.split())[:MAX_NAME] if opponent == "hotseat" else ""
+        names = (clean, other) if seat == 0 else (other, clean)
         bot_seat = 1 - seat if opponent.startswith("bot:") else None
         if bot_seat is not None:
             names = (names[0] or opponent[4:], names[1]) if bot_seat == 0 else (names[0], names[1] or opponent[4:])

@@ -154,7 +154,8 @@ function deckButton(v, deck, next) {
 function playerBar(v, p, names, opts) {
   const size = v.hand_sizes ? v.hand_sizes[p] : null;
   const tac = v.hand_tactics ? v.hand_tactics[p] : null;
-  const who = p === opts.seat && (v.viewer === p) ? t("You") : playerName(names, p);
+  // pass and play: both people read the table, so each bar shows its player's name
+  const who = p === opts.seat && v.viewer === p && !opts.hotseat ? t("You") : playerName(names, p);
   const online = opts.online ? (opts.online[p] ? t("online") : t("offline")) : "";
   let s = `<strong>${esc(who)}</strong>`;
   if (p !== opts.seat || v.viewer !== p) s += ` <span class="muted">${esc(online)}</span>`;

@@ -27,6 +27,20 @@ function optionFields() {
   }
 }
 
+// The names typed last on this device fill the fields next time (two people who play here
+// often need not type them again); a seat left unnamed is "Player 1" or "Player 2" (seatNames).
+const NAMES_KEY = "frontlines.names";
+function rememberNames() {
+  const names = { me: $("name").value.trim(), other: $("other-name").value.trim() };
+  try { localStorage.setItem(NAMES_KEY, JSON.stringify(names)); } catch (_) { /* private mode */ }
+}
+function recallNames() {
+  let names = {};
+  try { names = JSON.parse(localStorage.getItem(NAMES_KEY) || "{}"); } catch (_) { /* none */ }
+  if (names.me) $("name").value = names.me;
+  if (names.other) $("other-name").value = names.other;
+}
+
 function opponentKind() {
   return document.querySelector('input[name="kind"]:checked').value;
 }
@@ -49,7 +63,10 @@ async function startGame(ev) {
     opponent: kind === "bot" ? `bot:${$("level").value}` : kind,
     seat: starter ? pickSeat : "random",
     name: $("name").value,
+    // pass and play: both players are here, and each is named (the other seat too)
+    other_name: kind === "hotseat" ? $("other-name").value : "",
   };
+  rememberNames();
   const r = await fetch("/api/games", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
   if (!r.ok) {
     let msg = r.statusText;
@@ -116,9 +133,13 @@ async function main() {
     `</optgroup>`).join("");
   $("ruleset").addEventListener("change", optionFields);
   optionFields();
-  for (const radio of document.querySelectorAll('input[name="kind"]')) {
-    radio.addEventListener("change", () => { $("level-field").hidden = opponentKind() !== "bot"; });
-  }
+  const kindFields = () => {
+    $("level-field").hidden = opponentKind() !== "bot";
+    $("other-name-field").hidden = opponentKind() !== "hotseat";
+  };
+  for (const radio of document.querySelectorAll('input[name="kind"]')) radio.addEventListener("change", kindFields);
+  kindFields();
+  recallNames();
   const levelHelp = () => { $("level-help").textContent = levelDescription($("level").value); };
   $("level").addEventListener("change", levelHelp);
   levelHelp();

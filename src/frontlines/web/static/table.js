@@ -102,7 +102,8 @@ function draw() {
   const active = document.activeElement;
   const focusTok = active && active.dataset ? active.dataset.tok : null;
   const before = drawn && drawn.viewer === v.viewer ? snapshot($("board")) : null;
-  renderBoard(adapter, $("board"), v, { seat, names: names(), next, selected: sel, online: msg.online });
+  renderBoard(adapter, $("board"), v, { seat, names: names(), next, selected: sel, online: msg.online,
+    hotseat: msg.role === "both" });
   showRefusals($("board"), v, sel, mine);
   if (drawn !== v) animate($("board"), before, drawn, v);
   drawn = v;
@@ -133,7 +134,9 @@ function setStatus(extra) {
   else if (v.to_move === v.viewer) {
     const log = v.log_records || [];
     const last = log.length && sel.length === 0 ? t("Last move: {move}.", { move: describeAction(log[log.length - 1], v.ruleset) }) + " " : "";
-    s = last + t("Your move.") + " " + prompt();
+    // pass and play: the device changes hands, so the mover is named
+    const yours = msg.role === "both" ? t("{name}, your move.", { name: playerName(names(), v.to_move) }) : t("Your move.");
+    s = last + yours + " " + prompt();
   }
   else s = t("Waiting for {name}…", { name: playerName(names(), v.to_move) });
   if (extra) s = `${extra} ${s}`;

@@ -111,7 +111,7 @@ function miniCard(code) {
 
 function bar(v, p, names, opts, extra) {
   const me = p === opts.seat && v.viewer === p;
-  let s = `<strong>${esc(me ? t("You") : playerName(names, p))}</strong>`;
+  let s = `<strong>${esc(me && !opts.hotseat ? t("You") : playerName(names, p))}</strong>`;  // pass and play: names
   s += ` · ${esc(t("hand: {n} cards", { n: num((v.hand_sizes || [])[p]) }))}`;
   if (v.to_move === p) s += ` <span class="turn">● ${esc(t("to move"))}</span>`;
   return `<div class="player-bar ${me ? "me-bar" : "opp-bar"}">${s}${extra}</div>`;
