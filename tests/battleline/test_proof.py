@@ -9,6 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from frontlines.core.reasons import english
 from frontlines.games.battleline.cards import (
     ALEXANDER,
     COMPANION_CAVALRY,
@@ -27,6 +28,7 @@ from frontlines.games.battleline.formations import (
     evaluate,
 )
 from frontlines.games.battleline.proof import ProofResult, prove
+from frontlines.games.battleline.reasons import PROOF_WORDS, REASON_WORDS
 
 BL, ST = BATTLELINE_CARDS, SCHOTTEN_CARDS
 
@@ -65,7 +67,7 @@ def claim(
 
 def test_complete_win() -> None:
     r = claim("R8 R9 R10", "B5 G5 Y5")
-    assert r == ProofResult(True, None, "both complete: your wedge (27) beats a phalanx (15)")
+    assert (r.claimable, r.counterexample, r.reason) == (True, None, "both complete: your wedge (27) beats a phalanx (15)")
 
 
 def test_complete_loss() -> None:
@@ -81,18 +83,18 @@ def test_complete_higher_sum_same_rank() -> None:
 
 def test_tie_completed_first_wins() -> None:
     r = claim("B2 B8 B10", "G2 G8 G10", first=True)
-    assert r == ProofResult(True, None, "tie at battalion 20: you completed first")
+    assert (r.claimable, r.counterexample, r.reason) == (True, None, "tie at battalion 20: you completed first")
 
 
 def test_tie_completed_second_loses() -> None:
     r = claim("B2 B8 B10", "G2 G8 G10", first=False)
-    assert r == ProofResult(False, None, "tie at battalion 20: you completed second")
+    assert (r.claimable, r.counterexample, r.reason) == (False, None, "tie at battalion 20: you completed second")
 
 
 def test_complete_under_fog() -> None:
     assert not claim("R1 R2 R3", "B9 B10 G1", fog=True).claimable  # wedge means nothing, 6 < 20
     r = claim("R10 B10 G1", "Y9 P9 O3", fog=True, first=False)
-    assert r == ProofResult(False, None, "tie at sum 21: you completed second")
+    assert (r.claimable, r.counterexample, r.reason) == (False, None, "tie at sum 21: you completed second")
 
 
 def test_complete_stall_flag_does_not_matter() -> None:
@@ -103,7 +105,7 @@ def test_complete_stall_flag_does_not_matter() -> None:
 
 def test_unbeatable_wedge() -> None:
     r = claim("R8 R9 R10", "B1")
-    assert r == ProofResult(True, None, "no unseen troop cards can beat your wedge (27)")
+    assert (r.claimable, r.counterexample, r.reason) == (True, None, "no unseen troop cards can beat your wedge (27)")
     assert claim("R8 R9 R10", "").claimable
 
 
@@ -181,7 +183,7 @@ def test_stall_opponent_final() -> None:
 
 def test_claimant_incomplete() -> None:
     r = claim("R8 R9", "")
-    assert r == ProofResult(False, None, "your side is not complete (2 of 3 cards)")
+    assert (r.claimable, r.counterexample, r.reason) == (False, None, "your side is not complete (2 of 3 cards)")
     assert not claim("R7 R8 R9", "", capacity=4).claimable
 
 
@@ -311,6 +313,8 @@ def test_reasons_keep_their_documented_shapes(flag: tuple[list[int], list[int], 
         result = prove(claimant, theirs, capacity=n, fog=fog, unseen_troops=mask_of(tuple(unseen)),
                        claimant_completed_first=first, opponent_final=final, rules=rules)
         assert any(re.fullmatch(shape, result.reason) for shape in REASON_SHAPES), result.reason
+        # the same proof as data: a proof code whose parameters fill its words
+        assert result.why.code in PROOF_WORDS and english(result.why, REASON_WORDS) == result.reason
 
 
 @pytest.mark.parametrize("rules", [BL, ST])

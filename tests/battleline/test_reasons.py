@@ -11,7 +11,7 @@ import pytest
 from frontlines.core.reasons import Reason, english
 from frontlines.games import game_module, new_state
 from frontlines.games.battleline.notation import build_state
-from frontlines.games.battleline.reasons import REASON_WORDS
+from frontlines.games.battleline.reasons import PROOF_WORDS, REASON_WORDS
 
 HOUSE = "ruleset=medieval opts=battlefields:face_up,battlefield_set:house bf=123456789:511"
 FULL_FLAGS = " ".join(f"f{f}=1/R{f}.O{f}.Y{f}:{2 * f - 1}/G{f}.B{f}.P{f}:{2 * f}/" for f in range(1, 10))
@@ -64,7 +64,8 @@ def test_each_refusal_names_its_rule(fragment: str, moves: list[str], text: str,
 
 
 def test_every_code_has_a_case_and_words() -> None:
-    assert {c[3] for c in CASES} | {"not_legal", "game_over", "no_target", "no_flag"} == set(REASON_WORDS)
+    # (the proof codes, PROOF_WORDS, are test_proof.py's: every proof names one)
+    assert {c[3] for c in CASES} | {"not_legal", "game_over", "no_target", "no_flag"} == set(REASON_WORDS) - set(PROOF_WORDS)
     assert game_module("battleline").reason_words is REASON_WORDS
 
 

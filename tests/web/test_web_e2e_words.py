@@ -1,6 +1,7 @@
 """End-to-end tests of the words players read, in Debian's Chromium (Playwright, as
-test_web_e2e.py; its fixtures and helpers are reused from there): Schotten Totten's stones
-in the four languages, on the table, in refusals, claims, the log and the replay."""
+test_web_e2e.py; its fixtures and helpers are reused from there): Schotten Totten's stones and
+combinations in the four languages, on the table, in refusals, proofs, claims, the log and the
+replay; pass and play by the players' names."""
 
 from __future__ import annotations
 
@@ -70,6 +71,28 @@ def _says_stone(page: Any, lang: str) -> str:
     return words
 
 
+# Battle Line's formation words, which Schotten Totten's proofs must not use, and Schotten
+# Totten's own (its combinations and the sum), one of which each proof names.
+BATTLE_LINE_FORMATIONS = ("wedge", "phalanx", "battalion", "skirmish", "host")
+SCHOTTEN_FORMATIONS = ("Colour Run", "Three of a Kind", "Colour", "Run", "Sum")
+
+
+def _proofs_in_schotten_words(page: Any, lang: str) -> None:
+    """Each proof and counter-example note on the table names the combinations as Schotten
+    Totten does, in the page's language (never Battle Line's wedge or host)."""
+    from frontlines.web.i18n import gettext
+
+    notes = page.locator(".flag-col .proof, .flag-col .counter .reason").all_inner_texts()
+    assert notes
+    own = [gettext(lang, w).lower() for w in SCHOTTEN_FORMATIONS]
+    foreign = [gettext(lang, w).lower() for w in BATTLE_LINE_FORMATIONS if gettext(lang, w).lower() not in own]
+    for note in notes:
+        assert any(w in note.lower() for w in own), note
+        assert not [w for w in foreign if w in note.lower()], note
+        if lang in ("fa", "ja"):
+            assert not re.search(r"[A-Za-z]{3,}", note), note  # no English left in the sentence
+
+
 @pytest.mark.parametrize("lang", ["en", "fa", "ja", "cs"])
 def test_schotten_totten_speaks_of_stones(browser: Any, server: LiveServer, lang: str) -> None:  # noqa: F811
     """Schotten Totten's table, refusals, claim buttons, log and replay name its boundary
@@ -81,6 +104,7 @@ def test_schotten_totten_speaks_of_stones(browser: Any, server: LiveServer, lang
     page.goto(f"{server.base}/g/{gid}?t={token}&lang={lang}")
     assert wait_turn(page) == "me"
     _says_stone(page, lang)
+    _proofs_in_schotten_words(page, lang)
     # a card picked: the full stone refuses it, and says why when clicked
     page.click(f'.hand [data-tok="hand:{card}"]')
     page.click(f'.flag-col[data-flag="{full}"] .refused-slot')
@@ -93,6 +117,7 @@ def test_schotten_totten_speaks_of_stones(browser: Any, server: LiveServer, lang
     button = page.locator(f'.claim-btn[data-tok="claim:{claim}"]')
     assert re.search(stone, button.get_attribute("aria-label") or "")
     _says_stone(page, lang)
+    _proofs_in_schotten_words(page, lang)
     ply = page.get_attribute("#table", "data-ply")
     button.click()
     page.wait_for_function(f"document.querySelector('#table').dataset.ply !== '{ply}'")

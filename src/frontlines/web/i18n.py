@@ -142,20 +142,6 @@ DYNAMIC: tuple[str, ...] = (
     "random", "easy", "medium", "hard", "expert", "master", "heuristic",
     # War Machine countries and ends
     "USA", "Germany", "Japan", "Italy", "USSR", "Britain", "war machine", "infantry",
-    # claim proofs, rebuilt from the engine's sentences (see reasons.js)
-    "both complete: your {mine} beats {theirs}",
-    "both complete: their {theirs} beats your {mine}",
-    "tie at {what}: you completed first",
-    "tie at {what}: you completed second",
-    "your side is not complete ({n} of {capacity} cards)",
-    "their side can never be completed: your {mine} wins",
-    "only {left} unseen troop cards left and they need {need}: their side can never be completed",
-    "no unseen troop cards can beat your {mine}",
-    "{cards} would make a higher sum ({a} > {b})",
-    "{cards} would make a stronger {formation} ({a} > {b})",
-    "{cards} would make {theirs}, beating your {mine}",
-    "{formation} ({sum})",
-    "sum {sum}",
     # error pages (app.py)
     "There is no such page.", "There is no such game.", "That request is too large.",
     "Too many new games; please wait a little.", "That request cannot be answered.",

@@ -17,6 +17,7 @@ whether the opponent's hand and the decks are empty.
 
 from __future__ import annotations
 
+from frontlines.core.reasons import Reason
 from frontlines.games.battleline.codes import BIT, CLAIM_BASE, FLAGS_OF
 from frontlines.games.battleline.formations import (
     SCHOTTEN_CARDS,
@@ -88,11 +89,11 @@ def claim_result(t: Table, flag: int, player: int, exact: bool = False) -> Proof
 
 def _claim_result(t: Table, flag: int, player: int, exact: bool) -> ProofResult:
     if t.claimed[flag] >= 0:
-        return ProofResult(False, None, f"flag {flag + 1} is already claimed")
+        return ProofResult(False, None, Reason("flag_claimed", (("flag", flag + 1),)))
     cap = t.effects[flag].capacity + (t.mud[flag] >= 0)
     mine = t.sides[flag * 2 + player]
     if len(mine) < cap:
-        return ProofResult(False, None, f"your side is not complete ({len(mine)} of {cap} cards)")
+        return ProofResult(False, None, Reason("side_incomplete", (("n", len(mine)), ("capacity", cap))))
     theirs = t.sides[flag * 2 + 1 - player]
     fog = t.fog[flag] >= 0 or t.effects[flag].sum_only
     eff = t.effects[flag]
@@ -105,7 +106,7 @@ def _claim_result(t: Table, flag: int, player: int, exact: bool) -> ProofResult:
         first = (a > b) if eff.tie_last else (a < b)
     else:
         if eff.both_complete or eff.tie_last:
-            return ProofResult(False, None, "this battlefield is claimed only when both sides are complete")
+            return ProofResult(False, None, Reason("both_complete_only"))
         unseen = t.troops_all & ~t.public & ~eff.forbid
         final = opponent_final(t, player)
     i = flag * 2 + player

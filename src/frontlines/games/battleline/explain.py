@@ -109,7 +109,7 @@ def why(t: Table, action: int) -> Reason | None:
         if not claim_window(t):
             return Reason(_CLAIM_TIMING.get(t.cfg.claim_timing, "claim_not_now"))
         result = claim_result(t, action - CLAIM_BASE, p, exact=True)
-        return None if result.claimable else Reason.of("claim_unproven", flag=action - CLAIM_BASE + 1, proof=result.reason)
+        return None if result.claimable else Reason.of("claim_unproven", flag=action - CLAIM_BASE + 1, proof=result.why)
     if (
         phase is not PLAY
         and (action < CLAIM_BASE or action in (PASS, SCOUT_PLAY) or action >= REDEPLOY_BASE)

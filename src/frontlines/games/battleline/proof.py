@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from frontlines.core.reasons import Reason, english
 from frontlines.games.battleline.cards import card_code
 from frontlines.games.battleline.formations import (
     BATTLELINE_CARDS,
@@ -36,8 +37,9 @@ from frontlines.games.battleline.formations import (
     rank_of,
     sum_of,
 )
+from frontlines.games.battleline.reasons import REASON_WORDS
 
-__all__ = ["ProofResult", "describe", "prove"]
+__all__ = ["ProofResult", "describe", "formation_reason", "prove"]
 
 _BIT = tuple(1 << c for c in range(70))
 _CODE = tuple(card_code(c) for c in range(70))
@@ -45,40 +47,51 @@ _CODE = tuple(card_code(c) for c in range(70))
 
 @dataclass(frozen=True, slots=True)
 class ProofResult:
-    """Whether the claim holds; if not and the opponent can still complete, one completion that wins."""
+    """Whether the claim holds; if not and the opponent can still complete, one completion that wins.
+
+    ``why`` is the proof as data: a code of ``reasons.PROOF_WORDS`` and its parameters (the
+    formations as nested reasons, the cards as codes), so that each user interface words it
+    in its own language and names the formations as its ruleset does; ``reason`` is its
+    English sentence."""
 
     claimable: bool
     counterexample: tuple[int, ...] | None
-    reason: str
+    why: Reason
+
+    @property
+    def reason(self) -> str:
+        return english(self.why, REASON_WORDS)
+
+
+def formation_reason(score: int, code: str = "formation") -> Reason:
+    """A score as a proof's parameter: ``formation`` (``wedge (24)``; ``a_formation`` with
+    its article, ``formation_at`` without brackets), or ``sum`` (``sum 24``) for the lowest rank
+    and under Fog. The formation is named by Battle Line's rank word (``formation_name``)."""
+    if rank_of(score) == 0:
+        return Reason("sum", (("sum", sum_of(score)),))
+    return Reason(code, (("formation", formation_name(score)), ("sum", sum_of(score))))
 
 
 def describe(score: int) -> str:
     """``wedge (24)``, or ``sum 24`` under Fog."""
-    rank = rank_of(score)
-    if rank == 0:
-        return f"sum {sum_of(score)}"
-    return f"{formation_name(score)} ({sum_of(score)})"
+    return english(formation_reason(score), REASON_WORDS)
 
 
-def _a(score: int) -> str:
-    """Formation with its article (every rank name starts with a consonant): ``a wedge (24)``."""
-    return describe(score) if rank_of(score) == 0 else f"a {describe(score)}"
-
-
-# Every score is below 6 * 64; the phrases are built once rather than per proof.
-_DESCRIBE = tuple(describe(s) for s in range(6 * 64))
-_UNBEATABLE = tuple(f"no unseen troop cards can beat your {d}" for d in _DESCRIBE)
+# Every score is below 6 * 64; the parameters are built once rather than per proof.
+_DESCRIBE = tuple(formation_reason(s) for s in range(6 * 64))
+_A = tuple(formation_reason(s, "a_formation") for s in range(6 * 64))
+_AT = tuple(formation_reason(s, "formation_at") for s in range(6 * 64))
+_UNBEATABLE = tuple(Reason("unbeatable", (("mine", d),)) for d in _DESCRIBE)
 
 
 def _compare_complete(mine: int, theirs: int, claimant_completed_first: bool) -> ProofResult:
     if mine > theirs:
-        return ProofResult(True, None, f"both complete: your {describe(mine)} beats {_a(theirs)}")
+        return ProofResult(True, None, Reason("beats", (("mine", _DESCRIBE[mine]), ("theirs", _A[theirs]))))
     if mine < theirs:
-        return ProofResult(False, None, f"both complete: their {describe(theirs)} beats your {describe(mine)}")
-    tie = f"tie at sum {sum_of(mine)}" if rank_of(mine) == 0 else f"tie at {formation_name(mine)} {sum_of(mine)}"
+        return ProofResult(False, None, Reason("beaten", (("theirs", _DESCRIBE[theirs]), ("mine", _DESCRIBE[mine]))))
     if claimant_completed_first:
-        return ProofResult(True, None, f"{tie}: you completed first")
-    return ProofResult(False, None, f"{tie}: you completed second")
+        return ProofResult(True, None, Reason("tie_first", (("what", _AT[mine]),)))
+    return ProofResult(False, None, Reason("tie_second", (("what", _AT[mine]),)))
 
 
 def prove(
@@ -102,7 +115,7 @@ def prove(
     if n_mine != capacity:
         if n_mine > capacity:
             raise ValueError(f"claimant side holds {n_mine} cards, capacity {capacity}")
-        return ProofResult(False, None, f"your side is not complete ({n_mine} of {capacity} cards)")
+        return ProofResult(False, None, Reason("side_incomplete", (("n", n_mine), ("capacity", capacity))))
     t = rules._t
     t_mask = 0
     for c in claimant:
@@ -124,16 +137,13 @@ def prove(
     if n_theirs > capacity:
         raise ValueError(f"opponent side holds {n_theirs} cards, capacity {capacity}")
     if opponent_final:
-        return ProofResult(True, None, f"their side can never be completed: your {_DESCRIBE[mine]} wins")
+        return ProofResult(True, None, Reason("never_completed", (("mine", _DESCRIBE[mine]),)))
     need = capacity - n_theirs
     avail = unseen_troops & t.troop_mask & ~t_mask & ~o_mask
     if avail.bit_count() < need:
         left = avail.bit_count()
-        return ProofResult(
-            True, None,
-            f"only {left} unseen troop card{'s' if left != 1 else ''} left and they need {need}: "
-            f"their side can never be completed",
-        )
+        return ProofResult(True, None, Reason("too_few_unseen" if left != 1 else "one_unseen_left",
+                                              (("left", left), ("need", need))))
     found = _search(t, o_mask, capacity, fog, avail, mine)
     if found is None:
         return ProofResult(True, None, _UNBEATABLE[mine])
@@ -146,10 +156,11 @@ def prove(
     return ProofResult(False, tuple(cards), _beaten(" ".join([_CODE[c] for c in cards]), score, mine))
 
 
-def _beaten(codes: str, score: int, mine: int) -> str:
+def _beaten(codes: str, score: int, mine: int) -> Reason:
     """Why the claim fails: the opponent's completion ``codes`` scores ``score`` > ``mine``."""
     if rank_of(score) == 0:
-        return f"{codes} would make a higher sum ({sum_of(score)} > {sum_of(mine)})"
+        return Reason("higher_sum", (("cards", codes), ("a", sum_of(score)), ("b", sum_of(mine))))
     if rank_of(score) == rank_of(mine):
-        return f"{codes} would make a stronger {formation_name(score)} ({sum_of(score)} > {sum_of(mine)})"
-    return f"{codes} would make {_a(score)}, beating your {_DESCRIBE[mine]}"
+        return Reason("stronger", (("cards", codes), ("formation", formation_name(score)), ("a", sum_of(score)),
+                                   ("b", sum_of(mine))))
+    return Reason("beating", (("cards", codes), ("theirs", _A[score]), ("mine", _DESCRIBE[mine])))

@@ -6,6 +6,31 @@ Kept apart from ``explain`` so that the game module lists them without loading t
 
 from __future__ import annotations
 
+# The words of a claim's proof (``proof.ProofResult.why``, ``claims.claim_result``), the reason a
+# claim is refused with (``claim_unproven``'s ``proof``) and the view's ``claim`` says. ``mine`` and
+# ``theirs`` are formations: a nested ``formation``/``a_formation``/``formation_at`` reason (its
+# ``formation`` is Battle Line's rank word, wedge .. host: interfaces name it as their ruleset
+# does) or ``sum``; ``cards`` are card codes separated by spaces.
+PROOF_WORDS: dict[str, str] = {
+    "formation": "{formation} ({sum})",
+    "a_formation": "a {formation} ({sum})",
+    "formation_at": "{formation} {sum}",
+    "sum": "sum {sum}",
+    "side_incomplete": "your side is not complete ({n} of {capacity} cards)",
+    "both_complete_only": "this battlefield is claimed only when both sides are complete",
+    "beats": "both complete: your {mine} beats {theirs}",
+    "beaten": "both complete: their {theirs} beats your {mine}",
+    "tie_first": "tie at {what}: you completed first",
+    "tie_second": "tie at {what}: you completed second",
+    "never_completed": "their side can never be completed: your {mine} wins",
+    "too_few_unseen": "only {left} unseen troop cards left and they need {need}: their side can never be completed",
+    "one_unseen_left": "only {left} unseen troop card left and they need {need}: their side can never be completed",
+    "unbeatable": "no unseen troop cards can beat your {mine}",
+    "higher_sum": "{cards} would make a higher sum ({a} > {b})",
+    "stronger": "{cards} would make a stronger {formation} ({a} > {b})",
+    "beating": "{cards} would make {theirs}, beating your {mine}",
+}
+
 # The English words of every reason code (``{name}`` fields are the reason's parameters:
 # ``card`` a card code, ``flag`` a flag number 1-9, ``battlefield``/``rule`` a Medieval
 # battlefield's name and text, ``proof`` a claim proof's own reason).
@@ -40,4 +65,5 @@ REASON_WORDS: dict[str, str] = {
     "redeploy_same_flag": "{card} moves a card to another flag",
     "no_target": "there is no card at an unclaimed flag that {card} could take",
     "no_flag": "no flag can take {card} now",
+    **PROOF_WORDS,
 }

@@ -28,6 +28,7 @@ from frontlines.games.battleline.codes import (
 from frontlines.games.battleline.explain import refusals
 from frontlines.games.battleline.formations import evaluate, rank_of, sum_of
 from frontlines.games.battleline.medieval import load_set
+from frontlines.games.battleline.reasons import REASON_WORDS
 from frontlines.games.battleline.rules import CARD_NAMES, FORMATION_NAMES, GAME, PLACE_NAMES
 from frontlines.games.battleline.table import NOTHING_UNKNOWN, ClaimMemo, Table, Unknown, shared_values, unknown
 from frontlines.games.battleline.text import deck_marks, table_mask
@@ -191,6 +192,7 @@ def view_dict(v: Table, viewer: int | None, log: list[str], log_seats: list[int]
             claim = {
                 "claimable": r.claimable,
                 "reason": r.reason,
+                "why": r.why.to_dict(REASON_WORDS),  # the proof as code and parameters, with its words
                 "counterexample": [card_code(c) for c in r.counterexample] if r.counterexample else None,
             }
         battlefield = None

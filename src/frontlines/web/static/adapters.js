@@ -5,6 +5,7 @@
 import { t, esc, cardName, setCardNames, setFeatures, setPlace } from "./common.js";
 import { renderBattleLine, renderGeneric, renderTracker } from "./board.js";
 import { renderWarMachine, renderWarMachineTracker } from "./warmachine.js";
+import { setFormationNames } from "./reasons.js";
 
 function noTracker(box) {
   box.innerHTML = `<p class="muted">${esc(t("No tracker for this game."))}</p>`;
@@ -94,5 +95,6 @@ export function renderBoard(adapter, box, v, opts) {
   setCardNames(v.card_names);
   setFeatures(v.features);
   setPlace(v.place_name);
+  setFormationNames(v.formation_names);
   adapter.render(box, v, opts);
 }

@@ -1,7 +1,7 @@
 // Drawing a view dict: the Battle Line family's table and tracker, the generic table and the
 // log. Each game's adapter (adapters.js) picks its renderer; the live table and replays use them.
 import { t, num, esc, cardImg, cardSvg, cardName, cardRule, ruleAttrs, isTroop, formationText, playerName, describeAction, COLOURS, COLOUR_NAMES } from "./common.js";
-import { reasonText } from "./reasons.js";
+import { proofText } from "./reasons.js";
 
 /** The seat drawn at the bottom: the viewer, else the first player. */
 export function me(v, role) {
@@ -110,12 +110,12 @@ export function renderBattleLine(box, v, opts) {
     }
     let note = "";
     if (claim && claim.claimable && claim.reason) {
-      note = `<p class="proof"><span aria-hidden="true">✔ </span>${esc(reasonText(claim.reason, rs))}</p>`;
+      note = `<p class="proof"><span aria-hidden="true">✔ </span>${esc(proofText(claim))}</p>`;
     } else if (claim && !claim.claimable && (claim.counterexample || claim.reason)) {
       note = `<p class="counter"><span aria-hidden="true">✘ </span>${esc(t("Not provable yet."))} ` +
         (claim.counterexample ? `${esc(t("The opponent could still make:"))} ${counterCards(claim.counterexample, rs)}` +
           `<span class="visually-hidden">${esc(counterText(claim.counterexample, rs))}</span>` : "") +
-        (claim.reason ? ` <span class="reason">${esc(reasonText(claim.reason, rs))}</span>` : "") + `</p>`;
+        (claim.reason ? ` <span class="reason">${esc(proofText(claim))}</span>` : "") + `</p>`;
     }
     claimHtml += note;
     // The same words again, under the hand, for the phone (CSS shows one of the two).

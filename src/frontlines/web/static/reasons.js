@@ -1,40 +1,45 @@
-// Claim proofs arrive as English sentences from the engine; rebuild them in the page's
-// language from their parts (formation, sums, cards), falling back to the English text.
+// Refusal reasons and claim proofs arrive as data from the engine (docs/contracts.md): a code,
+// its parameters and its English words. The catalogs translate the words; each parameter is
+// put in words here (a card's name for its code, a nested reason in words, a formation by the
+// name the view's ruleset gives it), never read back out of an English sentence.
 import { t, num, cardName } from "./common.js";
+import { wmCardName } from "./warmachine.js";
 
-const NAMES = "wedge|phalanx|battalion|skirmish|host";
-
-function formation(phrase) {
-  let m;
-  if ((m = new RegExp(`^(?:a )?(${NAMES}) \\((\\d+)\\)$`).exec(phrase))) return t("{formation} ({sum})", { formation: t(m[1]), sum: num(m[2]) });
-  if ((m = new RegExp(`^(${NAMES}) (\\d+)$`).exec(phrase))) return t("{formation} ({sum})", { formation: t(m[1]), sum: num(m[2]) });
-  if ((m = /^sum (\d+)$/.exec(phrase))) return t("sum {sum}", { sum: num(m[1]) });
-  return phrase;
+// The engine names formations in proofs by Battle Line's rank words, weakest first; the view's
+// `formation_names` (same order) say what its ruleset calls them (Schotten Totten's colour run).
+const RANK_WORDS = ["host", "skirmish", "battalion", "phalanx", "wedge"];
+let formationNames = null;
+export function setFormationNames(names) {
+  formationNames = Array.isArray(names) && names.length === RANK_WORDS.length ? names : null;
 }
 
-function cards(codes, ruleset) {
-  return codes.split(/\s+/).map((c) => cardName(c, ruleset)).join(", ");
+function formationWord(word) {
+  const rank = RANK_WORDS.indexOf(word);
+  // small letters inside a sentence: "your colour run (24)"
+  return rank >= 0 && formationNames ? t(formationNames[rank]).toLocaleLowerCase() : t(word);
 }
 
-/** The proof sentence in the page language. */
-export function reasonText(reason, ruleset) {
+function param(name, value, game) {
+  if (value && typeof value === "object") return reasonWords(value, game);
+  switch (name) {
+    case "card": return game === "warmachine" ? wmCardName(value) : cardName(value);
+    case "cards": return String(value).split(/\s+/).map((c) => cardName(c)).join(", ");
+    case "formation": return formationWord(String(value));
+    case "country": case "battlefield": case "rule": return t(String(value).replace(/\.+$/, ""));
+    default: return typeof value === "number" ? num(value) : String(value);
+  }
+}
+
+/** A reason dict ({code, params, words}) in the page's language. */
+export function reasonWords(reason, game) {
   if (!reason) return "";
-  let m;
-  if ((m = /^both complete: your (.+) beats (.+)$/.exec(reason))) return t("both complete: your {mine} beats {theirs}", { mine: formation(m[1]), theirs: formation(m[2]) });
-  if ((m = /^both complete: their (.+) beats your (.+)$/.exec(reason))) return t("both complete: their {theirs} beats your {mine}", { theirs: formation(m[1]), mine: formation(m[2]) });
-  if ((m = /^tie at (.+): you completed (first|second)$/.exec(reason))) {
-    return m[2] === "first" ? t("tie at {what}: you completed first", { what: formation(m[1]) }) : t("tie at {what}: you completed second", { what: formation(m[1]) });
-  }
-  if ((m = /^your side is not complete \((\d+) of (\d+) cards\)$/.exec(reason))) return t("your side is not complete ({n} of {capacity} cards)", { n: num(m[1]), capacity: num(m[2]) });
-  if ((m = /^their side can never be completed: your (.+) wins$/.exec(reason))) return t("their side can never be completed: your {mine} wins", { mine: formation(m[1]) });
-  if ((m = /^only (\d+) unseen troop cards? left and they need (\d+): their side can never be completed$/.exec(reason))) {
-    return t("only {left} unseen troop cards left and they need {need}: their side can never be completed", { left: num(m[1]), need: num(m[2]) });
-  }
-  if ((m = /^no unseen troop cards can beat your (.+)$/.exec(reason))) return t("no unseen troop cards can beat your {mine}", { mine: formation(m[1]) });
-  if ((m = /^(.+) would make a higher sum \((\d+) > (\d+)\)$/.exec(reason))) return t("{cards} would make a higher sum ({a} > {b})", { cards: cards(m[1], ruleset), a: num(m[2]), b: num(m[3]) });
-  if ((m = new RegExp(`^(.+) would make a stronger (${NAMES}) \\((\\d+) > (\\d+)\\)$`).exec(reason))) {
-    return t("{cards} would make a stronger {formation} ({a} > {b})", { cards: cards(m[1], ruleset), formation: t(m[2]), a: num(m[3]), b: num(m[4]) });
-  }
-  if ((m = /^(.+?) would make (.+), beating your (.+)$/.exec(reason))) return t("{cards} would make {theirs}, beating your {mine}", { cards: cards(m[1], ruleset), theirs: formation(m[2]), mine: formation(m[3]) });
-  return t(reason);
+  const params = {};
+  for (const [k, v] of Object.entries(reason.params || {})) params[k] = param(k, v, game);
+  return t(reason.words || reason.code, params);
+}
+
+/** A flag's claim proof (the view's `claim`) in the page's language. */
+export function proofText(claim) {
+  if (!claim) return "";
+  return claim.why ? reasonWords(claim.why) : t(claim.reason || "");
 }

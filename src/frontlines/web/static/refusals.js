@@ -3,8 +3,10 @@
 // words. On the table, a hand card that cannot be played says why when clicked (and on
 // hover), and once a card is picked, each flag or place that refuses it says why.
 import { t, num, esc, cardName } from "./common.js";
-import { reasonText } from "./reasons.js";
+import { reasonWords } from "./reasons.js";
 import { wmCardName } from "./warmachine.js";
+
+export { reasonWords };
 
 // Our own small style sheet (the table's is another's): loaded once with this module.
 if (!document.querySelector('link[href="/static/learn.css"]')) {
@@ -12,24 +14,6 @@ if (!document.querySelector('link[href="/static/learn.css"]')) {
   link.rel = "stylesheet";
   link.href = "/static/learn.css";
   document.head.appendChild(link);
-}
-
-function param(name, value, game) {
-  if (value && typeof value === "object") return reasonWords(value, game);
-  switch (name) {
-    case "card": return game === "warmachine" ? wmCardName(value) : cardName(value);
-    case "proof": return reasonText(value);
-    case "country": case "battlefield": case "rule": return t(String(value).replace(/\.+$/, ""));
-    default: return typeof value === "number" ? num(value) : String(value);
-  }
-}
-
-/** A reason dict ({code, params, words}) in the page's language. */
-export function reasonWords(reason, game) {
-  if (!reason) return "";
-  const params = {};
-  for (const [k, v] of Object.entries(reason.params || {})) params[k] = param(k, v, game);
-  return t(reason.words || reason.code, params);
 }
 
 /** The place where refusals are said (made once, after the status line). */
@@ -67,7 +51,8 @@ export function showRefusals(box, v, sel, mine) {
   const game = v.game;
   // hand cards that cannot be played at all: clickable, to say why
   for (const [code, reason] of Object.entries(r.cards || {})) {
-    const words = t("{card} cannot be played now: {why}", { card: param("card", code, game), why: reasonWords(reason, game) });
+    const card = game === "warmachine" ? wmCardName(code) : cardName(code);
+    const words = t("{card} cannot be played now: {why}", { card, why: reasonWords(reason, game) });
     for (const el of box.querySelectorAll(`[data-tok="hand:${CSS.escape(code)}"]:not(.selectable)`)) {
       el.disabled = false;
       el.setAttribute("aria-disabled", "true");
