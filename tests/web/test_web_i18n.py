@@ -155,3 +155,14 @@ def test_schotten_totten_says_stone_wherever_battle_line_says_flag() -> None:
         assert set(re.findall(r"\{\w+\}", key)) == set(re.findall(r"\{\w+\}", words)), key
     cs = i18n.catalog_dict("cs")
     assert cs[stone["Claim flag {n}"]] == "Nárokovat kámen {n}"
+
+
+def test_the_scripts_name_tactics_cards_as_the_ruleset_does() -> None:
+    """Prompts and the log name a tactics card by the view's own names (Schotten Totten's
+    Strategist, Medieval's Spies): no message of the scripts spells a Battle Line card's name."""
+    names = re.compile(r"\b(Alexander|Darius|Companion Cavalry|Shield Bearers|Fog|Mud|Scout|Redeploy|Deserter|Traitor)\b")
+    static = i18n.LOCALE_DIR.parent / "static"
+    spelled = [(script.name, m.group(1) or m.group(2)) for script in sorted(static.glob("*.js"))
+               for m in re.finditer(r"""\bt\(\s*"((?:[^"\\]|\\.)*)"|\bt\(\s*'((?:[^'\\]|\\.)*)'""", script.read_text("utf-8"))
+               if names.search(m.group(1) or m.group(2))]
+    assert spelled == []

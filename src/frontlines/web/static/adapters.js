@@ -36,19 +36,19 @@ const battleline = {
     if (!depth) {
       const kinds = new Set(c.map((e) => e.kind));
       if (kinds.has("draw") || kinds.has("scout_draw")) {
-        return kinds.has("scout_draw") ? t("Scout: pick a deck to draw from.") : t("Draw a card: pick a deck.");
+        return kinds.has("scout_draw") ? t("{tactic}: pick a deck to draw from.", { tactic: cardName("SC") }) : t("Draw a card: pick a deck.");
       }
-      if (kinds.has("scout_return")) return t("Scout: pick a card from your hand to put back.");
+      if (kinds.has("scout_return")) return t("{tactic}: pick a card from your hand to put back.", { tactic: cardName("SC") });
       return t("Pick a card from your hand, or claim a flag.");
     }
     const kind = c[0].kind;
     if (depth === 1 && ["redeploy", "deserter", "traitor"].includes(kind)) {
-      return kind === "redeploy" ? t("Redeploy: pick one of your cards on the table.")
-        : kind === "deserter" ? t("Deserter: pick an opponent's card to discard.")
-          : t("Traitor: pick an opponent's troop to take.");
+      return kind === "redeploy" ? t("{tactic}: pick one of your cards on the table.", { tactic: cardName("RE") })
+        : kind === "deserter" ? t("{tactic}: pick an opponent's card to discard.", { tactic: cardName("DE") })
+          : t("{tactic}: pick an opponent's troop to take.", { tactic: cardName("TR") });
     }
-    if (kind === "redeploy") return t("Redeploy: pick a flag to move it to, or discard it.");
-    if (kind === "traitor") return t("Traitor: pick the flag to put it at.");
+    if (kind === "redeploy") return t("{tactic}: pick a flag to move it to, or discard it.", { tactic: cardName("RE") });
+    if (kind === "traitor") return t("{tactic}: pick the flag to put it at.", { tactic: cardName("TR") });
     return t("Pick a flag for {card}.", { card: cardName(c[0].card) });
   },
 };

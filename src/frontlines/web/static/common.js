@@ -306,11 +306,11 @@ export function describeAction(e, ruleset) {
       return e.deck === "troop" ? t("draw a troop card") : t("draw a tactics card");
     case "scout_return": return t("put {card} back on its deck", { card: card() });
     case "redeploy":
-      return e.target === "x" ? t("Redeploy: discard {card}", { card: card() })
-        : t("Redeploy: move {card} to flag {flag}", { card: card(), flag: num(e.target) });
-    case "deserter": return t("Deserter: discard {card}", { card: card() });
-    case "traitor": return t("Traitor: take {card} to flag {flag}", { card: card(), flag: num(e.target) });
-    case "scout": return t("play Scout");
+      return e.target === "x" ? t("{tactic}: discard {card}", { tactic: cardName("RE"), card: card() })
+        : t("{tactic}: move {card} to flag {flag}", { tactic: cardName("RE"), card: card(), flag: num(e.target) });
+    case "deserter": return t("{tactic}: discard {card}", { tactic: cardName("DE"), card: card() });
+    case "traitor": return t("{tactic}: take {card} to flag {flag}", { tactic: cardName("TR"), card: card(), flag: num(e.target) });
+    case "scout": return t("play {tactic}", { tactic: cardName("SC") });
     case "deploy":
       return e.end === "war_machine" ? t("war machine to front {n}", { n: num(e.position) })
         : t("infantry to front {n}", { n: num(e.position) });
