@@ -122,6 +122,8 @@ def test_schotten_totten_speaks_of_stones(browser: Any, server: LiveServer, lang
     button.click()
     page.wait_for_function(f"document.querySelector('#table').dataset.ply !== '{ply}'")
     assert re.search(stone, page.locator("#log li").last.inner_text())
+    if lang == "fa":  # the log's numbers in Persian digits too
+        assert page.evaluate("getComputedStyle(document.querySelector('#log')).listStyleType") == "persian"
     _says_stone(page, lang)
     page.screenshot(path=str(ARTIFACTS / f"schotten-totten-stones-{lang}.png"))
     # the replay, once the game is over
