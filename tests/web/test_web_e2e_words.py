@@ -91,6 +91,7 @@ def _proofs_in_schotten_words(page: Any, lang: str) -> None:
         assert not [w for w in foreign if w in note.lower()], note
         if lang in ("fa", "ja"):
             assert not re.search(r"[A-Za-z]{3,}", note), note  # no English left in the sentence
+            assert "," not in note, note  # their own commas between cards (، and 、)
 
 
 @pytest.mark.parametrize("lang", ["en", "fa", "ja", "cs"])

@@ -1,6 +1,6 @@
 // Drawing a view dict: the Battle Line family's table and tracker, the generic table and the
 // log. Each game's adapter (adapters.js) picks its renderer; the live table and replays use them.
-import { t, num, esc, cardImg, cardSvg, cardName, cardRule, ruleAttrs, isTroop, formationText, playerName, describeAction, COLOURS, COLOUR_NAMES } from "./common.js";
+import { t, num, esc, listOf, cardImg, cardSvg, cardName, cardRule, ruleAttrs, isTroop, formationText, playerName, describeAction, COLOURS, COLOUR_NAMES } from "./common.js";
 import { proofText } from "./reasons.js";
 
 /** The seat drawn at the bottom: the viewer, else the first player. */
@@ -40,7 +40,7 @@ export function lastCards(v) {
 
 function counterText(ce, ruleset) {
   if (!ce) return "";
-  if (Array.isArray(ce)) return ce.map((c) => cardName(c, ruleset)).join(", ");
+  if (Array.isArray(ce)) return listOf(ce.map((c) => cardName(c, ruleset)));
   if (typeof ce === "object") return Object.values(ce).flat().map((c) => (typeof c === "string" ? c : JSON.stringify(c))).join(", ");
   return String(ce);
 }
@@ -88,9 +88,9 @@ export function renderBattleLine(box, v, opts) {
       status,
       f.fog ? cardName("FO") : "", f.mud ? cardName("MU") : "",
       f.battlefield && f.battlefield.face_up ? `${t(f.battlefield.name || "")}: ${t(f.battlefield.text || "")}` : "",
-      `${t("opponent")}: ${(f.sides[opp] || []).map((c) => cardName(c, rs)).join(", ") || t("no cards")}` +
+      `${t("opponent")}: ${listOf((f.sides[opp] || []).map((c) => cardName(c, rs))) || t("no cards")}` +
         (form[opp] ? ` (${formationText(form[opp])})` : ""),
-      `${t("you")}: ${(f.sides[seat] || []).map((c) => cardName(c, rs)).join(", ") || t("no cards")}` +
+      `${t("you")}: ${listOf((f.sides[seat] || []).map((c) => cardName(c, rs))) || t("no cards")}` +
         (form[seat] ? ` (${formationText(form[seat])})` : ""),
       claim && claim.claimable ? t("claimable") : "",
     ].filter(Boolean).join("; ");

@@ -33,6 +33,9 @@ export function num(n) {
   try { return new Intl.NumberFormat(LANG === "fa" ? "fa-IR" : LANG).format(n); } catch (_) { return String(n); }
 }
 
+/** Items in a list, with the page's own comma ("red 7, red 8"; Persian ، and Japanese 、). */
+export function listOf(items) { return items.join(LANG === "fa" ? "، " : LANG === "ja" ? "、" : ", "); }
+
 export const COLOURS = "ROYGBP";
 export const COLOUR_NAMES = ["red", "orange", "yellow", "green", "blue", "purple"];
 const COLOUR_FILL = ["#c62828", "#ef6c00", "#f9a825", "#2e7d32", "#1565c0", "#6a1b9a"];
@@ -317,7 +320,7 @@ export function describeAction(e, ruleset) {
     case "burn": return t("burn a card");
     case "take": {
       const what = e.count === 1 ? t("take one leftover card") : t("take two leftover cards");
-      return Array.isArray(e.cards) && !e.cards.includes("?") ? `${what}: ${e.cards.join(", ")}` : what;
+      return Array.isArray(e.cards) && !e.cards.includes("?") ? `${what}: ${listOf(e.cards)}` : what;
     }
     case "skip": return t("skip (no card can be deployed)");
     case "pass": return t("pass");

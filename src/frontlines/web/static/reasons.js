@@ -2,7 +2,7 @@
 // its parameters and its English words. The catalogs translate the words; each parameter is
 // put in words here (a card's name for its code, a nested reason in words, a formation by the
 // name the view's ruleset gives it), never read back out of an English sentence.
-import { t, num, cardName } from "./common.js";
+import { t, num, cardName, listOf } from "./common.js";
 import { wmCardName } from "./warmachine.js";
 
 // The engine names formations in proofs by Battle Line's rank words, weakest first; the view's
@@ -23,7 +23,7 @@ function param(name, value, game) {
   if (value && typeof value === "object") return reasonWords(value, game);
   switch (name) {
     case "card": return game === "warmachine" ? wmCardName(value) : cardName(value);
-    case "cards": return String(value).split(/\s+/).map((c) => cardName(c)).join(", ");
+    case "cards": return listOf(String(value).split(/\s+/).map((c) => cardName(c)));
     case "formation": return formationWord(String(value));
     case "country": case "battlefield": case "rule": return t(String(value).replace(/\.+$/, ""));
     default: return typeof value === "number" ? num(value) : String(value);
