@@ -72,12 +72,16 @@ def digest(games: int = GAMES) -> str:
         state = new_state(ruleset, seed=7)
         player = state.current_player()
         assert player is not None
-        bot = make_bot("ismcts:iterations=120", 7)
-        try:
-            bot.new_game(ruleset, player, 7)
-            h.update(repr(bot.choose(state.view(player))).encode())
-        finally:
-            bot.close()
+        # the search itself is compiled too; two root-parallel workers pickle its params,
+        # the view and the workers' results across processes
+        for spec in ("ismcts:iterations=120", "ismcts:iterations=60,workers=2") if ruleset == "battleline" else ("ismcts:iterations=120",):
+            bot = make_bot(spec, 7)
+            try:
+                bot.new_game(ruleset, player, 7)
+                h.update(repr(bot.choose(state.view(player))).encode())
+                h.update(repr(bot.info()["top"]).encode())
+            finally:
+                bot.close()
     return h.hexdigest()
 
 

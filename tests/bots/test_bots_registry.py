@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import ast
 import doctest
+from dataclasses import fields
 from pathlib import Path
 
 import pytest
@@ -11,7 +13,7 @@ import frontlines.bots.registry
 import frontlines.commands.options
 from frontlines.bots import LEVELS, list_bots, make_bot
 from frontlines.bots.heuristic import HeuristicBot
-from frontlines.bots.ismcts import ISMCTSBot
+from frontlines.bots.ismcts import INTEGER_PARAMS, ISMCTSBot, SearchParams
 from frontlines.bots.levels import BOT_OPPONENTS
 from frontlines.bots.random_bot import RandomBot
 from frontlines.bots.registry import BotSpec, parse_spec
@@ -33,6 +35,19 @@ def test_specs_build_the_right_bots() -> None:
     assert bot.params.iterations == 2000 and bot.params.workers == 2 and bot.params.time is None
     bot = make_bot(" ISMCTS : iterations=5 , exploration=1.2 ")
     assert isinstance(bot, ISMCTSBot) and bot.params.exploration == 1.2
+
+
+def test_ismcts_integer_options_are_the_int_fields() -> None:
+    """``INTEGER_PARAMS`` (what a spec reads as int) names exactly the fields annotated ``int``,
+    read from the source: a compiled build keeps no annotation text."""
+    source = (Path(frontlines.bots.__file__).parent / "ismcts.py").read_text()
+    cls = next(node for node in ast.parse(source).body if isinstance(node, ast.ClassDef) and node.name == "SearchParams")
+    kinds = {n.target.id: ast.unparse(n.annotation) for n in cls.body if isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Name)}
+    assert kinds.keys() == {f.name for f in fields(SearchParams)}
+    assert {name for name, kind in kinds.items() if kind in ("int", "int | None")} == INTEGER_PARAMS
+    assert make_bot("ismcts:late_horizon=2,width=3").params.late_horizon == 2  # type: ignore[attr-defined]
+    with pytest.raises(ValueError, match="must be int"):
+        make_bot("ismcts:width=2.5")
 
 
 def test_levels_are_ordered_specs() -> None:

@@ -36,12 +36,20 @@ import pickle
 import random
 import time
 from concurrent.futures import Future, ProcessPoolExecutor
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass, fields, replace
 from typing import Any, NamedTuple
 
 from frontlines.bots.base import Bot, Clock
 from frontlines.bots.heuristic import GamePolicy, outcome_value, policy_for
 from frontlines.core.game import Action, State, View
+
+# The knobs that take whole numbers: a bot spec's text values are read as int for these and
+# as float for the others (``registry.search_params``). Named here because the compiled build
+# keeps no annotation text to read them from (tests/bots/test_bots_registry.py checks them against it).
+INTEGER_PARAMS = frozenset({
+    "iterations", "workers", "scale_exploration", "rollout_depth", "horizon", "late_horizon", "eval_samples",
+    "late_eval_samples", "eval_hand", "max_nodes", "root_width", "width", "prior_visits", "prior_samples", "prior_base",
+})
 
 
 @dataclass(frozen=True)
@@ -73,6 +81,11 @@ class SearchParams:
     prior_rate: float = 1 / 30  # the prior grows to this many virtual visits per iteration run, if that is more
     prior_base: int = 0  # deals whose mean evaluation is the level the prior's move scores add to (0: even, 0.5)
     value: float = 0.0  # share of the learned evaluation in the cut-off value (0: today's evaluation; needs numpy)
+
+    def __reduce__(self) -> tuple[type[SearchParams], tuple[Any, ...]]:
+        # pickled as its fields, rebuilt through __init__ (worker processes get params so):
+        # compiled, a frozen dataclass refuses pickle's setting of one attribute at a time
+        return SearchParams, tuple(getattr(self, f.name) for f in fields(self))
 
     def check(self) -> None:
         if self.time is None and self.iterations is None:

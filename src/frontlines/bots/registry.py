@@ -136,9 +136,9 @@ def _number(name: str, key: str, value: str, kind: Callable[[str], Any]) -> Any:
 
 def search_params(options: dict[str, str]) -> SearchParams:
     """ISMCTS parameters from ``ismcts:`` spec options (text values); ``ValueError`` names a bad one."""
-    from frontlines.bots.ismcts import SearchParams
+    from frontlines.bots.ismcts import INTEGER_PARAMS, SearchParams
 
-    kinds: dict[str, Callable[[str], Any]] = {f.name: (int if f.type in ("int", "int | None") else float) for f in fields(SearchParams)}
+    kinds: dict[str, Callable[[str], Any]] = {f.name: int if f.name in INTEGER_PARAMS else float for f in fields(SearchParams)}
     values: dict[str, Any] = {}
     for key, value in options.items():
         kind = kinds.get(key)

@@ -17,9 +17,9 @@ from pathlib import Path
 
 # The hot paths of search and random play: the Battle Line engine (moves, claims and
 # proofs, formations, the table, views and their samples), the War Machine rules, the
-# engines' shuffle, and the Battle Line heuristic (the search's cut-off evaluation and
-# rollout policy: most of an ISMCTS iteration), and the learning interfaces' tensors (an
-# observation at every step is most of their cost). The modules that only speak to people
+# engines' shuffle, the Battle Line heuristic (the search's cut-off evaluation and rollout
+# policy: most of an ISMCTS iteration), the search's own loop (``bots.ismcts``), and the
+# learning interfaces' tensors (an observation at every step is most of their cost). The modules that only speak to people
 # (notation, text, explanations) stay interpreted.
 COMPILED: tuple[str, ...] = (
     "frontlines.games.chance",
@@ -35,6 +35,7 @@ COMPILED: tuple[str, ...] = (
     "frontlines.games.warmachine.rules",
     "frontlines.games.warmachine.engine",
     "frontlines.bots.heuristic_battleline",
+    "frontlines.bots.ismcts",
     "frontlines.core.encoding",
     "frontlines.games.battleline.tensors",
     "frontlines.games.warmachine.tensors",
