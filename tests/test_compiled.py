@@ -148,6 +148,7 @@ def _run(folder: Path) -> tuple[str, str]:
     return build, value
 
 
+@pytest.mark.timeout(1800)  # the build in its fixture: minutes of C compiling, many more on a loaded machine
 def test_compiled_build_plays_the_games_of_pure_python(builds: tuple[Path, Path]) -> None:
     pure, compiled = builds
     pure_build, pure_digest = _run(pure)
