@@ -10,6 +10,7 @@ import socket
 import subprocess
 import sys
 import time
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +40,66 @@ def test_local_backend_reports_every_job_and_stops_sending_when_asked(workers: i
     # a stop after the first result: games already sent still come back, no new one is sent
     LocalBackend(workers).run(Square, iter(range(100)), lambda job, result, replays: seen.append((job, result, replays)) is None)
     assert 1 <= len(seen) <= 2 * workers and len(seen) < 100
+
+
+class DiesOn:
+    """A worker whose process dies (SIGKILL) when it takes job ``fatal``: once, while the file
+    ``marker`` does not exist, or every time (``always``)."""
+
+    def __init__(self, fatal: int, marker: str, always: bool = False) -> None:
+        self.fatal, self.marker, self.always = fatal, Path(marker), always
+
+    def play(self, job: int) -> int:
+        if job == self.fatal and (self.always or not self.marker.exists()):
+            self.marker.touch()
+            os.kill(os.getpid(), signal.SIGKILL)
+        return job * job
+
+    def close(self) -> None:
+        pass
+
+
+def test_a_local_worker_that_dies_has_its_game_played_again(tmp_path: Path) -> None:
+    marker = tmp_path / "died"
+    seen: list[tuple[int, int, int]] = []
+    LocalBackend(2).run(partial(DiesOn, 3, str(marker)), iter(range(10)),
+                        lambda job, result, replays: seen.append((job, result, replays)) is not None)
+    assert marker.exists()  # a worker really died
+    # every job once, with its result; the game under way when its worker died says so, and
+    # the one queued behind it (never begun) is simply played by the fresh worker
+    assert sorted(seen) == [(j, j * j, 1 if j == 3 else 0) for j in range(10)]
+
+
+def test_a_game_that_kills_every_worker_stops_the_run(tmp_path: Path) -> None:
+    seen: list[int] = []
+    with pytest.raises(RuntimeError, match="a game lost its worker 4 times; giving up"):
+        LocalBackend(2).run(partial(DiesOn, 1, str(tmp_path / "died"), True), iter(range(4)),
+                            lambda job, result, replays: seen.append(job) is not None)
+    assert 1 not in seen
+
+
+def test_an_arena_worker_killed_mid_game_replays_it_with_the_same_record(tmp_path: Path) -> None:
+    fake = Path(__file__).resolve().parents[1] / "fakebots" / "frontlines_fake.py"
+    marker = tmp_path / "killed"
+    # The engine kills the worker process hosting it (SIGKILL) at its fifth answer, once.
+    bots = [("killer", f"cmd:{sys.executable} {fake} killhost 5 {marker}"), ("r", "random")]
+
+    def play(tag: str, backend: LocalBackend) -> tuple[Any, list[str]]:
+        records = tmp_path / f"{tag}.jsonl"
+        report = run_match(MatchConfig("battleline-basic", bots, games=4, seed=11, records=str(records),
+                                       progress=False, backend=backend))
+        lines = records.read_text(encoding="utf-8").splitlines()
+        return report, sorted(lines, key=lambda line: int(json.loads(line)["tags"]["Round"]))
+
+    killed, killed_records = play("killed", LocalBackend(2))
+    assert marker.exists()  # a worker really was killed
+    assert [r["times"] for r in killed.data["replays"]] == [1]
+    assert "played again from their deal because their worker died" in killed.text
+    # With the marker there, the engine never kills: these are the undisturbed games.
+    calm, calm_records = play("calm", LocalBackend(1))
+    assert calm.data["replays"] == []
+    assert killed_records == calm_records and killed.data["games"] == calm.data["games"]
+    assert all(g["reason"] not in ("forfeit", "time") for g in killed.data["games"])
 
 
 def test_backend_ray_without_ray_names_the_extra(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
