@@ -5,49 +5,24 @@ from __future__ import annotations
 import argparse
 
 from frontlines.commands.db import add_database_argument
+from frontlines.web import settings as web_settings
 
-HELP = "Start the web app: play in the browser against bots or a friend, watch and replay games."
+HELP = ("Start the web app: play in the browser against bots or a friend, watch and replay games. "
+        "Every option may also be set in the environment: FRONTLINES_BOT_LEASE=5 for --bot-lease 5, "
+        "FRONTLINES_SEEDED_DEALS=1 for a flag; the command line wins.")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     parser.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     add_database_argument(parser)
-    parser.add_argument("--bot-workers", type=int, default=None, help="processes that run bot moves")
-    parser.add_argument("--bot-threads", action="store_true", help="run bots in threads instead of processes")
-    parser.add_argument("--bot-delay", type=float, default=0.3, help="seconds a bot pauses before moving (default 0.3)")
-    parser.add_argument("--bot-timeout", type=float, default=30.0,
-                        help="seconds a bot may think before it forfeits (default 30)")
-    caps = parser.add_argument_group("caps (0: none)")
-    caps.add_argument("--max-spectators", type=int, default=1000, help="spectators per game (default 1000)")
-    caps.add_argument("--max-connections-per-address", type=int, default=32,
-                      help="open WebSockets per client address (default 32; behind a proxy see docs/web.md)")
-    caps.add_argument("--max-messages-per-second", type=float, default=20.0,
-                      help="messages a connection may send a second on average (default 20)")
-    caps.add_argument("--message-burst", type=int, default=100,
-                      help="messages a connection may send at once before that rate applies (default 100)")
-    caps.add_argument("--send-queue", type=int, default=64,
-                      help="messages waiting for a connection before it is dropped as too slow (default 64)")
+    web_settings.add_arguments(parser)
     parser.add_argument("--ws-compression", action="store_true",
                         help="compress WebSocket messages (permessage-deflate): a fifth of the bytes, but each "
                              "connection compresses each message again, the main cost of a large audience")
     parser.add_argument("--log-level", default="info", help="uvicorn log level")
-    parser.add_argument("--new-games-per-minute", type=float, default=10.0,
-                        help="games one client address (IPv6: one /64) may start per minute, in bursts "
-                             "of as many (default 10; 0: no limit)")
-    parser.add_argument("--abandon-unstarted", type=float, default=3600.0, metavar="SECONDS",
-                        help="a game with no move leaves the live list after this long (default 3600)")
-    parser.add_argument("--abandon-idle", type=float, default=7 * 86400.0, metavar="SECONDS",
-                        help="a game leaves the live list this long after its last move (default 604800, a week)")
-    parser.add_argument("--bot-lease", type=float, default=10.0, metavar="SECONDS",
-                        help="several processes on one PostgreSQL: a bot turn whose process stops renewing "
-                             "its lease for this long is taken over by another (default 10)")
-    parser.add_argument("--shutdown-grace", type=float, default=5.0, metavar="SECONDS",
-                        help="on SIGTERM, bot turns in progress may finish for this long before they are "
-                             "handed to another process (default 5)")
-    parser.add_argument("--seeded-deals", action="store_true",
-                        help="accept a client's seed for games against a bot or pass-and-play "
-                             "(for tests and study; never on a public server)")
+    # Every option may also come from the environment: FRONTLINES_BOT_LEASE=5 is --bot-lease 5.
+    web_settings.use_environment(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -55,10 +30,9 @@ def run(args: argparse.Namespace) -> int:
         import uvicorn  # noqa: F401  (the web extra: a clear message below if it is missing)
 
         from frontlines.web import migrations
-        from frontlines.web.app import Settings, create_app
+        from frontlines.web.app import create_app
         from frontlines.web.cluster import run_server
         from frontlines.web.database import lock_sqlite, sqlite_file, unlock_sqlite
-        from frontlines.web.fanout import Limits
         from frontlines.web.logs import mask_url, uvicorn_log_config
     except ImportError as exc:  # the web stack is an optional extra
         print(f"frontlines serve needs the web extra: pip install 'frontlines[web]' ({exc})")
@@ -75,20 +49,7 @@ def run(args: argparse.Namespace) -> int:
     except BaseException:
         unlock_sqlite(held)
         raise
-    limits = Limits(spectators_per_game=max(0, args.max_spectators),
-                    connections_per_address=max(0, args.max_connections_per_address),
-                    messages_per_second=max(0.0, args.max_messages_per_second),
-                    message_burst=max(1, args.message_burst), send_queue=max(1, args.send_queue))
-    settings = Settings(database=args.database, bot_executor="thread" if args.bot_threads else "process",
-                        bot_delay=max(0.0, args.bot_delay), bot_timeout=max(0.1, args.bot_timeout),
-                        seeded_deals=args.seeded_deals,
-                        new_games_per_minute=max(0.0, args.new_games_per_minute),
-                        abandon_unstarted_after=max(1.0, args.abandon_unstarted),
-                        abandon_idle_after=max(1.0, args.abandon_idle), limits=limits,
-                        upgrade_database=embedded, bot_lease=max(0.5, args.bot_lease),
-                        shutdown_grace=max(0.0, args.shutdown_grace))
-    if args.bot_workers:
-        settings.bot_workers = max(1, args.bot_workers)
+    settings = web_settings.from_args(args)
     app = create_app(settings)
     print(f"Frontlines: http://{args.host}:{args.port}  (database {mask_url(args.database)})", flush=True)
     # Seat tokens ride in URLs: every uvicorn line goes through the redacting filter.

@@ -23,12 +23,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 import secrets
 from collections import OrderedDict
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
@@ -44,7 +42,7 @@ from frontlines.core.errors import FrontlinesError
 from frontlines.core.game import State
 from frontlines.games import parse_state
 from frontlines.web import health, housekeeping, i18n, invites, learn_pages, levels, logs
-from frontlines.web.fanout import Client, Limits
+from frontlines.web.fanout import Client
 from frontlines.web.inputs import (
     MAX_MESSAGE,
     BadInput,
@@ -58,37 +56,13 @@ from frontlines.web.inputs import (
     valid_game_id,
 )
 from frontlines.web.live import GameError, LiveGame, Manager, rebuild, record_of
+from frontlines.web.settings import Settings, from_environment
 from frontlines.web.store import STATUSES, Store
 from frontlines.web.workers import make_bots
 
 HERE = Path(__file__).parent
 log = logging.getLogger("frontlines.web")
 __all__ = ["MAX_MESSAGE", "Settings", "app_from_env", "create_app"]
-
-
-@dataclass
-class Settings:
-    database: str = "sqlite:///frontlines.db"
-    bot_executor: str = "process"  # "process" or "thread"
-    bot_workers: int = max(1, min(4, (os.cpu_count() or 2) - 1))
-    cache_games: int = 256
-    bot_delay: float = 0.0  # seconds a bot waits before answering (feels less abrupt to people)
-    bot_timeout: float = 30.0  # a bot with no answer after this forfeits
-    # A client may choose the deal ("seed") only where this is on, and only against a bot or
-    # in pass-and-play: for tests and for studying a known deal, never on a public server.
-    seeded_deals: bool = False
-    new_games_per_minute: float = 10.0  # per client address (IPv6: per /64); 0 turns it off
-    abandon_unstarted_after: float = 3600.0  # seconds a game without a move stays live
-    abandon_idle_after: float = 7 * 86400.0  # seconds after the last move
-    limits: Limits = field(default_factory=Limits)  # caps on connections and messages
-    # Several processes on one PostgreSQL: a bot turn whose process stops renewing its lease
-    # for this long is taken over by another; a stopping process lets bot turns in progress
-    # finish for up to ``shutdown_grace`` seconds, then hands them over.
-    bot_lease: float = 10.0
-    shutdown_grace: float = 5.0
-    # Create or migrate the schema at start-up; without, refuse a database that is not at
-    # the newest revision (`frontlines serve` on PostgreSQL: `frontlines db upgrade` does it).
-    upgrade_database: bool = True
 
 
 class SafetyHeaders:
@@ -155,6 +129,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             store.close()
 
     app = FastAPI(title="Frontlines", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
+    app.state.settings = cfg
     app.add_middleware(BodyLimits)
     app.add_middleware(SafetyHeaders)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
@@ -453,5 +428,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
 
 def app_from_env() -> FastAPI:
-    """For ``uvicorn frontlines.web.app:app_from_env --factory``."""
-    return create_app(Settings(database=os.environ.get("FRONTLINES_DATABASE", "sqlite:///frontlines.db")))
+    """For ``uvicorn frontlines.web.app:app_from_env --factory``: the app ``frontlines serve``
+    would run, its options taken from ``FRONTLINES_<OPTION>`` variables (see
+    :mod:`frontlines.web.settings`; where it listens is uvicorn's business then)."""
+    return create_app(from_environment())

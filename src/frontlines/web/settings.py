@@ -1,0 +1,168 @@
+"""The web app's settings, as ``frontlines serve`` options and as environment variables.
+
+One table for both ways of starting the app, so that they cannot drift apart:
+``frontlines serve`` and ``uvicorn frontlines.web.app:app_from_env --factory`` build their
+:class:`Settings` with :func:`from_args` from the same options. Every option may also be
+given in the environment as ``FRONTLINES_<OPTION>`` (``--bot-lease 5`` is
+``FRONTLINES_BOT_LEASE=5``, a flag is ``1``/``0``); a command-line option wins over its
+variable. Standard library only: ``frontlines serve --help`` must work without the web extra.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from frontlines.web.fanout import Limits
+
+ENV_PREFIX = "FRONTLINES_"
+DEFAULT_DATABASE = "sqlite:///frontlines.db"
+
+
+@dataclass
+class Settings:
+    database: str = DEFAULT_DATABASE
+    bot_executor: str = "process"  # "process" or "thread"
+    bot_workers: int = max(1, min(4, (os.cpu_count() or 2) - 1))
+    cache_games: int = 256
+    bot_delay: float = 0.0  # seconds a bot waits before answering (feels less abrupt to people)
+    bot_timeout: float = 30.0  # a bot with no answer after this forfeits
+    # A client may choose the deal ("seed") only where this is on, and only against a bot or
+    # in pass-and-play: for tests and for studying a known deal, never on a public server.
+    seeded_deals: bool = False
+    new_games_per_minute: float = 10.0  # per client address (IPv6: per /64); 0 turns it off
+    abandon_unstarted_after: float = 3600.0  # seconds a game without a move stays live
+    abandon_idle_after: float = 7 * 86400.0  # seconds after the last move
+    limits: Limits = field(default_factory=Limits)  # caps on connections and messages
+    # Several processes on one PostgreSQL: a bot turn whose process stops renewing its lease
+    # for this long is taken over by another; a stopping process lets bot turns in progress
+    # finish for up to ``shutdown_grace`` seconds, then hands them over.
+    bot_lease: float = 10.0
+    shutdown_grace: float = 5.0
+    # Create or migrate the schema at start-up; without, refuse a database that is not at
+    # the newest revision (`frontlines serve` on PostgreSQL: `frontlines db upgrade` does it).
+    upgrade_database: bool = True
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options that make the app's :class:`Settings` (not where it listens: that is the server's)."""
+    parser.add_argument("--bot-workers", type=int, default=None, help="processes that run bot moves")
+    parser.add_argument("--bot-threads", action="store_true", help="run bots in threads instead of processes")
+    parser.add_argument("--bot-delay", type=float, default=0.3, help="seconds a bot pauses before moving (default 0.3)")
+    parser.add_argument("--bot-timeout", type=float, default=30.0,
+                        help="seconds a bot may think before it forfeits (default 30)")
+    caps = parser.add_argument_group("caps (0: none)")
+    caps.add_argument("--max-spectators", type=int, default=1000, help="spectators per game (default 1000)")
+    caps.add_argument("--max-connections-per-address", type=int, default=32,
+                      help="open WebSockets per client address (default 32; behind a proxy see docs/web.md)")
+    caps.add_argument("--max-messages-per-second", type=float, default=20.0,
+                      help="messages a connection may send a second on average (default 20)")
+    caps.add_argument("--message-burst", type=int, default=100,
+                      help="messages a connection may send at once before that rate applies (default 100)")
+    caps.add_argument("--send-queue", type=int, default=64,
+                      help="messages waiting for a connection before it is dropped as too slow (default 64)")
+    parser.add_argument("--new-games-per-minute", type=float, default=10.0,
+                        help="games one client address (IPv6: one /64) may start per minute, in bursts "
+                             "of as many (default 10; 0: no limit)")
+    parser.add_argument("--abandon-unstarted", type=float, default=3600.0, metavar="SECONDS",
+                        help="a game with no move leaves the live list after this long (default 3600)")
+    parser.add_argument("--abandon-idle", type=float, default=7 * 86400.0, metavar="SECONDS",
+                        help="a game leaves the live list this long after its last move (default 604800, a week)")
+    parser.add_argument("--bot-lease", type=float, default=10.0, metavar="SECONDS",
+                        help="several processes on one PostgreSQL: a bot turn whose process stops renewing "
+                             "its lease for this long is taken over by another (default 10)")
+    parser.add_argument("--shutdown-grace", type=float, default=5.0, metavar="SECONDS",
+                        help="on SIGTERM, bot turns in progress may finish for this long before they are "
+                             "handed to another process (default 5)")
+    parser.add_argument("--seeded-deals", action="store_true",
+                        help="accept a client's seed for games against a bot or pass-and-play "
+                             "(for tests and study; never on a public server)")
+
+
+def from_args(args: argparse.Namespace) -> Settings:
+    """The settings the options (:func:`add_arguments`, and ``--database``) ask for."""
+    from frontlines.web.database import sqlite_file
+
+    limits = Limits(spectators_per_game=max(0, args.max_spectators),
+                    connections_per_address=max(0, args.max_connections_per_address),
+                    messages_per_second=max(0.0, args.max_messages_per_second),
+                    message_burst=max(1, args.message_burst), send_queue=max(1, args.send_queue))
+    settings = Settings(database=args.database, bot_executor="thread" if args.bot_threads else "process",
+                        bot_delay=max(0.0, args.bot_delay), bot_timeout=max(0.1, args.bot_timeout),
+                        seeded_deals=args.seeded_deals,
+                        new_games_per_minute=max(0.0, args.new_games_per_minute),
+                        abandon_unstarted_after=max(1.0, args.abandon_unstarted),
+                        abandon_idle_after=max(1.0, args.abandon_idle), limits=limits,
+                        # The embedded SQLite file migrates itself; PostgreSQL, shared by several
+                        # processes, is migrated once per deploy by `frontlines db upgrade`.
+                        upgrade_database=sqlite_file(args.database) is not None,
+                        bot_lease=max(0.5, args.bot_lease), shutdown_grace=max(0.0, args.shutdown_grace))
+    if args.bot_workers:
+        settings.bot_workers = max(1, args.bot_workers)
+    return settings
+
+
+def env_name(option: str) -> str:
+    """``--bot-lease`` -> ``FRONTLINES_BOT_LEASE``."""
+    return ENV_PREFIX + option.removeprefix("--").upper().replace("-", "_")
+
+
+_TRUE, _FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off", "")
+
+
+def _from_env(name: str, convert: Callable[[str], Any] | None) -> Callable[[str], Any]:
+    """A conversion that names the variable when its value is wrong (argparse shows the message)."""
+
+    def parse(text: str) -> Any:
+        try:
+            return text if convert is None else convert(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"invalid value {text!r} (from the command line or {name})") from None
+
+    return parse
+
+
+def _flag(text: str) -> bool:
+    word = text.strip().lower()
+    if word in _TRUE or word in _FALSE:
+        return word in _TRUE
+    raise ValueError(text)
+
+
+def use_environment(parser: argparse.ArgumentParser, environ: Mapping[str, str] | None = None) -> None:
+    """Take each option's default from ``FRONTLINES_<OPTION>`` where that is set.
+
+    The variable's text is converted as the option's own would be, when the command line is
+    parsed, so a wrong value is a usage error naming the variable (exit 2), not a traceback.
+    """
+    environ = os.environ if environ is None else environ
+    for action in parser._actions:  # argparse has no public list of a parser's options
+        names = [o for o in action.option_strings if o.startswith("--")]
+        if not names or action.dest == "help":
+            continue
+        name = env_name(names[0])
+        if name not in environ:
+            continue
+        flag = isinstance(action, argparse._StoreTrueAction)
+        action.type = _from_env(name, _flag if flag else action.type)  # type: ignore[arg-type]
+        # A string default goes through ``type`` when the option is not given.
+        action.default = environ[name]
+
+
+def from_environment(environ: Mapping[str, str] | None = None) -> Settings:
+    """The settings ``frontlines serve`` would use with no options, in this environment."""
+    parser = argparse.ArgumentParser(prog="frontlines web app", exit_on_error=False)
+    parser.add_argument("--database", default=DEFAULT_DATABASE)
+    add_arguments(parser)
+    use_environment(parser, environ)
+    try:
+        return from_args(parser.parse_args([]))
+    except argparse.ArgumentError as exc:
+        raise ValueError(str(exc)) from None
+
+
+__all__ = ["DEFAULT_DATABASE", "ENV_PREFIX", "Settings", "add_arguments", "env_name", "from_args",
+           "from_environment", "use_environment"]

@@ -1,0 +1,89 @@
+"""The app's settings: ``frontlines serve`` options and ``FRONTLINES_<OPTION>`` variables agree,
+for ``frontlines serve`` and for ``uvicorn frontlines.web.app:app_from_env --factory``."""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from frontlines.commands import serve
+from frontlines.web import settings as web_settings
+from frontlines.web.app import app_from_env
+
+# Where the server listens, not how the app behaves: uvicorn's own options under --factory.
+SERVER_ONLY = {"host", "port", "log_level", "ws_compression"}
+
+
+def serve_parser(environ: dict[str, str]) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="frontlines serve")
+    serve.add_arguments(parser)
+    web_settings.use_environment(parser, environ)  # as add_arguments does with os.environ
+    return parser
+
+
+def options() -> list[argparse.Action]:
+    return [a for a in serve_parser({})._actions if a.dest != "help"]
+
+
+def a_value(action: argparse.Action) -> str:
+    """A value unlike the default for each kind of option."""
+    if isinstance(action, argparse._StoreTrueAction):
+        return "1"
+    if action.dest == "database":
+        return "sqlite:////tmp/elsewhere.db"
+    return {int: "7", float: "2.5"}.get(action.type, "debug")  # type: ignore[call-overload]
+
+
+@pytest.mark.parametrize("action", options(), ids=lambda a: a.dest)
+def test_every_serve_option_can_come_from_the_environment(action: argparse.Action) -> None:
+    value = a_value(action)
+    name = web_settings.env_name(action.option_strings[0])
+    flag = isinstance(action, argparse._StoreTrueAction)
+    on_the_line = serve_parser({}).parse_args([action.option_strings[0]] if flag else [action.option_strings[0], value])
+    from_env = serve_parser({name: value}).parse_args([])
+    assert vars(from_env) == vars(on_the_line) != vars(serve_parser({}).parse_args([]))
+    if action.dest not in SERVER_ONLY:
+        # ... and the app the uvicorn factory builds gets the same settings as `serve` would
+        assert web_settings.from_environment({name: value}) == web_settings.from_args(on_the_line)
+        assert web_settings.from_environment({name: value}) != web_settings.from_environment({})
+
+
+def test_the_command_line_wins_and_a_wrong_value_names_its_variable(tmp_path: Path) -> None:
+    parser = serve_parser({"FRONTLINES_BOT_LEASE": "4", "FRONTLINES_SEEDED_DEALS": "no"})
+    assert parser.parse_args(["--bot-lease", "6"]).bot_lease == 6.0
+    assert parser.parse_args([]).seeded_deals is False
+    with pytest.raises(ValueError, match=r"invalid value 'soon' .*FRONTLINES_BOT_LEASE"):
+        web_settings.from_environment({"FRONTLINES_BOT_LEASE": "soon"})
+    with pytest.raises(ValueError, match="FRONTLINES_SEEDED_DEALS"):
+        web_settings.from_environment({"FRONTLINES_SEEDED_DEALS": "perhaps"})
+    done = subprocess.run([sys.executable, "-m", "frontlines.cli", "serve"], capture_output=True, text=True,
+                          timeout=120, env={"FRONTLINES_MAX_SPECTATORS": "many", "PATH": "/usr/bin:/bin"},
+                          cwd=tmp_path)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "argument --max-spectators: invalid value 'many' (from the command line or FRONTLINES_MAX_SPECTATORS)" \
+        in done.stderr
+
+
+def test_the_uvicorn_factory_builds_the_app_serve_would(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    url = f"sqlite:///{tmp_path / 'env.db'}"
+    for name, value in {"FRONTLINES_DATABASE": url, "FRONTLINES_BOT_THREADS": "1", "FRONTLINES_SEEDED_DEALS": "1",
+                        "FRONTLINES_NEW_GAMES_PER_MINUTE": "1", "FRONTLINES_BOT_LEASE": "3",
+                        "FRONTLINES_MAX_SPECTATORS": "5"}.items():
+        monkeypatch.setenv(name, value)
+    app = app_from_env()
+    cfg = app.state.settings
+    assert (cfg.database, cfg.bot_executor, cfg.seeded_deals, cfg.bot_lease) == (url, "thread", True, 3.0)
+    assert cfg.limits.spectators_per_game == 5 and cfg.upgrade_database  # SQLite migrates itself, as with serve
+    with TestClient(app) as client:
+        body = {"ruleset": "battleline-basic", "opponent": "bot:random", "seat": "0", "seed": 5}
+        first = client.post("/api/games", json=body)
+        assert first.status_code == 200, first.text  # a seed is taken: seeded deals are on
+        assert client.post("/api/games", json=body).status_code == 429  # one game a minute
+    monkeypatch.setenv("FRONTLINES_DATABASE", "postgresql://nobody@127.0.0.1:1/none")
+    # PostgreSQL is migrated by `frontlines db upgrade`, never by a starting process
+    assert app_from_env().state.settings.upgrade_database is False
