@@ -24,7 +24,10 @@ from frontlines.web.live import Manager
 
 ws_client = pytest.importorskip("websockets.sync.client")
 
-DEADLINE = 30.0  # seconds: generous, the machine may be busy; polling returns as soon as it can
+# Seconds a message may take: generous, since on a loaded 2-core machine (load average 30 and
+# more) a move through a process took seconds and whole processes stalled for 15 s; polling
+# returns as soon as it can.
+DEADLINE = 120.0
 
 
 def call(base: str, path: str, body: dict[str, Any] | None = None) -> tuple[int, dict[str, Any]]:
@@ -62,9 +65,10 @@ def friend_game(a: LiveServer, b: LiveServer, seed: int = 7) -> tuple[str, str, 
     return game["id"], game["token"], claimed["token"]
 
 
-def next_message(ws: Any, wanted: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
-    """The first message ``wanted`` accepts (skipping the others), within DEADLINE."""
-    end = time.monotonic() + DEADLINE
+def next_message(ws: Any, wanted: Callable[[dict[str, Any]], bool], end: float | None = None) -> dict[str, Any]:
+    """The first message ``wanted`` accepts (skipping the others), by ``end`` (a
+    ``time.monotonic()`` value; DEADLINE from now if None)."""
+    end = time.monotonic() + DEADLINE if end is None else end
     while True:
         msg: dict[str, Any] = json.loads(ws.recv(timeout=max(0.1, end - time.monotonic())))
         if wanted(msg):
@@ -188,17 +192,11 @@ def test_names_and_resignations_cross_processes(pair: tuple[LiveServer, LiveServ
         next_view(ws0, 0)
         next_view(spectator, 0)
         ws0.send(json.dumps({"type": "name", "name": "Ann"}))
-        end = time.monotonic() + DEADLINE
-        while True:
-            msg = json.loads(spectator.recv(timeout=max(0.1, end - time.monotonic())))
-            if msg["type"] == "view" and msg["names"][0] == "Ann":
-                break
+        end = time.monotonic() + DEADLINE  # for both waits together
+        next_message(spectator, lambda m: m["type"] == "view" and m["names"][0] == "Ann", end)
         status, _ = call(b.base, f"/api/games/{game_id}/action", {"t": token1, "type": "resign"})
         assert status == 200
-        while True:
-            msg = json.loads(ws0.recv(timeout=max(0.1, end - time.monotonic())))
-            if msg["type"] == "view" and msg["status"] == "finished":
-                break
+        msg = next_message(ws0, lambda m: m["type"] == "view" and m["status"] == "finished", end)
         assert msg["view"]["outcome"] is not None
 
 
@@ -211,8 +209,10 @@ def test_a_bot_game_played_through_the_other_process(pair: tuple[LiveServer, Liv
     assert status == 200
     rng = random.Random(5)
     mine: dict[int, str] = {}
+    # The spectator is read only at the end: its client keeps every message meanwhile (a
+    # bounded queue would stop reading, and the server drop it as too slow).
     with ws_client.connect(f"ws://127.0.0.1:{b.port}/ws/{game['id']}?t={game['token']}") as ws, \
-            ws_client.connect(f"ws://127.0.0.1:{a.port}/ws/{game['id']}") as spectator:
+            ws_client.connect(f"ws://127.0.0.1:{a.port}/ws/{game['id']}", max_queue=None) as spectator:
         view = next_view(ws, 0)
         while view["view"]["to_move"] is not None:
             if view["view"]["to_move"] == 0 and view["view"]["legal"]:
@@ -257,11 +257,14 @@ def test_a_bot_turn_lease_has_one_holder_until_it_expires(pg_url: str) -> None:
     try:
         store.create_game(game_id="g1", ruleset="battleline-basic", options={}, setup="x", seat_hashes=("", ""),
                           names=("", ""), opponent="bot:random", bot_seat=1)
-        mine, other = Leases(store, "a:1:x", 0.5), Leases(store, "b:2:y", 0.5)
+        # Leases far longer than the test: on a loaded machine a few round trips to the
+        # database took longer than the half second these once lasted.
+        mine, other = Leases(store, "a:1:x", 300), Leases(store, "b:2:y", 300)
         assert mine.take("g1", 3) and mine.take("g1", 3)  # taken, and ours to take again
         assert not other.take("g1", 3) and not other.renew("g1")
         assert mine.renew("g1")
         assert "g1" not in mine.expired()
+        assert Leases(store, "a:1:x", 0.2).renew("g1")  # the holder's last renewal, a short one
         end = time.monotonic() + DEADLINE
         while "g1" not in other.expired():  # nobody renews: it expires
             assert time.monotonic() < end

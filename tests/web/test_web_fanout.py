@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -70,6 +71,14 @@ async def _settle() -> None:
     """Let every writer task run (no clock involved: yield until the loop is idle)."""
     for _ in range(50):
         await asyncio.sleep(0)
+
+
+async def _until(condition: Callable[[], bool], limit: float = 60.0) -> None:
+    """Poll until ``condition`` holds (the cap only keeps a broken test from hanging)."""
+    end = asyncio.get_running_loop().time() + limit
+    while not condition():
+        assert asyncio.get_running_loop().time() < end, "condition not met"
+        await asyncio.sleep(0.01)
 
 
 async def _manager(tmp_path: Path, limits: Limits) -> live.Manager:
@@ -144,7 +153,10 @@ def test_one_serialisation_per_audience_and_quiet_joins(tmp_path: Path, monkeypa
         # A seat that comes or goes: the seats get their view, spectators one presence message.
         seat1 = FakeSocket()
         tasks.append(asyncio.create_task(m.serve(game, Client(seat1, Role.SEAT_1, "y"), lambda raw: asyncio.sleep(0))))
-        await asyncio.sleep(0.1)
+        # Spectators hear of it on the presence timer, which starts when the seat joins: wait
+        # for the message itself (a fixed sleep lost the race on a loaded machine, where the
+        # join itself can come later than the sleep's end).
+        await _until(lambda: json.loads(watchers[0].sent[-1])["type"] == "presence")
         assert json.loads(seat0.sent[-1])["online"] == [True, True]
         presence = json.loads(watchers[0].sent[-1])
         assert presence["type"] == "presence" and presence["online"] == [True, True] and presence["spectators"] == 50

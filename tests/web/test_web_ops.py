@@ -7,6 +7,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -18,6 +19,7 @@ import pytest
 from sqlalchemy import create_engine, text
 from webhelpers import free_port, make_client
 
+from frontlines.web import health
 from frontlines.web.database import normalise_url
 
 START_LIMIT = 90.0  # seconds a `frontlines serve` may take to import and answer on a busy machine
@@ -86,7 +88,10 @@ def set_revision(url: str, statement: str) -> None:
     engine.dispose()
 
 
-def test_readyz_says_whether_the_database_is_usable(db_url: str) -> None:
+def test_readyz_says_whether_the_database_is_usable(db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Not the probe's own time limit (its test is below): on a loaded machine one /readyz took
+    # up to 4.6 s against the 3 s limit, and answered "did not answer" instead.
+    monkeypatch.setattr(health, "READY_TIMEOUT", 300.0)
     with make_client(db_url) as client:
         assert client.get("/healthz").json() == {"status": "alive"}
         ready = client.get("/readyz")
@@ -117,6 +122,28 @@ def test_readyz_says_whether_the_database_is_usable(db_url: str) -> None:
         finally:
             store.engine.dispose()
             store.engine = kept
+
+
+def test_readyz_gives_up_on_a_database_that_does_not_answer_in_time(sqlite_url: str,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(health, "READY_TIMEOUT", 0.05)
+    with make_client(sqlite_url) as client:
+        store = client.app.state.manager.store  # type: ignore[attr-defined]
+        answered = store.ready
+        release = threading.Event()
+
+        def stuck() -> object:
+            release.wait(60)  # a database that takes its time
+            return answered()
+
+        monkeypatch.setattr(store, "ready", stuck)
+        try:
+            slow = client.get("/readyz")
+        finally:
+            release.set()
+        assert slow.status_code == 503
+        assert slow.json() == {"status": "unavailable", "reason": "database did not answer within 0.05 s"}
+        assert client.get("/healthz").status_code == 200
 
 
 # --- SQLite: one server process per file -------------------------------------------------

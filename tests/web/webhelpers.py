@@ -29,6 +29,9 @@ def make_client(url: str, **kwargs: object) -> TestClient:
     return TestClient(create_app(settings))
 
 
+START_LIMIT = 120.0  # seconds a server in a thread may take to start
+
+
 class LiveServer:
     """uvicorn serving the app in a thread, on a free 127.0.0.1 port."""
 
@@ -45,9 +48,13 @@ class LiveServer:
 
     def __enter__(self) -> LiveServer:
         self.thread.start()
-        deadline = time.time() + 15
+        # Generous: on a loaded machine the start (migrations, the PostgreSQL listener) took
+        # longer than the 15 s this once allowed; polling returns as soon as it is up.
+        deadline = time.monotonic() + START_LIMIT
         while not self.server.started:
-            if time.time() > deadline:
+            if not self.thread.is_alive():
+                raise RuntimeError("uvicorn stopped while starting (see the log above)")
+            if time.monotonic() > deadline:
                 raise RuntimeError("uvicorn did not start")
             time.sleep(0.02)
         return self
