@@ -128,6 +128,37 @@ def test_a_seat_connected_to_the_other_process_is_online(pair: tuple[LiveServer,
         next_message(watcher, lambda m: m["type"] in ("view", "presence") and m["online"] == [True, False])
 
 
+def wait_until(condition: Callable[[], bool], what: str) -> None:
+    end = time.monotonic() + DEADLINE
+    while not condition():
+        assert time.monotonic() < end, what
+        time.sleep(0.05)
+
+
+@pytest.mark.postgres
+def test_spectators_on_the_other_process_are_counted(pair: tuple[LiveServer, LiveServer]) -> None:
+    a, b = pair
+    game_id, token0, _token1 = friend_game(a, b)
+
+    def watching(server: LiveServer) -> int:
+        count: int = call(server.base, f"/api/games/{game_id}")[1]["spectators"]
+        return count
+
+    with ws_client.connect(f"ws://127.0.0.1:{a.port}/ws/{game_id}?t={token0}") as ws0:
+        next_view(ws0, 0)
+        with ws_client.connect(f"ws://127.0.0.1:{b.port}/ws/{game_id}") as one, \
+                ws_client.connect(f"ws://127.0.0.1:{b.port}/ws/{game_id}") as two, \
+                ws_client.connect(f"ws://127.0.0.1:{a.port}/ws/{game_id}") as here:
+            for ws in (one, two, here):
+                next_view(ws, 0)
+            # two watch through b (the second told within a second of the first), one through a
+            wait_until(lambda: watching(a) == 3, "a counts b's spectators")
+            wait_until(lambda: watching(b) == 3, "b counts a's spectator")
+            ws0.send(json.dumps({"type": "name", "name": "Ann"}))  # any change: the seat's next view says so
+            assert next_message(ws0, lambda m: m["type"] == "view" and m["names"][0] == "Ann")["spectators"] == 3
+        wait_until(lambda: watching(a) == 0, "b's spectators left")
+
+
 @pytest.mark.postgres
 def test_two_processes_never_both_play_a_ply(pair: tuple[LiveServer, LiveServer]) -> None:
     a, b = pair

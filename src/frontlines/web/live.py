@@ -119,10 +119,12 @@ class LiveGame:
     # in: serialised once per change, however many connections receive it.
     _views: dict[int | None, tuple[State, tuple[int, str, str], str]] = field(default_factory=dict)
     presence_timer: asyncio.TimerHandle | None = None
-    # Seats connected to other processes (several processes on one PostgreSQL): origin ->
-    # (seat bit mask, when it was last heard). An entry not heard again within
-    # PRESENCE_TTL is dropped, so a process that died stops counting.
-    remote: dict[str, tuple[int, float]] = field(default_factory=dict)
+    # Seats and spectators connected to other processes (several processes on one
+    # PostgreSQL): origin -> (seat bit mask, spectators, when it was last heard). An entry
+    # not heard again within PRESENCE_TTL is dropped, so a process that died stops counting.
+    remote: dict[str, tuple[int, int, float]] = field(default_factory=dict)
+    # Spectators came or went here: the other processes are told once this fires.
+    watching_timer: asyncio.TimerHandle | None = None
 
     @property
     def id(self) -> str:
@@ -171,9 +173,15 @@ class LiveGame:
         both = self.connected.get(Role.BOTH, 0) > 0
         return ((both or self.connected.get(Role.SEAT_0, 0) > 0) * 1) | ((both or self.connected.get(Role.SEAT_1, 0) > 0) * 2)
 
+    def presence(self) -> int:
+        """What this process tells the others of the game: the seats connected here (bits 0
+        and 1) and, above them, how many watch here (a process that knows only the seat bits
+        reads the same seats)."""
+        return self.local_seats() | self.watching_here << 2
+
     def online(self) -> list[bool]:
         mask = self.local_seats()
-        for theirs, _heard in self.remote.values():
+        for theirs, _watching, _heard in self.remote.values():
             mask |= theirs
         online = [bool(mask & 1), bool(mask & 2)]
         if self.stored.bot_seat is not None:
@@ -181,8 +189,14 @@ class LiveGame:
         return online
 
     @property
-    def spectators(self) -> int:
+    def watching_here(self) -> int:
+        """Spectators connected to this process (its caps and its messages count these)."""
         return self.connected.get(None, 0)
+
+    @property
+    def spectators(self) -> int:
+        """Spectators of the game on every process (as last heard from the others)."""
+        return self.watching_here + sum(watching for _seats, watching, _heard in self.remote.values())
 
     def _head(self, role: Role | None) -> dict[str, Any]:
         return {
@@ -322,24 +336,37 @@ class Manager:
             return
         self._refresh_soon(game)
 
-    def _heard_presence(self, game: LiveGame, origin: str, mask: int) -> None:
-        """Another process said which seats of ``game`` it serves: count them as online here."""
+    def _heard_presence(self, game: LiveGame, origin: str, presence: int) -> None:
+        """Another process said which seats of ``game`` it serves and how many watch there
+        (see :meth:`LiveGame.presence`): count them here."""
         was = game.online()
         new = origin not in game.remote
-        if mask:
-            game.remote[origin] = (mask, time.monotonic())
+        if presence:
+            game.remote[origin] = (presence & 3, presence >> 2, time.monotonic())
         else:
             game.remote.pop(origin, None)
         if game.online() != was:
             self._presence_changed(game, None)
-        if new and game.local_seats():  # a process new to this game: tell it ours without waiting
+        if new and game.presence():  # a process new to this game: tell it ours without waiting
             self._announce_presence(game)
 
     def _announce_presence(self, game: LiveGame) -> None:
         if self.shared:
             task = asyncio.get_running_loop().create_task(
-                self._db(self.store.announce_presence, game.id, game.local_seats()))
+                self._db(self.store.announce_presence, game.id, game.presence()))
             task.add_done_callback(_log_failure)
+
+    def _watching_changed(self, game: LiveGame) -> None:
+        """Spectators came or went here: the other processes hear of it within
+        ``presence_every`` seconds, in one notice however many came (they may be thousands)."""
+        if self.shared and game.watching_timer is None:
+            game.watching_timer = asyncio.get_running_loop().call_later(
+                self.limits.presence_every, self._announce_watching, game)
+
+    def _announce_watching(self, game: LiveGame) -> None:
+        game.watching_timer = None
+        if not self.draining:
+            self._announce_presence(game)
 
     async def _presence_heartbeat(self) -> None:
         """Every PRESENCE_EVERY seconds: say again which seats are connected here, and drop
@@ -348,9 +375,9 @@ class Manager:
             await asyncio.sleep(PRESENCE_EVERY)
             now = time.monotonic()
             for game in list(self.games.values()):
-                if game.local_seats():
+                if game.presence():
                     self._announce_presence(game)
-                stale = [o for o, (_s, heard) in game.remote.items() if now - heard > PRESENCE_TTL]
+                stale = [o for o, (_s, _w, heard) in game.remote.items() if now - heard > PRESENCE_TTL]
                 if stale:
                     was = game.online()
                     for origin in stale:
@@ -539,7 +566,7 @@ class Manager:
     def admit(self, game: LiveGame, client: Client) -> None:
         """Raise :class:`Refused` for a connection over a cap."""
         lim = self.limits
-        if client.role is None and lim.spectators_per_game and game.spectators >= lim.spectators_per_game:
+        if client.role is None and lim.spectators_per_game and game.watching_here >= lim.spectators_per_game:
             raise Refused("spectators_full", CLOSE_SPECTATORS_FULL,
                           "this game has as many spectators as it can take; try again later")
         if lim.connections_per_address and self.addresses.get(client.address, 0) >= lim.connections_per_address:
@@ -602,6 +629,8 @@ class Manager:
         # The first connection here also asks: the others answer with their seats.
         if game.local_seats() != mine or len(game.clients) == 1:
             self._announce_presence(game)
+        elif client.role is None:
+            self._watching_changed(game)
 
     def leave(self, game: LiveGame, client: Client) -> None:
         if client not in game.clients:
@@ -613,6 +642,8 @@ class Manager:
             self._presence_changed(game, client)
         if game.local_seats() != mine:
             self._announce_presence(game)
+        elif client.role is None:
+            self._watching_changed(game)
 
     def _presence_changed(self, game: LiveGame, joiner: Client | None) -> None:
         """A seat came or went. Joins do not re-send views to everyone: the seats (a
@@ -622,7 +653,7 @@ class Manager:
         for c in game.clients:
             if c.role is not None and c is not joiner:
                 c.send(texts.get(c.role) or texts.setdefault(c.role, game.message_text(c.role)))
-        if game.spectators and game.presence_timer is None:
+        if game.watching_here and game.presence_timer is None:
             game.presence_timer = asyncio.get_running_loop().call_later(
                 self.limits.presence_every, self._send_presence, game)
 

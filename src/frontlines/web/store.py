@@ -180,17 +180,18 @@ class Store:
     def _announce(self, s: Session, kind: str, game_id: str, ply: int = -1) -> None:
         """Tell the other server processes, at commit, that ``game_id`` changed: ``m`` a move
         (``ply`` is the new ply), ``g`` anything else in its row, ``p`` the seats connected to
-        the sender (``ply`` is their bit mask; see :meth:`announce_presence`). Small on
+        the sender and its spectators (``ply`` holds both; see :meth:`announce_presence`). Small on
         purpose: receivers read what changed from the tables."""
         if self.shared:
             s.execute(select(func.pg_notify(CHANNEL, f"{kind} {game_id} {ply} {self.origin}")))
 
-    def announce_presence(self, game_id: str, seats: int) -> None:
-        """Tell the other processes which seats of ``game_id`` are connected here (``seats``:
-        bit 0 seat 0, bit 1 seat 1); nothing is stored (a kind ``p`` notice)."""
+    def announce_presence(self, game_id: str, presence: int) -> None:
+        """Tell the other processes which seats of ``game_id`` are connected here and how many
+        watch here (``presence``: bit 0 seat 0, bit 1 seat 1, the spectators above them);
+        nothing is stored (a kind ``p`` notice)."""
         if self.shared:
             with self._session() as s, s.begin():
-                self._announce(s, "p", game_id, seats)
+                self._announce(s, "p", game_id, presence)
 
     def close(self) -> None:
         self.engine.dispose()
