@@ -1,6 +1,6 @@
 """The compiled build against pure Python, side by side in one run (docs/performance.md).
 
-    .venv/bin/python benchmarks/bench_compiled.py [--runs R] [--compiled DIR] [--keep DIR]
+    .venv/bin/python benchmarks/bench_compiled.py [--runs R] [--compiled DIR] [--keep DIR] [--before DIR]
 
 Builds the compiled copy of the package with the build hook's own function (mypyc, ``-O3``;
 a few minutes) into a temporary folder, or into ``--keep DIR`` to reuse later with
@@ -16,6 +16,11 @@ that a change of load on the machine falls on both alike:
 
 Every rate is per CPU second of the measuring process (``time.process_time``); the table
 shows the median of ``--runs`` runs per build and the ratio compiled / pure.
+
+``--before DIR`` adds a third build to the same alternation: a compiled copy kept earlier
+(``--keep``, at an older commit), shown as its own column with the ratio compiled / before,
+so that a change to the compiled build is measured against the build it replaces under the
+same load.
 """
 
 from __future__ import annotations
@@ -114,6 +119,7 @@ def main() -> None:
     parser.add_argument("--iterations", type=int, default=300, help="ISMCTS iterations per position (default 300)")
     parser.add_argument("--compiled", type=Path, metavar="DIR", help="a compiled copy made before with --keep")
     parser.add_argument("--keep", type=Path, metavar="DIR", help="build the compiled copy here and keep it")
+    parser.add_argument("--before", type=Path, metavar="DIR", help="also measure this earlier compiled copy (made with --keep)")
     parser.add_argument("--child", nargs=3, type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -129,22 +135,29 @@ def main() -> None:
             compiled = args.keep or Path(tmp) / "compiled"
             print(f"building the compiled copy in {compiled} (mypyc, a few minutes) …", file=sys.stderr, flush=True)
             compile_into(compiled)
-        results: dict[str, list[dict[str, float]]] = {"pure": [], "compiled": []}
+        builds = [("pure", pure, "pure"), ("compiled", compiled, "compiled")]
+        if args.before is not None:
+            builds.insert(1, ("before", args.before, "compiled"))
+        results: dict[str, list[dict[str, float]]] = {name: [] for name, _, _ in builds}
         for run in range(args.runs):
-            for name, folder in (("pure", pure), ("compiled", compiled)):
+            for name, folder, kind in builds:
                 print(f"\rrun {run + 1}/{args.runs}: {name} …" + " " * 10, end="", file=sys.stderr, flush=True)
                 build, figures = run_child(folder, args)
-                if build != name:
-                    raise SystemExit(f"{folder} runs the {build} build, not the {name} one")
+                if build != kind:
+                    raise SystemExit(f"{folder} runs the {build} build, not the {kind} one")
                 results[name].append(figures)
         print("\r" + " " * 40 + "\r", end="", file=sys.stderr)
     print(f"Python {sys.version.split()[0]}; medians of {args.runs} runs per build, per CPU second")
-    print(f"| {'figure':44} | {'pure':>10} | {'compiled':>10} | {'compiled / pure':>15} |")
-    print(f"|{'-' * 46}|{'-' * 11}:|{'-' * 11}:|{'-' * 16}:|")
+    names = [name for name, _, _ in builds]  # pure, [before,] compiled
+    ratios = [("compiled", "pure")] + ([("compiled", "before")] if args.before is not None else [])
+    heads = [f"{a} / {b}" for a, b in ratios]
+    print(f"| {'figure':44} | " + " | ".join(f"{n:>10}" for n in names) + " | " + " | ".join(f"{h:>17}" for h in heads) + " |")
+    print(f"|{'-' * 46}|" + "".join(f"{'-' * 11}:|" for _ in names) + "".join(f"{'-' * 18}:|" for _ in heads))
     for key, label, unit in FIGURES:
-        p = statistics.median(r[key] for r in results["pure"])
-        c = statistics.median(r[key] for r in results["compiled"])
-        print(f"| {label + ' (' + unit + ')':44} | {p:10.0f} | {c:10.0f} | {c / p:14.2f}x |")
+        rate = {name: statistics.median(r[key] for r in results[name]) for name in names}
+        cells = " | ".join(f"{rate[n]:10.0f}" for n in names)
+        shares = " | ".join(f"{rate[a] / rate[b]:16.2f}x" for a, b in ratios)
+        print(f"| {label + ' (' + unit + ')':44} | {cells} | {shares} |")
 
 
 if __name__ == "__main__":
