@@ -323,9 +323,21 @@ def test_cached_futures_and_completions_change_no_evaluation() -> None:
                 assert (cached.mine, cached.theirs, cached.base) == (fresh.mine, fresh.theirs, fresh.base)
             state.apply(rng.choice(state.legal_actions()))
     hb.Position(new_state("schotten-totten", seed=2), 0, random.Random(0), 10)  # type: ignore[arg-type]
-    assert hb._COMPLETIONS
-    hb._completions(new_state("battleline", seed=1).rules)  # type: ignore[attr-defined]
-    assert not hb._COMPLETIONS  # other card rules: the cache starts afresh
+    cache = hb._COMPLETIONS
+    assert cache.size and cache.size == sum(len(pools) for pools in cache.sides.values())
+    cache.of_side(new_state("battleline", seed=1).rules, 0)
+    assert cache.size == 0 and list(cache.sides) == [0]  # other card rules: the cache starts afresh
+
+
+def test_win_chance_is_the_game_values_chance_to_the_last_bit() -> None:
+    # the cut-off's shortcut must not move a single bit: search statistics would drift
+    from frontlines.bots import heuristic_battleline as hb
+
+    rng = random.Random(4)
+    for _ in range(2000):
+        odds = [rng.choice((0.0, 1.0, 0.03, 0.97, 0.5, rng.random(), rng.randint(1, 9) / 10)) for _ in range(9)]
+        assert hb.win_chance(odds) == hb.game_value(odds, with_weights=True)[0]
+        assert hb.game_value(odds, with_weights=False) == (hb.win_chance(odds), [])
 
 
 @pytest.mark.parametrize(("ruleset", "dealt"), [("battleline", 46), ("schotten-totten", 42), ("warmachine", 0)])
