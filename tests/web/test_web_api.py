@@ -66,6 +66,7 @@ def assert_no_leak(message: dict[str, Any], secret: set[str]) -> None:
         if flag.get("claim"):
             flag["claim"].pop("counterexample", None)
             flag["claim"].pop("reason", None)
+            flag["claim"].pop("why", None)
     text = json.dumps(body)
     for code in secret:
         assert f'"{code}"' not in text, f"{code} leaked: {text[:300]}"
@@ -196,7 +197,8 @@ def table_codes(view: dict[str, Any], seat: int | None) -> set[str]:
 
 def mentioned_codes(message: dict[str, Any]) -> set[str]:
     """Every card code a message mentions, apart from the 'unseen' list and claim
-    counter-examples (hypothetical completions drawn from the unseen cards)."""
+    counter-examples (hypothetical completions drawn from the unseen cards, which the
+    proof's sentence and its data, ``reason`` and ``why``, name too)."""
     body = json.loads(json.dumps(message))
     body.pop("game_id", None)  # a random id can look like a card ("x-R7_y")
     view = body["view"]
@@ -206,6 +208,7 @@ def mentioned_codes(message: dict[str, Any]) -> set[str]:
         if flag.get("claim"):
             flag["claim"].pop("counterexample", None)
             flag["claim"].pop("reason", None)
+            flag["claim"].pop("why", None)
     return set(_CODE.findall(json.dumps(body)))
 
 
