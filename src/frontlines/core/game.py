@@ -42,7 +42,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from frontlines.core.actions import ActionRecord
-from frontlines.core.errors import IllegalAction
+from frontlines.core.errors import IllegalAction, UnknownRuleset
 from frontlines.core.reasons import Reason
 
 if TYPE_CHECKING:
@@ -305,6 +305,7 @@ class GameModule(ABC):
     """What a game package registers with :mod:`frontlines.games`."""
 
     name: str
+    title: ClassVar[str]  # the game's name for people, in messages ("Battle Line")
     rulesets: tuple[Ruleset, ...]
     # English words of the game's refusal reasons: reason code -> template with {param}
     # fields (frontlines.core.reasons); the user interfaces translate these.
@@ -326,6 +327,13 @@ class GameModule(ABC):
     def encoding(self, ruleset: str, options: Mapping[str, str] | None = None) -> Encoding:
         """Fixed action ids, masks, returns and tensors of ``ruleset`` with ``options``, for
         learning libraries (:mod:`frontlines.core.encoding`)."""
+
+    def check_ruleset(self, ruleset: str) -> None:
+        """Raise :class:`UnknownRuleset`, naming the known ones, unless ``ruleset`` is one of
+        this game's."""
+        known = [r.name for r in self.rulesets]
+        if ruleset not in known:
+            raise UnknownRuleset(f"unknown {self.title} ruleset {ruleset!r}; known: {', '.join(known)}")
 
 
 __all__ = [

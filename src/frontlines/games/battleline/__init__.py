@@ -6,22 +6,21 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from frontlines.core.encoding import Encoding
-from frontlines.core.errors import UnknownRuleset
 from frontlines.core.game import GameModule, Ruleset, State, View
 from frontlines.games.battleline.reasons import REASON_WORDS
-from frontlines.games.battleline.rules import GAME, RULESET_BY_NAME, RULESETS
+from frontlines.games.battleline.rules import GAME, RULESETS
 
 
 class BattleLineModule(GameModule):
     name = GAME
+    title = "Battle Line"
     rulesets: tuple[Ruleset, ...] = RULESETS
     reason_words = REASON_WORDS
 
     def new_state(self, ruleset: str, seed: int | None = None, options: Mapping[str, str] | None = None) -> State:
         from frontlines.games.battleline.state import BattleLineState
 
-        if ruleset not in RULESET_BY_NAME:
-            raise UnknownRuleset(f"unknown Battle Line ruleset {ruleset!r}; known: {', '.join(RULESET_BY_NAME)}")
+        self.check_ruleset(ruleset)
         return BattleLineState.deal(ruleset, seed, options)
 
     def parse_state(self, text: str) -> State:
@@ -37,8 +36,7 @@ class BattleLineModule(GameModule):
     def encoding(self, ruleset: str, options: Mapping[str, str] | None = None) -> Encoding:
         from frontlines.games.battleline.tensors import encoding
 
-        if ruleset not in RULESET_BY_NAME:
-            raise UnknownRuleset(f"unknown Battle Line ruleset {ruleset!r}; known: {', '.join(RULESET_BY_NAME)}")
+        self.check_ruleset(ruleset)
         return encoding(ruleset, options)
 
 

@@ -10,7 +10,6 @@ import random
 from collections.abc import Mapping
 
 from frontlines.core.encoding import Encoding
-from frontlines.core.errors import UnknownRuleset
 from frontlines.core.game import GameModule, Ruleset, State
 from frontlines.games.warmachine.engine import WarMachineState, WarMachineView
 from frontlines.games.warmachine.notation import GAME, parse_board
@@ -23,6 +22,7 @@ from frontlines.games.warmachine.rules import Board
 # the tensors, which read engine states, do not import each other.
 class WarMachineModule(GameModule):
     name = GAME
+    title = "War Machine"
     rulesets: tuple[Ruleset, ...] = (RULESET,)
     reason_words = REASON_WORDS
 
@@ -32,8 +32,7 @@ class WarMachineModule(GameModule):
     def new_game(self, ruleset: str = "warmachine", seed: int | None = None,
                  options: Mapping[str, str] | None = None) -> WarMachineState:
         """Like :meth:`new_state`, typed as the concrete state."""
-        if ruleset != RULESET.name:
-            raise UnknownRuleset(f"unknown War Machine ruleset {ruleset!r}; known: {RULESET.name}")
+        self.check_ruleset(ruleset)
         opts = Opts.resolve(options)
         if seed is None:
             seed = random.randrange(1 << 62)
@@ -49,8 +48,7 @@ class WarMachineModule(GameModule):
     def encoding(self, ruleset: str, options: Mapping[str, str] | None = None) -> Encoding:
         from frontlines.games.warmachine.tensors import encoding
 
-        if ruleset != RULESET.name:
-            raise UnknownRuleset(f"unknown War Machine ruleset {ruleset!r}; known: {RULESET.name}")
+        self.check_ruleset(ruleset)
         return encoding(options)
 
     def parse_state(self, text: str) -> WarMachineState:
