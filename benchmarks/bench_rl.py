@@ -75,28 +75,6 @@ def raw_engine(ruleset: str, seconds: float) -> float:
     return timed(seconds, step)
 
 
-def pettingzoo_steps(ruleset: str, seconds: float) -> float | None:
-    try:
-        import numpy as np
-
-        from frontlines.rl.pettingzoo import env
-    except ImportError:
-        return None
-    rng = random.Random(1)
-    e = env(ruleset=ruleset)
-    e.reset(seed=0)
-
-    def step() -> int:
-        obs, _reward, termination, truncation, _info = e.last()
-        if termination or truncation:
-            e.reset(seed=rng.randrange(1 << 30))
-            return 0
-        e.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
-        return 1
-
-    return timed(seconds, step)
-
-
 class Timed:
     """Adds up the CPU time of the calls to ``ask``."""
 
@@ -111,9 +89,11 @@ class Timed:
         return out
 
 
-def pettingzoo_blind_steps(ruleset: str, seconds: float) -> float | None:
-    """PettingZoo AEC steps without observing: the action is chosen from the engine's legal
-    actions, as the raw loop chooses it (what the API costs without the observation)."""
+def pettingzoo_play(ruleset: str, seconds: float, chooser: Callable[[Any], Callable[[random.Random], int | None]]) -> float | None:
+    """PettingZoo AEC random play for about ``seconds`` of CPU time, in actions per CPU
+    second; None when PettingZoo is missing. ``chooser(env)`` gives the function that picks
+    each action (None: the game is over, and ``env.reset(seed)`` deals the next, timed but
+    not counted)."""
     try:
         from frontlines.rl.pettingzoo import env
     except ImportError:
@@ -121,17 +101,54 @@ def pettingzoo_blind_steps(ruleset: str, seconds: float) -> float | None:
     rng = random.Random(1)
     e = env(ruleset=ruleset)
     e.reset(seed=0)
-    ids = e.table.encoding.action_ids()
+    choose = chooser(e)
 
     def step() -> int:
-        agent = e.agent_selection
-        if e.terminations[agent] or e.truncations[agent]:
+        action = choose(rng)
+        if action is None:
             e.reset(seed=rng.randrange(1 << 30))
             return 0
-        e.step(ids[rng.choice(e.table.state.legal_actions())])
+        e.step(action)
         return 1
 
     return timed(seconds, step)
+
+
+def pettingzoo_steps(ruleset: str, seconds: float) -> float | None:
+    """PettingZoo AEC steps: each action chosen from the mask of ``env.last()``'s observation."""
+    try:
+        import numpy as np
+    except ImportError:
+        return None
+
+    def observing(e: Any) -> Callable[[random.Random], int | None]:
+        def choose(rng: random.Random) -> int | None:
+            obs, _reward, termination, truncation, _info = e.last()
+            if termination or truncation:
+                return None
+            return rng.choice(np.flatnonzero(obs["action_mask"]).tolist())
+
+        return choose
+
+    return pettingzoo_play(ruleset, seconds, observing)
+
+
+def pettingzoo_blind_steps(ruleset: str, seconds: float) -> float | None:
+    """PettingZoo AEC steps without observing: the action is chosen from the engine's legal
+    actions, as the raw loop chooses it (what the API costs without the observation)."""
+
+    def blind(e: Any) -> Callable[[random.Random], int | None]:
+        ids = e.table.encoding.action_ids()
+
+        def choose(rng: random.Random) -> int | None:
+            agent = e.agent_selection
+            if e.terminations[agent] or e.truncations[agent]:
+                return None
+            return ids[rng.choice(e.table.state.legal_actions())]
+
+        return choose
+
+    return pettingzoo_play(ruleset, seconds, blind)
 
 
 def gymnasium_steps(ruleset: str, seconds: float) -> tuple[float, float, float, float] | None:
