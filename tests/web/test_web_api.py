@@ -285,6 +285,10 @@ def test_records_wait_for_the_end_and_resign(client: TestClient) -> None:
     assert record.tags["Termination"] == "resignation" and record.tags["Loser"] == "1"
     replayed = record.replay(parse_state).outcome()
     assert replayed is not None and (replayed.winner, replayed.reason) == (0, "resignation")
+    # The replay shows the resignation as a step of its own, after the last position.
+    assert client.get(f"/api/games/{gid}/replay").json()["steps"] == len(record.actions) + 2
+    steps = [client.get(f"/api/games/{gid}/replay/{n}").json()["view"] for n in (0, 1)]
+    assert steps[0]["outcome"] is None and steps[1]["outcome"]["reason"] == "resignation"
 
 
 # --- bots and restarts --------------------------------------------------------------------------

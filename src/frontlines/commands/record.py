@@ -17,7 +17,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from frontlines.core.errors import FrontlinesError
-    from frontlines.core.record import GameRecord, dump_jsonl, load_jsonl
+    from frontlines.core.record import dump_jsonl, load_records
     from frontlines.games import parse_state
 
     try:
@@ -26,12 +26,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             with open(args.file, encoding="utf-8") as handle:
                 text = handle.read()
-        stripped = text.lstrip()
-        if stripped.startswith("{"):
-            records = load_jsonl(text) if "\n{" in stripped.rstrip() else [GameRecord.from_json(json.loads(text))]
-        else:
-            records = [GameRecord.parse(text)]
-        for number, record in enumerate(records, 1):
+        for number, record in enumerate(load_records(text), 1):
             final = record.replay(parse_state)  # proves every action legal
             if args.to == "text":
                 print(record.to_text())

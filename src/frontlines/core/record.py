@@ -177,39 +177,70 @@ class GameRecord:
     def initial_state(self, parse_state: Callable[[str], State]) -> State:
         return parse_state(self.tags["Setup"])
 
-    def states(self, parse_state: Callable[[str], State]) -> Iterator[State]:
-        """The position before any action, then after each action (clones)."""
+    def _played(self, parse_state: Callable[[str], State]) -> Iterator[State]:
+        """One state: the position before any action, then the same state after each action."""
         state = self.initial_state(parse_state)
-        yield state.clone()
+        yield state
         for index, text in enumerate(self.actions, 1):
             try:
                 state.apply(state.parse_action(text))
             except FrontlinesError as exc:
                 raise NotationError(f"record action {index} ({text!r}): {exc}") from exc
-            yield state.clone()
+            yield state
+
+    def states(self, parse_state: Callable[[str], State]) -> Iterator[State]:
+        """The position before any action, then after each action (clones)."""
+        return (state.clone() for state in self._played(parse_state))
+
+    def positions(self, parse_state: Callable[[str], State], *, ending_step: bool = False) -> list[State]:
+        """Every position of the game (:meth:`states`), for replay viewers. A game that ended
+        outside the rules (the tags say so) ends so in the last position, or with
+        ``ending_step`` in one more position after it (the resignation as a step of its own)."""
+        states = list(self.states(parse_state))
+        if ending_step and self.ends_outside_rules(states[-1]):
+            states.append(states[-1].clone())
+        self.terminate(states[-1])  # the states are clones: ending the last changes no other
+        return states
 
     def replay(self, parse_state: Callable[[str], State]) -> State:
         """The final state, with an out-of-rules termination applied if the tags say so."""
-        states = self.states(parse_state)
-        final = next(states)
-        for final in states:  # noqa: B007 - the last state is the one we want
+        for final in self._played(parse_state):  # noqa: B007 - the last state is the one we want
             pass
         self.terminate(final)
         return final
 
+    def ends_outside_rules(self, state: State) -> bool:
+        """Whether the tags end ``state`` (the final position of the actions) outside the
+        rules: a resignation, time or forfeit that :meth:`terminate` applies."""
+        return self.tags.get("Termination") in _OUT_OF_RULES and not state.is_terminal()
+
     def terminate(self, state: State) -> None:
         """End ``state`` as the tags say when the game ended outside the rules (else nothing)."""
-        termination = self.tags.get("Termination")
-        if termination in _OUT_OF_RULES and not state.is_terminal():
+        if self.ends_outside_rules(state):
             loser = self.tags.get("Loser")
             if loser not in ("0", "1"):
                 raise NotationError("Termination tag needs Loser 0 or 1")
-            state.resign(int(loser), termination, self.tags.get("Detail", ""))
+            state.resign(int(loser), self.tags["Termination"], self.tags.get("Detail", ""))
 
 
 def dump_jsonl(records: Iterable[GameRecord]) -> str:
     """Many records as JSON lines (one object per line), the bulk format."""
     return "".join(json.dumps(r.to_json(), ensure_ascii=False) + "\n" for r in records)
+
+
+def load_records(text: str) -> list[GameRecord]:
+    """The records of a file in any of the forms: one record as text, one JSON object
+    (pretty-printed or not), or JSON lines (many)."""
+    stripped = text.lstrip()
+    if not stripped.startswith("{"):
+        return [GameRecord.parse(text)]
+    if "\n{" in stripped.rstrip():
+        return load_jsonl(text)
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise NotationError(f"JSON: {exc}") from exc
+    return [GameRecord.from_json(data)]
 
 
 def load_jsonl(text: str) -> list[GameRecord]:

@@ -9,7 +9,6 @@ that undo is a plain sequence of ``pop`` calls. People play without a move limit
 from __future__ import annotations
 
 import datetime as _dt
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -17,7 +16,7 @@ from frontlines.bots.base import Bot
 from frontlines.bots.levels import BOT_OPPONENTS
 from frontlines.core.errors import FrontlinesError, IllegalAction
 from frontlines.core.game import Action, State, View
-from frontlines.core.record import GameRecord
+from frontlines.core.record import GameRecord, load_records
 from frontlines.core.referee import Failure, PlayerError, Referee
 from frontlines.games import parse_state
 
@@ -214,23 +213,15 @@ class GameSession:
 
 
 def load_record(path: Path) -> GameRecord:
-    """A record from a text file, or the first of a JSON-lines file."""
-    text = path.read_text(encoding="utf-8")
-    if text.lstrip().startswith("{"):
-        from frontlines.core.record import load_jsonl
+    """A record from a text or JSON file, or the first of a JSON-lines file."""
+    records = load_records(path.read_text(encoding="utf-8"))
+    if not records:
+        from frontlines.core.errors import NotationError
 
-        records = load_jsonl(text)
-        if not records:
-            from frontlines.core.errors import NotationError
-
-            raise NotationError(f"{path}: no record in the file")
-        return records[0]
-    return GameRecord.parse(text)
+        raise NotationError(f"{path}: no record in the file")
+    return records[0]
 
 
 def replay_states(record: GameRecord) -> tuple[list[State], list[str]]:
     """Every position of a record and the action text leading to each (first is empty)."""
-    states = list(record.states(parse_state))
-    texts: Sequence[str] = ["", *record.actions]
-    record.terminate(states[-1])  # states are clones: ending the last changes no other
-    return states, list(texts)
+    return record.positions(parse_state), ["", *record.actions]

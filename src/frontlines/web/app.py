@@ -55,7 +55,7 @@ from frontlines.web.inputs import (
     parse_message,
     valid_game_id,
 )
-from frontlines.web.live import GameError, LiveGame, Manager, rebuild, record_of
+from frontlines.web.live import GameError, LiveGame, Manager, record_of
 from frontlines.web.settings import Settings, from_environment
 from frontlines.web.store import STATUSES, Store
 from frontlines.web.workers import make_bots
@@ -337,11 +337,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     def replay_states(game: LiveGame) -> list[State]:
         states = replay_cache.get(game.id)
         if states is None:
-            record = record_of(game.stored)
-            states = list(record.states(parse_state))
-            final = rebuild(game.stored)
-            if final.is_terminal() and not states[-1].is_terminal():
-                states.append(final)  # the resignation, as its own last step
+            states = record_of(game.stored).positions(parse_state, ending_step=True)
             replay_cache[game.id] = states
             while len(replay_cache) > 16:
                 replay_cache.popitem(last=False)
