@@ -144,34 +144,60 @@ def test_every_message_type_answers_bad_messages_without_internal(server: TestCl
 _TROOP = re.compile(r"(?<![A-Za-z0-9])([ROYGBP](?:10|[1-9]))(?![0-9])")
 _TACTICS = ("AL", "DA", "CC", "SB", "FO", "MU", "SC", "RE", "DE", "TR")
 _ANY = re.compile(r"(?<![A-Za-z0-9])([ROYGBP](?:10|[1-9])|AL|DA|CC|SB|FO|MU|SC|RE|DE|TR)(?![A-Za-z0-9])")
+# War Machine cards (docs/warmachine.md): two country letters, war machine first. In a message
+# each stands alone (``GI``, ``GI^3``, ``burn:GI``); in notation piles and hands run them
+# together (``piles=URGRBIBG/...``), and no other upper-case letters stand side by side there.
+_WM_MENTIONED = re.compile(r"(?<![A-Za-z])([GIJBUR]{2})(?![A-Za-z])")
+_WM_CARD = re.compile(r"[GIJBUR]{2}")
 
 
-def hidden_from(view: dict[str, Any]) -> tuple[list[str], list[str]]:
-    """Troops and tactics this view cannot place: never mentioned in it, except in the list
-    of unseen troops itself."""
-    rest = {k: v for k, v in view.items() if k != "unseen"}
-    mentioned = set(_ANY.findall(json.dumps(rest)))
+def hidden_from(view: dict[str, Any], setup: str) -> list[list[str]]:
+    """The cards this view cannot place, in groups whose cards can take each other's places
+    (Battle Line: troops, tactics; War Machine: every card in a pile, a hand, a burn or the
+    leftover at the deal): never mentioned in the view, except in its list of unseen troops."""
+    rest = json.dumps({k: v for k, v in view.items() if k != "unseen"})
+    if view["game"] == "warmachine":
+        mentioned = set(_WM_MENTIONED.findall(rest))
+        return [sorted(c for c in set(_WM_CARD.findall(setup)) if c not in mentioned)]
+    mentioned = set(_ANY.findall(rest))
     troops = [c for c in view.get("unseen") or [] if c not in mentioned]
     tactics = [c for c in _TACTICS if c not in mentioned]
-    return troops, tactics
+    return [troops, tactics]
 
 
-def altered_state(setup: str, actions: list[str], troops: list[str], tactics: list[str], rng: random.Random) -> Any:
-    """The same game with the hidden cards exchanged among themselves: the setup and every
-    action are rewritten with one permutation of those cards, then replayed."""
+def altered_state(setup: str, actions: list[str], hidden: list[list[str]], rng: random.Random) -> Any:
+    """The same game with the hidden cards exchanged among themselves, each group within
+    itself: the setup and every action are rewritten with one permutation of those cards,
+    then replayed."""
     swap: dict[str, str] = {}
-    for group in (troops, tactics):
+    for group in hidden:
         shuffled = group[:]
         rng.shuffle(shuffled)
         swap.update(zip(group, shuffled, strict=True))
+    card = _WM_CARD if setup.startswith("warmachine") else _ANY
 
     def rename(text: str) -> str:
-        return _ANY.sub(lambda m: swap.get(m.group(1), m.group(1)), text)
+        return card.sub(lambda m: swap.get(m.group(0), m.group(0)), text)
 
     state = parse_state(rename(setup))
     for text in actions:
         state.apply(state.parse_action(rename(text)))
     return state
+
+
+def probes(ruleset: str, hidden: list[list[str]], rng: random.Random) -> list[dict[str, Any]]:
+    """Moves a client might send to fish for hidden cards: playing, burning, taking or
+    returning cards it does not hold (never legal: the cards are not in its hand), and
+    garbage. Their answers must not depend on where those cards are."""
+    cards = [c for group in hidden for c in group]
+    out: list[dict[str, Any]] = [{"type": "action", "text": "?"}, {"type": "action"}, {"type": "sync", "ply": -1}]
+    for c in rng.sample(cards, min(2, len(cards))):
+        if ruleset == "warmachine":
+            texts = [f"{c}^{rng.randint(1, 6)}", f"{c}v{rng.randint(1, 6)}", f"burn:{c}", f"take1:{c}"]
+        else:
+            texts = [f"{c}@{rng.randint(1, 9)}", f"return:{c}", f"DE:{c}", f"TR:{c}>{rng.randint(1, 9)}"]
+        out += [{"type": "action", "text": t} for t in texts]
+    return out
 
 
 @pytest.fixture(scope="module")
@@ -184,10 +210,12 @@ def sqlite_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClie
         yield client
 
 
-@settings(max_examples=2, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(ruleset=st.sampled_from(["battleline", "schotten-totten", "battleline-basic"]), seed=st.integers(0, 2**32))
-def test_no_message_depends_on_a_card_its_receiver_cannot_see(sqlite_server: TestClient, ruleset: str, seed: int) -> None:
-    server = sqlite_server
+def check_no_message_depends_on_hidden_cards(server: TestClient, ruleset: str, seed: int) -> None:
+    """Two games of ``ruleset`` (between friends, pass-and-play) played at random through
+    their sockets; at every ply one audience (a seat, the other seat, a spectator, the
+    pass-and-play seat) is asked for its view and sends :func:`probes`, then asked again
+    with the hidden cards exchanged in the server's state: every answer, on the socket and
+    over HTTP, must be the same."""
     rng = random.Random(seed)
     friend = create(server, ruleset=ruleset)
     hotseat = create(server, opponent="hotseat", ruleset=ruleset, seed=seed)
@@ -234,15 +262,37 @@ def test_no_message_depends_on_a_card_its_receiver_cannot_see(sqlite_server: Tes
                 ws.send_json({"type": "sync"})
                 real = ws.receive_json()
                 real_http = server.get(f"/api/games/{gid}", params={"t": token}).json()
-                troops, tactics = hidden_from(real["view"])
+                hidden = hidden_from(real["view"], game.stored.setup)
+                fishing = probes(ruleset, hidden, rng)
+                answers = []
+                for probe in fishing:
+                    ws.send_json(probe)
+                    answers.append(ws.receive_json())
                 state = game.state
-                other = altered_state(game.stored.setup, game.stored.actions, troops, tactics, rng)
+                other = altered_state(game.stored.setup, game.stored.actions, hidden, rng)
                 changed += other.to_notation() != state.to_notation()
                 game.state = other
                 try:
                     ws.send_json({"type": "sync"})
                     assert ws.receive_json() == real, (name, ply)
                     assert server.get(f"/api/games/{gid}", params={"t": token}).json() == real_http, (name, ply)
+                    for probe, answer in zip(fishing, answers, strict=True):
+                        ws.send_json(probe)
+                        assert ws.receive_json() == answer, (name, ply, probe)
                 finally:
                     game.state = state
     assert changed > 10  # the exchange really moved hidden cards
+
+
+@settings(max_examples=2, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(ruleset=st.sampled_from(["battleline", "schotten-totten", "battleline-basic"]), seed=st.integers(0, 2**32))
+def test_no_message_depends_on_a_card_its_receiver_cannot_see(sqlite_server: TestClient, ruleset: str, seed: int) -> None:
+    check_no_message_depends_on_hidden_cards(sqlite_server, ruleset, seed)
+
+
+@settings(max_examples=2, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 2**32))
+def test_no_war_machine_message_depends_on_a_card_its_receiver_cannot_see(sqlite_server: TestClient, seed: int) -> None:
+    # Hidden in War Machine: the opponent's hand, every support pile, the opponent's
+    # face-down burns and the leftover cards of the deal.
+    check_no_message_depends_on_hidden_cards(sqlite_server, "warmachine", seed)
