@@ -12,6 +12,7 @@ full state. Subclass :class:`Bot` and implement :meth:`Bot.choose` to write a ho
 
 from __future__ import annotations
 
+import random
 from abc import ABC, abstractmethod
 from typing import Any
 
@@ -47,3 +48,23 @@ class Bot(ABC):
 
     def close(self) -> None:
         """Release processes or threads the bot holds."""
+
+
+class SeededBot(Bot):
+    """A bot that draws on its own random source (``_rng``). ``seed`` seeds the instance; each
+    game's seed (:meth:`new_game`) makes a fresh source from it, the game's seed and the seat,
+    so that a match plays the same games whatever order they run in. :meth:`info` is what
+    the last :meth:`choose` put in ``_last``."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self._seed = seed
+        self._rng = random.Random(seed)
+        self._last: dict[str, Any] = {}
+
+    def new_game(self, ruleset: str, seat: int, seed: int | None = None) -> None:
+        if seed is not None:
+            base = 0 if self._seed is None else self._seed
+            self._rng = random.Random(f"{base}:{seed}:{seat}")
+
+    def info(self) -> dict[str, Any]:
+        return dict(self._last)

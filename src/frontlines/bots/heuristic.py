@@ -16,9 +16,8 @@ from __future__ import annotations
 
 import importlib
 import random
-from typing import Any
 
-from frontlines.bots.base import Bot, Clock
+from frontlines.bots.base import Clock, SeededBot
 from frontlines.core.actions import ActionKind
 from frontlines.core.game import Action, Outcome, State, View
 
@@ -121,7 +120,7 @@ def policy_for(ruleset: str) -> GamePolicy:
     return policy
 
 
-class HeuristicBot(Bot):
+class HeuristicBot(SeededBot):
     """Fast rule-of-thumb play. ``noise`` (0-1) makes it weaker: with that probability it
     picks among its top few moves at random, and sometimes any legal move (used by ``easy``)."""
 
@@ -132,16 +131,9 @@ class HeuristicBot(Bot):
             raise ValueError(f"heuristic noise must be between 0 and 1, not {noise}")
         if not 0 <= samples <= 1000:
             raise ValueError(f"heuristic samples must be between 0 (the default) and 1000, not {samples}")
-        self._seed = seed
+        super().__init__(seed)
         self.noise = noise
         self.samples = samples
-        self._rng = random.Random(seed)
-        self._last: dict[str, Any] = {}
-
-    def new_game(self, ruleset: str, seat: int, seed: int | None = None) -> None:
-        if seed is not None:
-            base = 0 if self._seed is None else self._seed
-            self._rng = random.Random(f"{base}:{seed}:{seat}")
 
     def choose(self, view: View, clock: Clock | None = None) -> Action:
         policy = policy_for(view.ruleset)
@@ -161,6 +153,3 @@ class HeuristicBot(Bot):
             return self._rng.choice(ranked[:3])[1]
         self._last = {}
         return policy.choose(view, self._rng, self.samples)
-
-    def info(self) -> dict[str, Any]:
-        return dict(self._last)

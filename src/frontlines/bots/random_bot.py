@@ -6,10 +6,7 @@ bot needs nothing game-specific; in War Machine there are no claims and it is pu
 
 from __future__ import annotations
 
-import random
-from typing import Any
-
-from frontlines.bots.base import Bot, Clock
+from frontlines.bots.base import Clock, SeededBot
 from frontlines.core.actions import ActionKind
 from frontlines.core.game import Action, View
 
@@ -19,21 +16,10 @@ def claim_actions(view: View, actions: list[Action]) -> list[Action]:
     return [a for a in actions if view.describe_action(a).kind is ActionKind.CLAIM]
 
 
-class RandomBot(Bot):
+class RandomBot(SeededBot):
     """Uniformly random legal action; provable claims first."""
 
     name = "random"
-
-    def __init__(self, seed: int | None = None) -> None:
-        self._seed = seed
-        self._rng = random.Random(seed)
-        self._last: dict[str, Any] = {}
-
-    def new_game(self, ruleset: str, seat: int, seed: int | None = None) -> None:
-        # A per-game seed keeps a match reproducible whatever order the games run in.
-        if seed is not None:
-            base = 0 if self._seed is None else self._seed
-            self._rng = random.Random(f"{base}:{seed}:{seat}")
 
     def choose(self, view: View, clock: Clock | None = None) -> Action:
         legal = view.legal_actions()
@@ -43,6 +29,3 @@ class RandomBot(Bot):
         action = claims[0] if claims else self._rng.choice(legal)
         self._last = {"legal": len(legal), "claim": bool(claims)}
         return action
-
-    def info(self) -> dict[str, Any]:
-        return dict(self._last)
