@@ -182,15 +182,7 @@ def _card_play(t: Table, action: int, p: int) -> Reason | None:
         if leader_spent(t, p, card):
             return Reason("leader_spent")
     if action < CLAIM_BASE:
-        f = action % 9
-        if t.claimed[f] >= 0:
-            return Reason.of("flag_claimed", flag=f + 1)
-        if forbidden(t, f, card):
-            return _battlefield(t, f, card)
-        # (one Fog and one Mud: neither can meet its like at a flag; they take no slot)
-        if card not in (FOG, MUD) and side_full(t, f, p):
-            return Reason.of("side_full", flag=f + 1)
-        return None
+        return _placement(t, action % 9, card, p)
     if action == SCOUT_PLAY:
         return None if t.tdeck or t.xdeck else Reason("decks_empty")
     return _guile(t, action, p)
@@ -214,15 +206,23 @@ def _guile(t: Table, action: int, p: int) -> Reason | None:
         return Reason.of("guile_not_yours" if owner == p else "guile_not_theirs", card=card_code(c))
     if t.claimed[source] >= 0:
         return Reason.of("guile_source_claimed", flag=source + 1)
-    if target is not None:
-        if action < DESERTER_BASE and target == source:
-            return Reason.of("redeploy_same_flag", card=card_code(REDEPLOY))
-        if t.claimed[target] >= 0:
-            return Reason.of("flag_claimed", flag=target + 1)
-        if forbidden(t, target, c):
-            return _battlefield(t, target, c)
-        if c not in (FOG, MUD) and side_full(t, target, p):
-            return Reason.of("side_full", flag=target + 1)
+    if target is None:
+        return None
+    if action < DESERTER_BASE and target == source:
+        return Reason.of("redeploy_same_flag", card=card_code(REDEPLOY))
+    return _placement(t, target, c, p)
+
+
+def _placement(t: Table, f: int, card: int, p: int) -> Reason | None:
+    """Why ``card`` may not go to ``p``'s side of flag ``f`` (played, redeployed or taken
+    over there), or None."""
+    if t.claimed[f] >= 0:
+        return Reason.of("flag_claimed", flag=f + 1)
+    if forbidden(t, f, card):
+        return _battlefield(t, f, card)
+    # (one Fog and one Mud: neither can meet its like at a flag; they take no slot)
+    if card not in (FOG, MUD) and side_full(t, f, p):
+        return Reason.of("side_full", flag=f + 1)
     return None
 
 
