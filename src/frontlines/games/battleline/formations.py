@@ -20,7 +20,7 @@ Complete sides are cached by their card mask.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from frontlines.games.battleline.cards import ALEXANDER, COMPANION_CAVALRY, DARIUS, NUM_COLOURS, SHIELD_BEARERS
@@ -88,7 +88,6 @@ class _Tables:
         self.troop_mask = sum(1 << (c * 10 + v) for c in range(NUM_COLOURS) for v in range(max_value))
         # value_mask[x]: the six cards of value x
         self.value_mask = [0] + [sum(1 << (c * 10 + x - 1) for c in range(NUM_COLOURS)) for x in range(1, 11)]
-        # top_k[k][values]: sum of the k highest values in a 10-bit value mask, -1 if fewer than k
         # top_k[k][values]: sum of the k highest values in a 10-bit value mask, -1 if fewer
         # than k; built by peeling off the highest value: top_k[k][m] = hv + top_k[k-1][m - hv]
         size = 1 << _VALUE_BITS
@@ -115,30 +114,27 @@ class _Tables:
         key = (n, leaders)
         table = self._runs.get(key)
         if table is None:
-            starts = [(v, ((1 << n) - 1) << (v - 1)) for v in range(1, self.max_value - n + 2)]
-            table = [0] * (1 << _VALUE_BITS)
-            for m in range(1 << _VALUE_BITS):
-                acc = 0
-                for v, run in starts:
-                    if (run & ~m).bit_count() <= leaders:
-                        acc |= 1 << (v - 1)
-                table[m] = acc
-            self._runs[key] = table
+            table = self._runs[key] = self._run_starts(n, lambda run, m: (run & ~m).bit_count() <= leaders)
         return table
 
     def contains(self, n: int) -> list[int]:
         """[values] -> run starts whose run holds all of ``values`` (within max_value)."""
         table = self._contains.get(n)
         if table is None:
-            starts = [(v, ((1 << n) - 1) << (v - 1)) for v in range(1, self.max_value - n + 2)]
-            table = [0] * (1 << _VALUE_BITS)
-            for m in range(1 << _VALUE_BITS):
-                acc = 0
-                for v, run in starts:
-                    if m & ~run == 0:
-                        acc |= 1 << (v - 1)
-                table[m] = acc
-            self._contains[n] = table
+            table = self._contains[n] = self._run_starts(n, lambda run, m: m & ~run == 0)
+        return table
+
+    def _run_starts(self, n: int, fits: Callable[[int, int], bool]) -> list[int]:
+        """[values] -> the starts (bit v-1 for start v) of the runs of ``n`` values within
+        max_value (as value masks) that ``fits(run, values)``."""
+        starts = [(v, ((1 << n) - 1) << (v - 1)) for v in range(1, self.max_value - n + 2)]
+        table = [0] * (1 << _VALUE_BITS)
+        for m in range(1 << _VALUE_BITS):
+            acc = 0
+            for v, run in starts:
+                if fits(run, m):
+                    acc |= 1 << (v - 1)
+            table[m] = acc
         return table
 
     def run_tables(self, n: int, leaders: int) -> tuple[list[int], list[int]]:
