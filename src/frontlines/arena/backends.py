@@ -53,12 +53,7 @@ class Backend(Protocol):
 
 
 # Times one game may lose its worker before the run gives up (something kills every worker
-# that plays it); the Ray backend allows as many.
-MAX_REPLAYS = 3
-
-
-# Times one game may lose its worker before the run gives up (something kills every worker
-# that plays it); as on Ray.
+# that plays it); the Ray backend allows as many (it imports this).
 MAX_REPLAYS = 3
 
 

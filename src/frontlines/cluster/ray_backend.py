@@ -25,7 +25,7 @@ import sys
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
-from frontlines.arena.backends import Worker
+from frontlines.arena.backends import MAX_REPLAYS, Worker
 from frontlines.core.errors import FrontlinesError
 
 J = TypeVar("J")
@@ -34,8 +34,6 @@ R = TypeVar("R")
 INSTALL = "pip install 'frontlines[cluster]'"
 # Seconds to wait for anything to answer at --ray-address: Ray itself retries for minutes.
 CONNECT_TIMEOUT = 5.0
-# Times one game may lose its worker before the run gives up.
-MAX_REPLAYS = 3
 
 
 class ClusterError(FrontlinesError):
