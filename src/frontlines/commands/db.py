@@ -11,8 +11,9 @@ from __future__ import annotations
 import argparse
 import os
 
+from frontlines.web.settings import DEFAULT_DATABASE  # standard library only: no web extra needed
+
 HELP = "Create or migrate the web database schema (upgrade), or show its revision (current)."
-DEFAULT_DATABASE = "sqlite:///frontlines.db"
 
 
 def add_database_argument(parser: argparse.ArgumentParser) -> None:
