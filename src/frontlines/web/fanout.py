@@ -36,7 +36,7 @@ CLOSE_TOO_SLOW = 4004
 CLOSE_RESTART = 1012
 
 # Seconds a close frame may wait for a consumer that no longer reads.
-_CLOSE_WAIT = 2.0
+CLOSE_WAIT = 2.0
 
 
 @dataclass(frozen=True)
@@ -115,6 +115,7 @@ class Client:
         self._writer: asyncio.Task[None] | None = None
         self.dropped: tuple[int, str] | None = None
         self.gone = asyncio.Event()  # dropped, or the socket failed: the connection ends
+        self.stopped = asyncio.Event()  # the writer is done and the close frame sent (or given up)
 
     def send(self, text: str) -> None:
         """Queue a message; never waits. A full queue drops the connection."""
@@ -148,15 +149,18 @@ class Client:
 
     async def stop(self) -> None:
         """Stop the writer; say why with a close frame if the connection was dropped."""
-        if self._writer is not None:
-            self._writer.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._writer
-        if self.dropped is not None:
-            close, reason = self.dropped
-            # A consumer that does not read may never take the close frame either.
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(self.sender.close(close, reason), _CLOSE_WAIT)
+        try:
+            if self._writer is not None:
+                self._writer.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await self._writer
+            if self.dropped is not None:
+                close, reason = self.dropped
+                # A consumer that does not read may never take the close frame either.
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(self.sender.close(close, reason), CLOSE_WAIT)
+        finally:
+            self.stopped.set()
 
     @property
     def queued(self) -> int:

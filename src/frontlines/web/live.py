@@ -43,6 +43,7 @@ from frontlines.web.fanout import (
     CLOSE_TOO_MANY_CONNECTIONS,
     CLOSE_TOO_MANY_MESSAGES,
     CLOSE_TOO_SLOW,
+    CLOSE_WAIT,
     Client,
     Limits,
     Refused,
@@ -951,9 +952,14 @@ class Manager:
         connection is told to reconnect (close code 1012), which the page does by itself,
         to whichever process the address leads to."""
         await self._stop_bots(grace)
-        for game in list(self.games.values()):
-            for client in list(game.clients):
-                client.drop(CLOSE_RESTART, "server restarting; reconnect")
+        clients = [client for game in list(self.games.values()) for client in list(game.clients)]
+        for client in clients:
+            client.drop(CLOSE_RESTART, "server restarting; reconnect")
+        # Each connection sends its own close frame; uvicorn's shutdown, next, would close the
+        # sockets under them with a bare 1012 and the reason would be lost.
+        if clients:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.gather(*(c.stopped.wait() for c in clients)), CLOSE_WAIT + 1.0)
 
     async def _stop_bots(self, grace: float) -> None:
         self.draining = True
