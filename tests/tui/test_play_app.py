@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
@@ -950,3 +951,64 @@ def test_an_empty_hand_is_not_called_hidden() -> None:
     assert _hand_of({"hands": [[], None]}, 0) == ([], "Hand (empty) ")
     assert _hand_of({"hands": [None, None]}, 0) == ([], "Hand (hidden) ")
     assert _hand_of({"hands": [["GJ"], None]}, 0) == (["GJ"], "Hand ")
+
+
+# --- Schotten Totten's words ----------------------------------------------------------------
+
+
+def _no_flags(text: str) -> str:
+    """``text`` (a whole screen), checked for Battle Line's place word."""
+    assert not re.search(r"\bflags?\b", text, re.IGNORECASE), text
+    return text
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+def test_schotten_totten_says_stone_wherever_the_terminal_names_a_place(size: tuple[int, int]) -> None:
+    """Table, prompts, claim proofs, refusals, help, log and replay: Schotten Totten's boundary
+    stones are stones, never flags (docs/rules.md §4.1), and the sentences fit both sizes."""
+    session = session_before("claim", ruleset="schotten-totten", seed=4)
+    app = FrontlinesApp(session=session, bot_delay=0)
+
+    async def scenario(pilot: Pilot[None], app: FrontlinesApp) -> None:
+        await settle(pilot, app)
+        screen = game_screen(app)
+        provable = sorted(int(m.entry["flag"]) for m in screen.picker.moves if m.kind == "claim")
+        _no_flags(screen_text(app))
+        assert f"claim stone {provable[0]}" in prompt_of(screen)
+        await pilot.press("c")
+        await pilot.pause()
+        assert "Claim which stone?" in _no_flags(screen_text(app))
+        assert f"Stone {provable[0]} can be claimed" in prompt_of(screen)
+        empty = next(f for f in range(1, 10) if not side(screen, f, screen.viewer))
+        await pilot.press(str(empty))  # nothing of ours there: refused, with the reason
+        await pilot.pause()
+        assert f"Stone {empty}: your side" in _no_flags(screen_text(app))
+        assert f"Stone {empty}: your side is not complete" in prompt_of(screen)
+        await pilot.press("i", str(empty))
+        await pilot.pause()
+        assert f"Stone {empty}; you: -" in _no_flags(screen_text(app))
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert "claim a stone: provable stones" in _no_flags(screen_text(app))
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.press("c", str(provable[0]))
+        await pilot.pause()
+        text = _no_flags(screen_text(app))
+        assert f"Stone {provable[0]} claimed" in text and f"claims stone {provable[0]}" in text
+        await pilot.press("t")  # draw; then the bot moves, and it is our card play
+        await settle(pilot, app)
+        full = next(f for f in range(1, 10) if len(side(screen, f, screen.viewer)) == 3
+                    and screen.view_dict["flags"][f - 1]["claimed_by"] is None)
+        await pilot.press("1", str(full))
+        await pilot.pause()
+        assert f"Stone {full} is not possible" in _no_flags(screen_text(app))
+        assert f"your side of stone {full} is full" in prompt_of(screen)
+        replay = ReplayScreen(screen.session.record(), viewer=screen.viewer, standalone=False)
+        await app.push_screen(replay)
+        back = replay.texts[::-1].index(f"claim:{provable[0]}")
+        await pilot.press("end", *["left"] * back)
+        await pilot.pause()
+        assert f"Last: P{screen.viewer + 1} claims stone {provable[0]}" in _no_flags(screen_text(app))
+
+    run_app(app, scenario, size=size)

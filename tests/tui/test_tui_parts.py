@@ -22,7 +22,15 @@ from frontlines.tui.render import COLUMN_ROWS, Marks, column_hit, flag_cell, fla
 from frontlines.tui.session import HUMAN, GameConfig, GameSession
 from frontlines.tui.steps import BUTTON, CARD, CLAIM, DECK, FLAG, HAND, Picker, Token
 from frontlines.tui.widgets import side_info, tracker_text
-from frontlines.tui.words import claim_explanation, describe_action, flag_details, in_ruleset_words, outcome_text
+from frontlines.tui.words import (
+    claim_explanation,
+    describe_action,
+    flag_details,
+    in_place_words,
+    in_ruleset_words,
+    outcome_text,
+    own_words,
+)
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 
@@ -376,3 +384,20 @@ def test_schotten_totten_guile_cards_go_by_their_own_names() -> None:
     record = ActionRecord(ActionKind.DESERTER, "DE:R5", card="R5")
     assert describe_action(record, names) == "Banshee R5"
     assert describe_action(record) == "Deserter R5"
+
+
+def test_schotten_totten_calls_its_places_stones() -> None:
+    text = "Flag 3 can be claimed; flags may be claimed only after playing; your side of flag 2 is full."
+    assert in_place_words(text, "stone") == \
+        "Stone 3 can be claimed; stones may be claimed only after playing; your side of stone 2 is full."
+    assert in_place_words(text, "flag") == text
+    # a file name is the player's word, not the game's
+    assert in_place_words("Saved to /tmp/flag-test.txt and flags/x.txt", "stone") == \
+        "Saved to /tmp/flag-test.txt and flags/x.txt"
+    words = own_words(new_state("schotten-totten", seed=2).view(0).to_dict())
+    assert words is not None and words("claims flag 4") == "claims stone 4"
+    assert own_words(new_state("battleline", seed=2).view(0).to_dict()) is None
+    from frontlines.games import ruleset
+
+    assert [ruleset(n).place_name for n in ("battleline", "schotten-totten", "schotten-totten-tactics", "medieval")] \
+        == ["flag", "stone", "stone", "flag"]

@@ -286,6 +286,9 @@ class Ruleset:
     title: str
     options: tuple[OptionSpec, ...] = field(default_factory=tuple)
     description: str = ""
+    # what players call the places fought over ("flag"; Schotten Totten's "stone"), for
+    # interfaces that word the options before any view exists; "" where the game has none
+    place_name: str = ""
 
     def resolve_options(self, given: Mapping[str, str] | None) -> dict[str, str]:
         """Defaults overlaid with ``given``; unknown names or values raise ``ValueError``."""

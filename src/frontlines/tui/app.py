@@ -9,7 +9,7 @@ worker thread and are handed only their own view.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +31,7 @@ from frontlines.tui.session import GameConfig, GameSession, load_record, make_bo
 from frontlines.tui.steps import ACTION, BUTTON, CARD, CLAIM, DECK, FLAG, HAND, Move, Picker, Token
 from frontlines.tui.warmachine import END
 from frontlines.tui.widgets import BattleLineBoard, FlagColumn, HandBar, Pane, WarMachineBoard
-from frontlines.tui.words import describe_action, outcome_text
+from frontlines.tui.words import describe_action, outcome_text, own_words
 
 _SCREEN_CSS = """
 #status { height: 1; background: $boost; }
@@ -85,6 +85,15 @@ def _short_names(session: GameSession) -> list[str]:
     return ["you" if kind == "human" else "bot" for kind in session.kinds]
 
 
+def speak_ruleset(screen: Screen[None], view: Mapping[str, Any]) -> Callable[[str], str] | None:
+    """Make every pane of ``screen`` say what ``view``'s ruleset says (Schotten Totten's
+    stones for flags); returns the rewording for the screens it opens (help)."""
+    words = own_words(view)
+    for pane in screen.query(Pane):
+        pane.words = words
+    return words
+
+
 def table_layout(ui: GameUI) -> ComposeResult:
     """The table both the game and the replay screens show: status, board, prompt/tracker/log, keys."""
     yield Pane(id="status")
@@ -127,12 +136,14 @@ class GameScreen(Screen[None]):
         self.hinting = False
         self._position: tuple[int, int | None] | None = None
         self.ui = ui_for(session.state.game)
+        self.words: Callable[[str], str] | None = None
 
     # --- layout ---------------------------------------------------------------------
     def compose(self) -> ComposeResult:
         yield from table_layout(self.ui)
 
     def on_mount(self) -> None:
+        self.words = speak_ruleset(self, self.session.view(self.viewer).to_dict())
         if self.session.pass_and_play and not self.session.state.is_terminal():
             self._hand_over()
         self.refresh_table()
@@ -233,7 +244,7 @@ class GameScreen(Screen[None]):
         long_end = self.session.state.is_terminal() and bool(self.ui.end_text(data, self.names))
         tracker.set_class(not self.ui.has_tracker or len(self.message.plain) > 90 or long_end, "hidden")
         log = self.query_one("#log", Pane)
-        log.update(_log_lines(data, _short_names(self.session), max(3, log.size.height)))
+        log.show(_log_lines(data, _short_names(self.session), max(3, log.size.height)))
         self.query_one("#keys", Pane).show(self._keys_text())
 
     def _status_text(self, data: Mapping[str, Any]) -> Text:
@@ -473,7 +484,7 @@ class GameScreen(Screen[None]):
 
     def _handle_key(self, key: str, character: str | None) -> bool:
         if key in ("question_mark",) or character == "?":
-            self.app.push_screen(HelpScreen())
+            self.app.push_screen(HelpScreen(self.words))
             return True
         if key == "q":
             self.action_quit_game()
@@ -711,11 +722,13 @@ class ReplayScreen(Screen[None]):
         self.standalone = standalone
         self.ui = ui_for(self.states[0].game)
         self.players = (record.tags.get("Player0") or "P1", record.tags.get("Player1") or "P2")
+        self.words: Callable[[str], str] | None = None
 
     def compose(self) -> ComposeResult:
         yield from table_layout(self.ui)
 
     def on_mount(self) -> None:
+        self.words = speak_ruleset(self, self.states[0].view(None).to_dict())
         self.show()
 
     def show(self) -> None:
@@ -788,7 +801,7 @@ class ReplayScreen(Screen[None]):
                 self.dismiss(None)
             return
         elif event.character == "?":
-            self.app.push_screen(HelpScreen())
+            self.app.push_screen(HelpScreen(self.words))
         else:
             return
         event.stop()

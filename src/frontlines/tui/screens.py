@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import ClassVar
 
@@ -14,6 +15,7 @@ from textual.widget import Widget
 from textual.widgets import Button, Input, Label, Select, Static
 
 from frontlines.tui.session import OPPONENTS, GameConfig
+from frontlines.tui.words import in_place_words
 
 HELP_TEXT = """\
 [b]Frontlines - keys[/b]   (up/down/PgDn scroll, Esc closes)
@@ -69,9 +71,13 @@ class HelpScreen(ModalScreen[None]):
                                   scrollbar-size-vertical: 0; }  /* scrollbar glyphs are ambiguous-width */
     """
 
+    def __init__(self, words: Callable[[str], str] | None = None) -> None:
+        super().__init__()
+        self.words = words  # the ruleset's own words (Schotten Totten's stones), if not Battle Line's
+
     def compose(self) -> ComposeResult:
         with VerticalScroll():
-            yield Static(HELP_TEXT)
+            yield Static(HELP_TEXT if self.words is None else self.words(HELP_TEXT))
 
     async def action_dismiss(self, result: None = None) -> None:
         self.dismiss(result)
@@ -253,7 +259,8 @@ class SetupScreen(Screen[GameConfig | tuple[str, Path] | None]):
         box = self.query_one("#options", Vertical)
         await box.remove_children()
         rows: list[Widget] = [Static("Rules options", classes="row")]
-        for spec in find_ruleset(name).options:
+        spec_of = find_ruleset(name)
+        for spec in spec_of.options:
             if spec.name in ("first_player", "shuffler"):
                 continue  # asked above as "First move"
             value = self.config.options.get(spec.name, spec.default)
@@ -261,7 +268,7 @@ class SetupScreen(Screen[GameConfig | tuple[str, Path] | None]):
             rows.append(Horizontal(Label(spec.name),
                                    Select(choices, value=value if value in spec.choices else spec.default,
                                           allow_blank=False, compact=True, name=spec.name,
-                                          tooltip=spec.help or None),
+                                          tooltip=in_place_words(spec.help, spec_of.place_name) or None),
                                    classes="row option"))
         await box.mount_all(rows)
 

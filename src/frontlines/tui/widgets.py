@@ -30,13 +30,31 @@ class Pane(Static):
         super().__init__(id=id, classes=classes)
         self._shown: tuple[str, tuple[object, ...]] | None = None
         self.text = Text()
+        # the ruleset's own words for Battle Line's (``words.own_words``): every text of the
+        # table passes here, so no message can name a place as another game does
+        self.words: Callable[[str], str] | None = None
 
     def show(self, text: Text) -> None:
+        if self.words is not None:
+            text = reworded(text, self.words)
         key = (text.plain, tuple((sp.start, sp.end, str(sp.style)) for sp in text.spans))
         if key != self._shown:
             self._shown = key
             self.text = text
             self.update(text, layout=False)
+
+
+def reworded(text: Text, words: Callable[[str], str]) -> Text:
+    """``text`` with ``words`` applied to each run of one style (a word changes length, so
+    the styles are carried run by run rather than by their offsets)."""
+    cuts = sorted({span.start for span in text.spans} | {span.end for span in text.spans})
+    out = Text(style=text.style, end=text.end)
+    for piece in text.divide(cuts):
+        styled = Text(words(piece.plain))
+        for span in piece.spans:
+            styled.stylize(span.style, 0, len(styled.plain))
+        out.append_text(styled)
+    return out
 
 
 class FlagColumn(Widget):

@@ -39,6 +39,30 @@ _WORDS: dict[K, _Words] = {
 }
 
 
+# Battle Line's "flag" where a ruleset calls its places otherwise; not inside a file name
+# ("flag-test.txt", "/flags/"), which is the player's word, not the game's
+_FLAG_RE = re.compile(r"(?<![/\-])\b([Ff])lag(s?)\b(?![/\-]|\.\w)")
+
+
+def in_place_words(text: str, place: str | None) -> str:
+    """``text`` (the terminal's and the engine's English, which say "flag") with each flag
+    called as the ruleset calls its places (``place``: the view's ``place_name``):
+    "Stone 3 can be claimed" in Schotten Totten, whose places are boundary stones
+    (docs/rules.md §4.1)."""
+    if not place or place == "flag":
+        return text
+    return _FLAG_RE.sub(lambda m: (place.capitalize() if m.group(1) == "F" else place) + m.group(2), text)
+
+
+def own_words(view: Mapping[str, Any]) -> Callable[[str], str] | None:
+    """What turns the terminal's Battle Line words into the words of ``view``'s ruleset, or
+    ``None`` where they are its own."""
+    place = view.get("place_name")
+    if not place or place == "flag":
+        return None
+    return lambda text: in_place_words(text, str(place))
+
+
 def describe_action(entry: ActionRecord | Mapping[str, Any], card_names: Sequence[str] | None = None) -> str:
     """An action record (or its JSON form from the view) in a few words: ``R7@3`` -> ``R7 to 3``,
     ``GJ^4`` -> ``GJ WM to 4``; a kind this terminal has no words for comes back as its text.

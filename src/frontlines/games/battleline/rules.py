@@ -87,32 +87,43 @@ VARIANTS: dict[str, Variant] = {
 
 _TACTICS_OPTIONS = (SCOUT_SHORT_DECK, GUILE_ENV, MUD_EXCESS)
 
+# What each naming table calls the nine places fought over: Schotten Totten's boundary stones
+# are its flags (docs/rules.md §4.1). User interfaces (the view's and the ruleset's
+# ``place_name``) say "stone" where Battle Line says "flag".
+PLACE_NAMES: dict[str, str] = {"battleline": "flag", "schotten-totten": "stone", "medieval": "flag"}
+_FLAG, _STONE = PLACE_NAMES["battleline"], PLACE_NAMES["schotten-totten"]
+
 RULESETS: tuple[Ruleset, ...] = (
     Ruleset(
         "battleline", GAME, "Battle Line",
         (CLAIM_TIMING, STALL_RULE, STUCK_RESULT, *_TACTICS_OPTIONS, FIRST_PLAYER),
         "Reiner Knizia's Battle Line (GMT): 60 troops 1-10 in six colours, 10 tactics cards, 9 flags.",
+        _FLAG,
     ),
     Ruleset(
         "battleline-basic", GAME, "Battle Line (basic, no tactics)",
         (CLAIM_TIMING, STALL_RULE, STUCK_RESULT, FIRST_PLAYER),
         "Battle Line without the tactics deck.",
+        _FLAG,
     ),
     Ruleset(
         "schotten-totten", GAME, "Schotten Totten",
         (CLAIM_TIMING_ST, STALL_RULE, STUCK_RESULT, FIRST_PLAYER),
         "54 clan cards 1-9, a hand of 6, no tactics.",
+        _STONE,
     ),
     Ruleset(
         "schotten-totten-tactics", GAME, "Schotten Totten (tactical variant)",
         (CLAIM_TIMING_ST, STALL_RULE, STUCK_RESULT, *_TACTICS_OPTIONS, FIRST_PLAYER),
         "54 clan cards and 10 tactic cards, a hand of 7; Joker 1-9 (one per player), Spy 7, "
         "Headhunter returns cards under the decks.",
+        _STONE,
     ),
     Ruleset(
         "medieval", GAME, "Battle Line: Medieval",
         (CLAIM_TIMING, STALL_RULE, STUCK_RESULT, *_TACTICS_OPTIONS, FIRST_PLAYER, BATTLEFIELDS, BATTLEFIELD_SET),
         "Battle Line rules with medieval names and nine battlefield cards (effects from data files).",
+        _FLAG,
     ),
 )
 
@@ -128,9 +139,6 @@ CARD_NAMES: dict[str, tuple[str, ...]] = {
         "Spies", "Redeploy", "Deserter", "Traitor",
     ),
 }
-# What each naming table calls the nine places fought over: Schotten Totten's boundary stones
-# are its flags (docs/rules.md §4.1). User interfaces say "stone" where Battle Line says "flag".
-PLACE_NAMES: dict[str, str] = {"battleline": "flag", "schotten-totten": "stone", "medieval": "flag"}
 FORMATION_NAMES: dict[str, tuple[str, ...]] = {
     # index = rank - 1 (Host .. Wedge)
     "battleline": ("Host", "Skirmish Line", "Battalion Order", "Phalanx", "Wedge"),
