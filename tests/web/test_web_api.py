@@ -101,6 +101,14 @@ def test_create_and_filtered_views(client: TestClient) -> None:
     assert "token0" not in json.dumps(listed) and game["token"] not in json.dumps(listed)
 
 
+def test_rulesets_say_what_their_places_are_called(client: TestClient) -> None:
+    """The home page words each ruleset's options before any view exists: /api/rulesets says
+    what each ruleset calls its places (Schotten Totten's stones)."""
+    places = {r["name"]: r["place_name"] for r in client.get("/api/rulesets").json()}
+    assert places["schotten-totten"] == places["schotten-totten-tactics"] == "stone"
+    assert places["battleline"] == places["medieval"] == "flag" and places["warmachine"] is None
+
+
 def test_bad_requests(client: TestClient) -> None:
     assert client.post("/api/games", json={"ruleset": "nope", "opponent": "friend"}).status_code == 400
     assert client.post("/api/games", json={"ruleset": RULESET, "opponent": "bot:god"}).status_code == 400

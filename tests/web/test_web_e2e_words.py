@@ -185,3 +185,29 @@ def test_pass_and_play_by_the_players_names(browser: Any, server: LiveServer) ->
     page.check('input[name="kind"][value="hotseat"]')
     assert page.input_value("#name") == "Ann" and page.input_value("#other-name") == "Bořek"
     assert page.errors == []
+
+
+@pytest.mark.parametrize("lang", ["en", "fa", "ja", "cs"])
+def test_home_page_words_the_rules_options_of_each_ruleset(browser: Any, server: LiveServer, lang: str) -> None:  # noqa: F811
+    """The new-game form's rules options (labels, choices, help) speak of stones and of
+    Schotten Totten's own tactic cards when a Schotten Totten ruleset is chosen (/api/rulesets
+    says each ruleset's place_name), and of flags again for Battle Line, in each language."""
+    from frontlines.web.i18n import gettext
+
+    stone, flag = STONE[lang]
+    page = new_page(browser, viewport={"width": 1280, "height": 900})
+    page.goto(f"{server.base}/?lang={lang}")
+    page.wait_for_selector('#ruleset option[value="schotten-totten-tactics"]', state="attached")
+    page.select_option("#ruleset", "schotten-totten-tactics")
+    page.click(".field-details summary")  # the options fold open
+    page.wait_for_selector("#opt-claim_timing")
+    options = page.inner_text("#options")
+    assert re.search(stone, options) and not re.search(flag, options), options
+    assert gettext(lang, "Headhunter") in options and gettext(lang, "Scout") not in options
+    page.locator("#options").screenshot(path=str(ARTIFACTS / f"home-options-schotten-totten-{lang}.png"))
+    page.select_option("#ruleset", "battleline")
+    page.wait_for_function("(word) => !document.querySelector('#options').innerText.includes(word)",
+                           arg=gettext(lang, "Headhunter"))
+    options = page.inner_text("#options")
+    assert re.search(flag, options) and not re.search(stone, options), options
+    assert page.errors == []

@@ -220,6 +220,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
         return [
             {"name": r.name, "game": r.game, "title": r.title, "description": r.description,
+             "place_name": r.place_name or None,  # "flag"; Schotten Totten's "stone"
              "options": [{"name": o.name, "default": o.default, "choices": list(o.choices), "help": o.help}
                          for o in r.options]}
             for r in all_rulesets()

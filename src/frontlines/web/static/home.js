@@ -1,5 +1,5 @@
 // Home page: start a game, resume my games, watch live ones.
-import { loadCatalog, t, esc, myGames, rememberGame, forgetGame, num, levelName, levelDescription } from "./common.js";
+import { loadCatalog, t, esc, myGames, rememberGame, forgetGame, num, levelName, levelDescription, setPlace } from "./common.js";
 import { OPTION_WORDS, helpText } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
@@ -12,6 +12,7 @@ function optionFields() {
   const rs = rulesets.find((r) => r.name === $("ruleset").value);
   const box = $("options");
   box.innerHTML = "";
+  setPlace(rs && rs.place_name);  // Schotten Totten's options speak of stones (and its own cards)
   if (!rs) return;
   for (const o of rs.options) {
     if (STARTER[o.name]) continue; // set by "Who moves first"

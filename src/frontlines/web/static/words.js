@@ -90,9 +90,11 @@ export const OPTION_WORDS = {
 /** An option's help in players' words (the server's own help, should a new option lack them). */
 export function helpText(o) { return OPTION_WORDS[`${o.name}/help`] || o.help || ""; }
 
-// What a ruleset that calls its flags otherwise says instead (the view's `place_name`; Schotten
-// Totten's boundary stones, docs/rules.md §4.1): key, the Battle Line words; value, the words
-// for that ruleset. `t()` in common.js picks them once a view has said what its places are;
+// What a ruleset that calls its flags otherwise says instead (the view's and the ruleset's
+// `place_name`; Schotten Totten's boundary stones, docs/rules.md §4.1), and its other words
+// where they differ (its tactic cards' names in the rules options): key, the Battle Line
+// words; value, the words for that ruleset. `t()` in common.js picks them once a view (or
+// the home page's chosen ruleset) has said what its places are;
 // web/i18n.py reads this object (plain JSON between the braces) to list them for the catalogs,
 // and a test fails on a message that speaks of flags without its words here.
 export const PLACE_WORDS = {
@@ -123,6 +125,17 @@ export const PLACE_WORDS = {
     "flag {flag} is claimed: its cards can no longer be moved": "stone {flag} is claimed: its cards can no longer be moved",
     "{card} moves a card to another flag": "{card} moves a card to another stone",
     "there is no card at an unclaimed flag that {card} could take": "there is no card at an unclaimed stone that {card} could take",
-    "no flag can take {card} now": "no stone can take {card} now"
+    "no flag can take {card} now": "no stone can take {card} now",
+    "When flags may be claimed": "When stones may be claimed",
+    "It loses the flag": "It loses the stone",
+    "More claimed flags wins": "More claimed stones wins",
+    "When Mud leaves a flag": "When Mud Fight leaves a stone",
+    "Scout when the decks are nearly empty": "Headhunter when the decks are nearly empty",
+    "Redeploy and Deserter may take Fog and Mud": "Strategist and Banshee may take Blind-Man's Bluff and Mud Fight",
+    "when flags may be claimed: any time before the draw, only after the card play, or only before it": "when stones may be claimed: any time before the draw, only after the card play, or only before it",
+    "when both players are stuck for good: more claimed flags wins, or the game is drawn (house rule)": "when both players are stuck for good: more claimed stones wins, or the game is drawn (house rule)",
+    "how many cards Scout returns when the decks held fewer than three": "how many cards Headhunter returns when the decks held fewer than three",
+    "whether Redeploy and Deserter may move or remove Fog and Mud": "whether Strategist and Banshee may move or remove Blind-Man's Bluff and Mud Fight",
+    "a side left with 4 cards when Mud goes: judge its best 3, or its owner discards one": "a side left with 4 cards when Mud Fight goes: judge its best 3, or its owner discards one"
   }
 };
