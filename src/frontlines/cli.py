@@ -15,7 +15,7 @@ from collections.abc import Sequence
 # name -> (module, one-line help). The help is repeated here so that ``--help`` needs no imports.
 COMMANDS: dict[str, tuple[str, str]] = {
     "serve": ("frontlines.commands.serve", "start the web app (http://127.0.0.1:8000)"),
-    "db": ("frontlines.commands.db", "create or migrate the web database schema (upgrade), show it (current)"),
+    "db": ("frontlines.commands.db", "create, migrate (upgrade) or copy the web database, show its revision (current)"),
     "play": ("frontlines.commands.play", "full-screen terminal game"),
     "prove": ("frontlines.commands.prove", "claim proofs: JSON lines on stdin -> JSON lines on stdout"),
     "selfplay": ("frontlines.commands.selfplay", "bots play each other and print the result and the record"),

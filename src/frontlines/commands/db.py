@@ -1,19 +1,22 @@
-"""``frontlines db``: create or migrate the web app's database schema (Alembic), or say where it stands.
+"""``frontlines db``: create, migrate or copy the web app's database, or say where it stands.
 
 ``frontlines db upgrade`` is a step of every deploy on PostgreSQL (``frontlines serve``
 refuses a database that is not at the newest revision there; with the embedded SQLite
 default it upgrades by itself). ``frontlines db current`` prints the revision and exits 0
-when the database is up to date, 1 when it is not.
+when the database is up to date, 1 when it is not. ``frontlines db copy --from URL --to
+URL`` carries every game to another database (from SQLite to PostgreSQL, say).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import sys
 
 from frontlines.web.settings import DEFAULT_DATABASE  # standard library only: no web extra needed
 
-HELP = "Create or migrate the web database schema (upgrade), or show its revision (current)."
+HELP = ("Create or migrate the web database schema (upgrade), show its revision (current), "
+        "or copy every game to another database (copy --from URL --to URL).")
 
 
 def add_database_argument(parser: argparse.ArgumentParser) -> None:
@@ -23,10 +26,19 @@ def add_database_argument(parser: argparse.ArgumentParser) -> None:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("action", choices=("upgrade", "current"),
+    parser.add_argument("action", choices=("upgrade", "current", "copy"),
                         help="upgrade: bring the schema to the newest revision (creates it in an empty "
-                             "database); current: show the database's revision")
+                             "database); current: show the database's revision; copy: copy every game "
+                             "from --from to --to")
     add_database_argument(parser)
+    parser.add_argument("--from", dest="source", metavar="URL",
+                        help="copy: the database to read (default: --database); it is not changed")
+    parser.add_argument("--to", dest="target", metavar="URL",
+                        help="copy: the database to write; its schema is created or upgraded first")
+    parser.add_argument("--append", action="store_true",
+                        help="copy: into a target that already holds games (a game both hold stops the copy)")
+    parser.add_argument("--batch", type=int, default=1000, metavar="ROWS",
+                        help="copy: rows read and written at a time (default 1000)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -37,6 +49,8 @@ def run(args: argparse.Namespace) -> int:
     except ImportError as exc:  # the web stack is an optional extra
         print(f"frontlines db needs the web extra: pip install 'frontlines[web]' ({exc})")
         return 2
+    if args.action == "copy":
+        return _copy(args)
     where = mask_url(args.database)
     if args.action == "current":
         engine = open_engine(args.database)
@@ -56,4 +70,24 @@ def run(args: argparse.Namespace) -> int:
         print(f"{where}: already {after.describe()}")
     else:
         print(f"{where}: was {before.describe()}; now {after.describe()}")
+    return 0
+
+
+def _copy(args: argparse.Namespace) -> int:
+    from frontlines.web.database import DatabaseError
+    from frontlines.web.dbcopy import copy_database
+    from frontlines.web.logs import mask_url
+
+    if not args.target:
+        raise DatabaseError("frontlines db copy needs --to URL (the database to copy into)")
+    source = args.source or args.database
+
+    def progress(table: str, rows: int) -> None:
+        print(f"\r{table}: {rows} rows", end="", file=sys.stderr, flush=True)
+
+    shown = progress if sys.stderr.isatty() else None
+    copied = copy_database(source, args.target, append=args.append, batch=args.batch, progress=shown)
+    if shown is not None:
+        print(file=sys.stderr)
+    print(f"copied {copied.describe()} from {mask_url(source)} to {mask_url(args.target)}")
     return 0
