@@ -163,3 +163,72 @@ def test_a_failed_migration_leaves_a_sqlite_file_as_it_was(sqlite_url: str) -> N
         raise RuntimeError("the migration fails after its first step")
     assert inspect(engine).get_table_names() == []
     engine.dispose()
+
+
+def test_downgrade_and_upgrade_again_keep_the_games(db_url: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """`frontlines db downgrade REV` for going back to an older release: what later revisions
+    added goes, the games stay, and `db upgrade` brings the schema back to what the models say."""
+    from sqlalchemy import inspect
+
+    Store(db_url).close()
+    engine = engine_for(db_url)
+    with engine.begin() as conn:
+        conn.execute(text(
+            "INSERT INTO games VALUES ('kept', :rs, '{}', 'setup', '', '', '', 'Ann', 'Bob', 'friend', NULL,"
+            " 'active', '*', '', '', NULL, 1, 1.0, 2.0)"), {"rs": RULESET})
+        conn.execute(text("INSERT INTO actions VALUES ('kept', 1, 'first')"))
+    code, out, err = db(capsys, "downgrade", "0001", "--database", db_url)
+    assert (code, err) == (0, "") and "was at revision 0002, the newest; now at revision 0001, older" in out
+    assert "bot_leases" not in inspect(engine).get_table_names()
+    code, out, _ = db(capsys, "current", "--database", db_url)
+    assert code == 1 and "at revision 0001" in out
+    with pytest.raises(DatabaseError, match="at revision 0001, older"):
+        Store(db_url, upgrade=False)
+    code, out, _ = db(capsys, "downgrade", "0001", "--database", db_url)
+    assert code == 0 and "already at revision 0001" in out
+    # Going back to nothing would take the games with it: refused, and nothing changes.
+    code, _, err = db(capsys, "downgrade", "base", "--database", db_url)
+    assert code == 2 and "the 1 games in them; nothing was changed" in err and err.count("\n") == 1
+    code, out, err = db(capsys, "upgrade", "--database", db_url)
+    assert (code, err) == (0, "") and "was at revision 0001" in out and "now at revision 0002, the newest" in out
+    assert schema_drift(db_url) == []
+    store = Store(db_url, upgrade=False)
+    try:
+        game = store.load("kept")
+        assert game is not None and game.actions == ["first"] and game.names == ("Ann", "Bob")
+    finally:
+        store.close()
+    engine.dispose()
+
+
+def test_an_empty_database_goes_back_to_base_and_up_again(db_url: str, capsys: pytest.CaptureFixture[str]) -> None:
+    Store(db_url).close()
+    code, out, _ = db(capsys, "downgrade", "base", "--database", db_url)
+    assert code == 0 and "now empty" in out
+    code, out, _ = db(capsys, "upgrade", "--database", db_url)
+    assert code == 0 and "was empty" in out
+    assert schema_drift(db_url) == []
+
+
+@pytest.mark.parametrize(("args", "words"), [
+    (["downgrade"], "needs the revision to go back to"),
+    (["downgrade", "0042"], "no revision '0042'"),
+    (["upgrade", "0001"], "takes no revision"),
+])
+def test_bad_downgrades_are_one_line(sqlite_url: str, capsys: pytest.CaptureFixture[str], args: list[str],
+                                     words: str) -> None:
+    Store(sqlite_url).close()
+    code, out, err = db(capsys, *args, "--database", sqlite_url)
+    assert code == 2 and out == "" and words in err and err.count("\n") == 1
+
+
+def test_downgrade_refuses_to_go_forward_or_from_nothing(sqlite_url: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = db(capsys, "downgrade", "0001", "--database", sqlite_url)
+    assert code == 2 and "nothing to go back from" in err
+    Store(sqlite_url).close()
+    assert db(capsys, "downgrade", "0001", "--database", sqlite_url)[0] == 0
+    code, _, err = db(capsys, "downgrade", "0002", "--database", sqlite_url)
+    assert code == 2 and "newer than the database's 0001" in err and "db upgrade" in err
+    set_revision(sqlite_url, "9999future")
+    code, _, err = db(capsys, "downgrade", "0001", "--database", sqlite_url)
+    assert code == 2 and "does not know" in err and "nothing was changed" in err

@@ -3,7 +3,8 @@
 Revisions live in ``versions/`` (one module each, in order); Alembic is driven through
 its Python API from here, so an installed package needs no ``alembic.ini``:
 
-* :func:`upgrade` brings a database to the newest revision (``frontlines db upgrade``).
+* :func:`upgrade` brings a database to the newest revision (``frontlines db upgrade``),
+  :func:`downgrade` takes it back to an earlier one (``frontlines db downgrade REV``).
   It is safe to run from several processes at once: on PostgreSQL the upgrade holds an
   advisory lock, on SQLite an immediate transaction, and the second finds nothing to do.
 * :func:`status` says where a database stands; :func:`prepare` is what a server runs at
@@ -108,23 +109,56 @@ def _status(conn: Connection) -> Status:
 
 def upgrade(url: str, target: str = "heads") -> tuple[Status, Status]:
     """Migrate the database at ``url`` to ``target`` (the newest by default); answer before and after."""
+    return _migrate(url, "upgrade", target)
+
+
+def downgrade(url: str, target: str) -> tuple[Status, Status]:
+    """Take the database at ``url`` back to revision ``target`` (``base``: no tables at all,
+    refused while any game is stored); answer before and after. What the later revisions
+    added is dropped, their data with it."""
+    if target != "base" and target not in known():
+        raise DatabaseError(f"no revision {target!r}: this version of frontlines knows "
+                            f"{', '.join(sorted(known()))} and base")
+    return _migrate(url, "downgrade", target)
+
+
+def _migrate(url: str, direction: str, target: str) -> tuple[Status, Status]:
     engine = open_engine(url, migrating=True)
     try:
         with reporting(url, "cannot reach the database", DatabaseUnavailable):
             conn = engine.connect()
-        with reporting(url, "cannot upgrade the database"), conn, conn.begin():
-            # One upgrade at a time (on SQLite the transaction is BEGIN IMMEDIATE); what was
+        with reporting(url, f"cannot {direction} the database"), conn, conn.begin():
+            # One migration at a time (on SQLite the transaction is BEGIN IMMEDIATE); what was
             # there before is read under the lock, so a second upgrade finds the first's work.
             if conn.dialect.name == "postgresql":
                 conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _UPGRADE_LOCK})
             before = _status(conn)
             if before.state == "newer":
                 raise DatabaseError(f"the database schema is {before.describe()}; nothing was changed")
-            command.upgrade(config(conn), target)
+            if direction == "upgrade":
+                command.upgrade(config(conn), target)
+            else:
+                _check_downgrade(conn, before, target)
+                command.downgrade(config(conn), target)
             after = _status(conn)
     finally:
         engine.dispose()
     return before, after
+
+
+def _check_downgrade(conn: Connection, before: Status, target: str) -> None:
+    if not before.current:
+        raise DatabaseError(f"the database schema is {before.describe()}: there is nothing to go back from")
+    if target == before.current[0]:
+        return
+    if target != "base" and target not in {r.revision for r in _script().iterate_revisions(before.current[0], "base")}:
+        raise DatabaseError(f"revision {target} is newer than the database's {before.current[0]}: "
+                            "use `frontlines db upgrade` to go forward")
+    if target == "base":
+        games = int(conn.scalar(text("SELECT count(*) FROM games")) or 0)
+        if games:
+            raise DatabaseError(f"going back to base would drop every table and the {games} games in them; "
+                                "nothing was changed (drop the database itself if that is what you want)")
 
 
 def prepare(url: str, *, allow_upgrade: bool, engine: Engine | None = None) -> Status:
