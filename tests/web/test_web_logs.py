@@ -97,8 +97,29 @@ def test_no_secret_in_any_log_line(tmp_path: Path, request: pytest.FixtureReques
     assert PASSWORD not in log
     # The server did log the requests (trace shows every ASGI message), only without secrets.
     assert "/ws/" in log and "/claim" in log and "t=***" in log and "invite=***" in log
+    # Every line formatted as its logger meant: uvicorn's access log reads its record's own
+    # arguments (a filter that merged them into the message broke every request line).
+    assert "Logging error" not in log and '"GET /api/rulesets HTTP/1.1" 200' in log
     if database == "postgres":
         assert "postgres:***@" in log
+
+
+def test_an_access_line_keeps_its_arguments_for_its_formatter() -> None:
+    import logging
+
+    from uvicorn.logging import AccessFormatter
+
+    from frontlines.web.logs import RedactSecrets
+
+    record = logging.LogRecord("uvicorn.access", logging.INFO, __file__, 1, '%s - "%s %s HTTP/%s" %d',
+                               ("127.0.0.1:5000", "GET", "/g/abc?t=SECRET&lang=fa", "1.1", 200), None)
+    assert RedactSecrets().filter(record)
+    line = AccessFormatter('%(levelprefix)s %(client_addr)s - "%(request_line)s" %(status_code)s',
+                           use_colors=False).format(record)
+    assert line.endswith('127.0.0.1:5000 - "GET /g/abc?t=***&lang=fa HTTP/1.1" 200 OK') and "SECRET" not in line
+    # A record whose arguments cannot be kept apart is still redacted, as one message.
+    odd = logging.LogRecord("frontlines", logging.INFO, __file__, 1, "seat %d at %s", ("t=SECRET", "x"), None)
+    assert RedactSecrets().filter(odd) and "SECRET" not in odd.getMessage()
 
 
 def test_redaction_rules() -> None:

@@ -40,12 +40,13 @@ class RedactSecrets(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
         if getattr(record, "_frontlines_redacted", False):
             return True
-        try:
-            message = record.getMessage()
-        except Exception:  # a broken format string: log what there is, redacted
-            message = f"{record.msg!s} {record.args!r}"
-        record.msg = redact(message)
-        record.args = None
+        if not _redact_arguments(record):
+            try:
+                message = record.getMessage()
+            except Exception:  # a broken format string: log what there is, redacted
+                message = f"{record.msg!s} {record.args!r}"
+            record.msg = redact(message)
+            record.args = None
         if record.exc_info and not record.exc_text:
             record.exc_text = logging.Formatter().formatException(record.exc_info)
         if record.exc_text:
@@ -54,6 +55,23 @@ class RedactSecrets(logging.Filter):
             record.stack_info = redact(record.stack_info)
         setattr(record, "_frontlines_redacted", True)  # noqa: B010 (LogRecord has no such field)
         return True
+
+
+def _redact_arguments(record: logging.LogRecord) -> bool:
+    """Redact the format string and each argument, keeping them apart: formatters such as
+    uvicorn's access log read the arguments themselves (client, method, path, version,
+    status), and fail on a record whose arguments were merged into its message."""
+    if not isinstance(record.args, tuple) or not isinstance(record.msg, str):
+        return False
+    msg, args = record.msg, record.args
+    record.msg = redact(msg)
+    record.args = tuple(a if isinstance(a, int | float) else redact(a if isinstance(a, str) else str(a)) for a in args)
+    try:
+        record.getMessage()
+    except Exception:  # an argument for %d that was not a number, a broken format string
+        record.msg, record.args = msg, args
+        return False
+    return True
 
 
 _FILTER = RedactSecrets()
