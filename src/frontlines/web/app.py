@@ -41,8 +41,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from frontlines.core.errors import FrontlinesError
 from frontlines.core.game import State
 from frontlines.games import parse_state
-from frontlines.web import health, housekeeping, i18n, invites, learn_pages, levels, logs
-from frontlines.web.fanout import Client
+from frontlines.web import cluster, health, housekeeping, i18n, invites, learn_pages, levels, logs
+from frontlines.web.fanout import CLOSE_RESTART, RESTART_REASON, Client
 from frontlines.web.inputs import (
     MAX_MESSAGE,
     BadInput,
@@ -120,9 +120,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     log.exception("game %s could not be resumed", summary["id"])
         sweeper = asyncio.create_task(housekeeping.sweep_forever(
             manager, unstarted_after=cfg.abandon_unstarted_after, idle_after=cfg.abandon_idle_after))
+        # Under plain uvicorn (app_from_env) the drain of frontlines serve runs on SIGTERM too.
+        unhook = cluster.drain_on_signals(app, cfg.shutdown_grace)
         try:
             yield
         finally:
+            unhook()
             app.state.stopping = True  # /readyz answers 503 from here on
             sweeper.cancel()
             await manager.close(grace=cfg.shutdown_grace)
@@ -380,6 +383,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def play(websocket: WebSocket, game_id: str, t: str | None = None) -> None:
         m = manager_of(websocket)
         await websocket.accept()
+        if m.draining:  # stopping (its listening socket may still be open): come back to another process
+            await websocket.close(code=CLOSE_RESTART, reason=RESTART_REASON)
+            return
         try:
             game = await m.get(game_id) if valid_game_id(game_id) else None
         except Exception:

@@ -33,8 +33,11 @@ import contextlib
 import logging
 import os
 import secrets
+import signal
 import socket
+import threading
 from collections.abc import Awaitable, Callable
+from types import FrameType
 from typing import Any
 
 from sqlalchemy import delete, func, select, update
@@ -130,29 +133,87 @@ def libpq_url(url: str) -> str:
     return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
 
 
+async def drain(app: Any, grace: float, servers: Any = ()) -> None:
+    """The polite stop, before the server closes what is left: no new connection (the
+    listening ``servers`` closed), ``/readyz`` 503, bot turns handed over, every client told
+    to reconnect (:meth:`Manager.drain`)."""
+    for server in servers:
+        server.close()  # no new connection from here on
+    app.state.stopping = True  # /readyz says so to the load balancer
+    manager = getattr(app.state, "manager", None)
+    if manager is not None:
+        try:
+            await manager.drain(grace)
+        except Exception:
+            log.exception("draining failed; stopping anyway")
+
+
 def run_server(app: Any, *, grace: float, **config: Any) -> None:
     """``uvicorn.run`` with a drain on the way out: when told to stop, the process first
     stops accepting connections, then hands its bot turns over and tells its clients to
-    reconnect (:meth:`Manager.drain`), and only then lets uvicorn close what is left."""
+    reconnect (:func:`drain`), and only then lets uvicorn close what is left."""
     import uvicorn
 
     class DrainingServer(uvicorn.Server):
         async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
-            for server in self.servers:
-                server.close()  # no new connection from here on
-            app.state.stopping = True  # /readyz says so to the load balancer
-            manager = getattr(app.state, "manager", None)
-            if manager is not None:
-                try:
-                    await manager.drain(grace)
-                except Exception:
-                    log.exception("draining failed; stopping anyway")
+            await drain(app, grace, self.servers)
             await super().shutdown(sockets)
 
+    app.state.drains_itself = True  # the lifespan need not hook the signals (see drain_on_signals)
     server = DrainingServer(uvicorn.Config(app, **config))
     server.run()
     if not server.started:
         raise SystemExit(3)
+
+
+def drain_on_signals(app: Any, grace: float) -> Callable[[], None]:
+    """Under a server that is not :func:`run_server` (``uvicorn …:app_from_env --factory``,
+    or uvicorn's worker under gunicorn): drain first on SIGTERM or SIGINT, then pass the
+    signal on. Called from the lifespan's start-up; answers what undoes it.
+
+    uvicorn's own shutdown closes every WebSocket with a bare 1012 and only then ends the
+    lifespan, where the bot turns would be handed over. uvicorn handles these signals with
+    ``signal.signal(sig, server.handle_exit)`` while it runs (the lifespan starts inside
+    that), so its handler is wrapped here: the drain runs on the event loop, with uvicorn's
+    listening sockets closed first, and uvicorn is told to exit once it is done. A second
+    signal goes straight to uvicorn (a second Ctrl-C still forces the exit). Nothing is
+    hooked off the main thread (a server run in a thread, as in tests: signals never reach
+    it) or under a server whose handlers are not uvicorn's.
+    """
+    if getattr(app.state, "drains_itself", False) or threading.current_thread() is not threading.main_thread():
+        return lambda: None
+    loop = asyncio.get_running_loop()
+    previous = {sig: signal.getsignal(sig) for sig in (signal.SIGTERM, signal.SIGINT)}
+    owners = {getattr(h, "__self__", None) for h in previous.values()}
+    owner = owners.pop() if len(owners) == 1 else None
+    if owner is None or not hasattr(owner, "should_exit") or \
+            not all(getattr(h, "__name__", "") == "handle_exit" for h in previous.values()):
+        log.info("not under uvicorn's signal handling: SIGTERM stops the server without draining first")
+        return lambda: None
+    started: list[int] = []
+
+    async def drain_then_exit(sig: int) -> None:
+        try:
+            await drain(app, grace, getattr(owner, "servers", ()))
+        finally:
+            owner.handle_exit(sig, None)
+
+    def on_signal(sig: int, frame: FrameType | None) -> None:
+        if started:
+            owner.handle_exit(sig, frame)
+            return
+        started.append(sig)
+        loop.call_soon_threadsafe(lambda: loop.create_task(drain_then_exit(sig)))
+
+    for sig in previous:
+        signal.signal(sig, on_signal)
+
+    def undo() -> None:
+        for sig, handler in previous.items():
+            if signal.getsignal(sig) is on_signal:
+                signal.signal(sig, handler)
+
+    return undo
 
 
 class Listener:

@@ -34,6 +34,7 @@ CLOSE_TOO_SLOW = 4004
 # The standard code for "service restart": this process stops; the page reconnects at once
 # (to any process of the server).
 CLOSE_RESTART = 1012
+RESTART_REASON = "server restarting; reconnect"
 
 # Seconds a close frame may wait for a consumer that no longer reads.
 CLOSE_WAIT = 2.0

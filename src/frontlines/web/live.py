@@ -44,6 +44,7 @@ from frontlines.web.fanout import (
     CLOSE_TOO_MANY_MESSAGES,
     CLOSE_TOO_SLOW,
     CLOSE_WAIT,
+    RESTART_REASON,
     Client,
     Limits,
     Refused,
@@ -954,7 +955,7 @@ class Manager:
         await self._stop_bots(grace)
         clients = [client for game in list(self.games.values()) for client in list(game.clients)]
         for client in clients:
-            client.drop(CLOSE_RESTART, "server restarting; reconnect")
+            client.drop(CLOSE_RESTART, RESTART_REASON)
         # Each connection sends its own close frame; uvicorn's shutdown, next, would close the
         # sockets under them with a bare 1012 and the reason would be lost.
         if clients:
