@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from webhelpers import free_port
+from webhelpers import close_frame, free_port
 
 from conftest import _fresh_pg_database
 from frontlines.web.store import Store
@@ -206,15 +206,6 @@ class Seat:
             self.trail.append(f"{time.monotonic() - T0[0]:.1f} sent {text} at {msg['ply']}")
 
 
-def close_frame(ws: Any) -> tuple[int, str] | None:
-    """Read a connection until it closes; the close code and reason the server sent."""
-    try:
-        while True:
-            ws.recv(timeout=STALL)
-    except ws_exceptions.ConnectionClosed as exc:
-        return (exc.rcvd.code, exc.rcvd.reason) if exc.rcvd is not None else None
-
-
 def total_moves(seats: list[Seat]) -> int:
     return sum(len(s.sent) for s in seats)
 
@@ -299,7 +290,7 @@ def test_games_survive_a_killed_and_a_stopped_process(cluster: list[Process]) ->
         procs[1].popen.send_signal(signal.SIGTERM)
         print(f"stopped at {time.monotonic() - T0[0]:.1f}")
         # "Service restart", from the drain itself (uvicorn's own shutdown says 1012 bare).
-        assert close_frame(watcher) == (1012, "server restarting; reconnect")
+        assert close_frame(watcher, STALL) == (1012, "server restarting; reconnect")
     # uvicorn raises the signal again once it has stopped, as the convention for a parent.
     assert procs[1].popen.wait(timeout=STALL) in (0, -signal.SIGTERM)
 

@@ -19,14 +19,13 @@ from typing import Any
 
 import pytest
 from sqlalchemy import create_engine, select
-from webhelpers import LiveServer, free_port
+from webhelpers import LiveServer, close_frame, free_port
 
 from frontlines.web.database import normalise_url
 from frontlines.web.fanout import RESTART_REASON
 from frontlines.web.store import BotLease, Store
 
 ws_client = pytest.importorskip("websockets.sync.client")
-ws_exceptions = pytest.importorskip("websockets.exceptions")
 
 WAIT = 120.0  # seconds for any one event on a loaded machine; it normally comes at once
 
@@ -79,15 +78,6 @@ def bot_to_move(base: str) -> dict[str, Any]:
              {"t": game["token"], "text": view["view"]["legal"][0]["text"], "ply": view["ply"]})
 
 
-def close_frame(ws: Any) -> tuple[int, str] | None:
-    """Read a connection until it closes; the close code and reason the server sent."""
-    try:
-        while True:
-            ws.recv(timeout=WAIT)
-    except ws_exceptions.ConnectionClosed as exc:
-        return (exc.rcvd.code, exc.rcvd.reason) if exc.rcvd is not None else None
-
-
 def stop_politely(popen: subprocess.Popen[bytes], base: str, game: dict[str, Any]) -> None:
     """SIGTERM while a seat is connected and the bot thinks: the seat hears why it is closed."""
     port = base.rsplit(":", 1)[1]
@@ -95,7 +85,7 @@ def stop_politely(popen: subprocess.Popen[bytes], base: str, game: dict[str, Any
                            open_timeout=WAIT, close_timeout=5) as ws:
         assert json.loads(ws.recv(timeout=WAIT))["type"] == "view"  # it is being served
         popen.send_signal(signal.SIGTERM)
-        assert close_frame(ws) == (1012, RESTART_REASON)
+        assert close_frame(ws, WAIT) == (1012, RESTART_REASON)
     # uvicorn raises the signal again once it has stopped, as the convention for a parent.
     assert popen.wait(timeout=WAIT) in (0, -signal.SIGTERM)
 

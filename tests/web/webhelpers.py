@@ -5,10 +5,23 @@ from __future__ import annotations
 import socket
 import threading
 import time
+from typing import Any
 
 from fastapi.testclient import TestClient
 
 from frontlines.web.app import Settings, create_app
+
+
+def close_frame(ws: Any, timeout: float) -> tuple[int, str] | None:
+    """Read a (websockets sync) connection until it closes; the close code and reason the
+    server sent, None if it sent no close frame. ``timeout``: for each message."""
+    from websockets.exceptions import ConnectionClosed
+
+    try:
+        while True:
+            ws.recv(timeout=timeout)
+    except ConnectionClosed as exc:
+        return (exc.rcvd.code, exc.rcvd.reason) if exc.rcvd is not None else None
 
 
 def free_port() -> int:
