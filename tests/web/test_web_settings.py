@@ -87,3 +87,55 @@ def test_the_uvicorn_factory_builds_the_app_serve_would(tmp_path: Path, monkeypa
     monkeypatch.setenv("FRONTLINES_DATABASE", "postgresql://nobody@127.0.0.1:1/none")
     # PostgreSQL is migrated by `frontlines db upgrade`, never by a starting process
     assert app_from_env().state.settings.upgrade_database is False
+
+
+@pytest.mark.postgres
+def test_the_pool_sizes_reach_the_stores_engine(pg_server: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """FRONTLINES_DB_POOL_SIZE and the others size the PostgreSQL engine the app's store uses."""
+    from conftest import _fresh_pg_database
+    from frontlines.web.store import Store
+
+    url = _fresh_pg_database(pg_server)
+    Store(url).close()  # the schema (`frontlines db upgrade`)
+    for name, value in {"FRONTLINES_DATABASE": url, "FRONTLINES_BOT_THREADS": "1", "FRONTLINES_DB_POOL_SIZE": "1",
+                        "FRONTLINES_DB_MAX_OVERFLOW": "2", "FRONTLINES_DB_POOL_TIMEOUT": "7.5"}.items():
+        monkeypatch.setenv(name, value)
+    with TestClient(app_from_env()) as client:
+        manager = client.app.state.manager  # type: ignore[attr-defined]
+        pool = manager.store.engine.pool
+        assert (pool.size(), pool._max_overflow, pool.timeout()) == (1, 2, 7.5)
+        # No more threads waiting on the database than the pool can serve at once.
+        assert manager.db_executor._max_workers == 3
+        assert client.get("/api/games").status_code == 200
+
+
+@pytest.mark.postgres
+def test_a_full_pool_makes_a_request_wait_its_timeout_and_fail(pg_server: str) -> None:
+    """What the three numbers mean: one connection kept and one more at most; a third request,
+    while both are held, fails after the pool timeout; once one is back it is served."""
+    import sqlalchemy.exc
+
+    from conftest import _fresh_pg_database
+    from frontlines.web.database import Pool
+    from frontlines.web.store import Store
+
+    store = Store(_fresh_pg_database(pg_server), pool=Pool(size=1, overflow=1, timeout=0.2))  # nothing else uses this engine
+    try:
+        held = [store.engine.connect(), store.engine.connect()]
+        with pytest.raises(sqlalchemy.exc.TimeoutError):
+            store.engine.connect()
+        held.pop().close()
+        held.append(store.engine.connect())
+        for conn in held:
+            conn.close()
+    finally:
+        store.close()
+
+
+def test_a_pool_that_cannot_serve_is_refused() -> None:
+    from frontlines.web.database import DatabaseError, Pool
+
+    assert Pool().most == 15  # SQLAlchemy's defaults: 5 kept, 10 more under load
+    for bad in ({"size": 0}, {"overflow": -1}, {"timeout": 0.0}):
+        with pytest.raises(DatabaseError, match="a connection pool needs"):
+            Pool(**bad)  # type: ignore[arg-type]

@@ -42,6 +42,7 @@ from frontlines.core.errors import FrontlinesError
 from frontlines.core.game import State
 from frontlines.games import parse_state
 from frontlines.web import cluster, health, housekeeping, i18n, invites, learn_pages, levels, logs
+from frontlines.web.database import Pool
 from frontlines.web.fanout import CLOSE_RESTART, RESTART_REASON, Client
 from frontlines.web.inputs import (
     MAX_MESSAGE,
@@ -103,7 +104,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         logs.install()  # after the server configured logging, so its handlers are covered
-        store = Store(cfg.database, upgrade=cfg.upgrade_database)
+        store = Store(cfg.database, upgrade=cfg.upgrade_database,
+                      pool=Pool(cfg.db_pool_size, cfg.db_max_overflow, cfg.db_pool_timeout))
         bots = make_bots(cfg.bot_executor, cfg.bot_workers, timeout=cfg.bot_timeout)
         await bots.start()
         manager = Manager(store, bots=bots, cap=cfg.cache_games, bot_delay=cfg.bot_delay, limits=cfg.limits,

@@ -88,12 +88,35 @@ def sqlite_file(url: str) -> str | None:
     return os.path.realpath(str(parsed.database))
 
 
-def open_engine(url: str, *, migrating: bool = False) -> Engine:
+@dataclass(frozen=True)
+class Pool:
+    """A server process's PostgreSQL connections (SQLAlchemy's QueuePool): ``size`` kept
+    open, up to ``overflow`` more under load (closed again when returned), and how long a
+    request waits for one when all are taken before it fails (``timeout`` seconds). The
+    defaults are SQLAlchemy's; ``frontlines serve --db-pool-size`` etc. set them."""
+
+    size: int = 5
+    overflow: int = 10
+    timeout: float = 30.0
+
+    def __post_init__(self) -> None:
+        if self.size < 1 or self.overflow < 0 or self.timeout <= 0:
+            raise DatabaseError(f"a connection pool needs size >= 1, overflow >= 0 and timeout > 0 (not {self})")
+
+    @property
+    def most(self) -> int:
+        """The most connections the pool opens at once."""
+        return self.size + self.overflow
+
+
+def open_engine(url: str, *, migrating: bool = False, pool: Pool | None = None) -> Engine:
     """An engine for ``url``; nothing is connected yet.
 
     ``migrating`` makes SQLite transactions real ones that also cover DDL (``BEGIN
     IMMEDIATE``; Python's driver otherwise commits before each CREATE or ALTER), so a
     migration that fails leaves the file as it was, and two upgrades never interleave.
+    ``pool`` sizes a PostgreSQL engine's connection pool (SQLite, one process and one
+    writer, keeps SQLAlchemy's own).
     """
     parsed = parse_url(url)
     kwargs: dict[str, Any] = {}
@@ -102,6 +125,8 @@ def open_engine(url: str, *, migrating: bool = False) -> Engine:
         kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
     else:
         kwargs["pool_pre_ping"] = True
+        if pool is not None:
+            kwargs.update(pool_size=pool.size, max_overflow=pool.overflow, pool_timeout=pool.timeout)
         if "connect_timeout" not in parsed.query:
             kwargs["connect_args"] = {"connect_timeout": CONNECT_TIMEOUT}
     try:

@@ -299,8 +299,9 @@ class Manager:
         # The slowest bot decision seen, for the load benchmark and /api/stats.
         self.slowest_bot_s = 0.0
         # SQLite takes one writer at a time: one thread queues the writes instead of many
-        # threads spinning on the file lock. PostgreSQL gets a few connections.
-        workers = 1 if store.url.startswith("sqlite") else 4
+        # threads spinning on the file lock. PostgreSQL gets a few connections (no more
+        # threads than its pool could serve at once: the others would only wait there).
+        workers = 1 if store.url.startswith("sqlite") else min(4, store.pool.most)
         self.db_executor = concurrent.futures.ThreadPoolExecutor(max_workers=workers, thread_name_prefix="frontlines-db")
 
     async def _db(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:

@@ -42,6 +42,11 @@ class Settings:
     # finish for up to ``shutdown_grace`` seconds, then hands them over.
     bot_lease: float = 10.0
     shutdown_grace: float = 5.0
+    # PostgreSQL connections of this process (SQLAlchemy's pool; see docs/deploy.md for N
+    # processes against max_connections), besides the one that listens for game events.
+    db_pool_size: int = 5
+    db_max_overflow: int = 10
+    db_pool_timeout: float = 30.0
     # Create or migrate the schema at start-up; without, refuse a database that is not at
     # the newest revision (`frontlines serve` on PostgreSQL: `frontlines db upgrade` does it).
     upgrade_database: bool = True
@@ -77,6 +82,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--shutdown-grace", type=float, default=5.0, metavar="SECONDS",
                         help="on SIGTERM, bot turns in progress may finish for this long before they are "
                              "handed to another process (default 5)")
+    pool = parser.add_argument_group("PostgreSQL connections of each process (docs/deploy.md)")
+    pool.add_argument("--db-pool-size", type=int, default=5, metavar="N",
+                      help="connections kept open (default 5)")
+    pool.add_argument("--db-max-overflow", type=int, default=10, metavar="N",
+                      help="connections opened beyond those under load, closed again after (default 10); "
+                           "besides these, one more listens for game events")
+    pool.add_argument("--db-pool-timeout", type=float, default=30.0, metavar="SECONDS",
+                      help="how long a request waits for a connection when all are taken (default 30)")
     parser.add_argument("--seeded-deals", action="store_true",
                         help="accept a client's seed for games against a bot or pass-and-play "
                              "(for tests and study; never on a public server)")
@@ -99,7 +112,9 @@ def from_args(args: argparse.Namespace) -> Settings:
                         # The embedded SQLite file migrates itself; PostgreSQL, shared by several
                         # processes, is migrated once per deploy by `frontlines db upgrade`.
                         upgrade_database=sqlite_file(args.database) is not None,
-                        bot_lease=max(0.5, args.bot_lease), shutdown_grace=max(0.0, args.shutdown_grace))
+                        bot_lease=max(0.5, args.bot_lease), shutdown_grace=max(0.0, args.shutdown_grace),
+                        db_pool_size=max(1, args.db_pool_size), db_max_overflow=max(0, args.db_max_overflow),
+                        db_pool_timeout=max(0.1, args.db_pool_timeout))
     if args.bot_workers:
         settings.bot_workers = max(1, args.bot_workers)
     return settings

@@ -26,7 +26,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
 from frontlines.web import migrations
-from frontlines.web.database import DatabaseError, lock_sqlite, normalise_url, open_engine, unlock_sqlite
+from frontlines.web.database import DatabaseError, Pool, lock_sqlite, normalise_url, open_engine, unlock_sqlite
 
 __all__ = ["CHANNEL", "STATUSES", "Base", "DatabaseError", "GameClosed", "StaleGame", "Store", "StoredGame", "normalise_url"]
 # Statuses: "active" (being played), "finished" (by the rules, a resignation or a
@@ -159,14 +159,16 @@ CHANNEL = "frontlines_games"
 class Store:
     """The games and actions tables behind one SQLAlchemy engine."""
 
-    def __init__(self, url: str, *, upgrade: bool = True) -> None:
+    def __init__(self, url: str, *, upgrade: bool = True, pool: Pool | None = None) -> None:
         """Open the database at ``url``: with ``upgrade``, create or migrate its schema as needed;
         without, refuse one that is not at the newest revision. A SQLite file is held by this
-        process while the store is open. Raises :class:`DatabaseError` (one line)."""
+        process while the store is open; ``pool`` sizes PostgreSQL's connection pool.
+        Raises :class:`DatabaseError` (one line)."""
         self.url = normalise_url(url)
+        self.pool = pool or Pool()
         self._lock = lock_sqlite(url)
         try:
-            self.engine: Engine = open_engine(url)
+            self.engine: Engine = open_engine(url, pool=self.pool)
             migrations.prepare(url, allow_upgrade=upgrade, engine=self.engine)
         except BaseException:
             unlock_sqlite(self._lock)
