@@ -957,15 +957,16 @@ def test_an_empty_hand_is_not_called_hidden() -> None:
 
 
 def _no_flags(text: str) -> str:
-    """``text`` (a whole screen), checked for Battle Line's place word."""
-    assert not re.search(r"\bflags?\b", text, re.IGNORECASE), text
+    """``text`` (a whole screen), checked for Battle Line's words for places and troop cards."""
+    assert not re.search(r"\b(flags?|troops?)\b", text, re.IGNORECASE), text
     return text
 
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])
 def test_schotten_totten_says_stone_wherever_the_terminal_names_a_place(size: tuple[int, int]) -> None:
     """Table, prompts, claim proofs, refusals, help, log and replay: Schotten Totten's boundary
-    stones are stones, never flags (docs/rules.md §4.1), and the sentences fit both sizes."""
+    stones are stones, never flags, and its troop cards clan cards (docs/rules.md §4.1); the
+    sentences fit both sizes."""
     session = session_before("claim", ruleset="schotten-totten", seed=4)
     app = FrontlinesApp(session=session, bot_delay=0)
 
@@ -973,7 +974,9 @@ def test_schotten_totten_says_stone_wherever_the_terminal_names_a_place(size: tu
         await settle(pilot, app)
         screen = game_screen(app)
         provable = sorted(int(m.entry["flag"]) for m in screen.picker.moves if m.kind == "claim")
-        _no_flags(screen_text(app))
+        text = _no_flags(screen_text(app))
+        assert "clan deck" in text and "Unseen clan cards" in text
+        assert re.search(r"\|(you|bot): draws clan card *$", text, re.MULTILINE), text  # whole, on one line
         assert f"claim stone {provable[0]}" in prompt_of(screen)
         await pilot.press("c")
         await pilot.pause()

@@ -26,6 +26,7 @@ from frontlines.tui.words import (
     claim_explanation,
     describe_action,
     flag_details,
+    in_clan_words,
     in_place_words,
     in_ruleset_words,
     outcome_text,
@@ -401,3 +402,12 @@ def test_schotten_totten_calls_its_places_stones() -> None:
 
     assert [ruleset(n).place_name for n in ("battleline", "schotten-totten", "schotten-totten-tactics", "medieval")] \
         == ["flag", "stone", "stone", "flag"]
+
+
+def test_schotten_totten_calls_its_troop_cards_clan_cards() -> None:
+    assert in_clan_words("Draw: t troop. Unseen troops; hand 7 (5 troops, 2 tactics); decks: troop 30 tactics 10") \
+        == "Draw: t clan card. Unseen clan cards; hand 7 (5 clan cards, 2 tactics); decks: clan 30 tactics 10"
+    assert in_clan_words("the troop deck is empty; only 2 unseen troop cards left; Troop deck") == \
+        "the clan deck is empty; only 2 unseen clan cards left; Clan deck"
+    words = own_words(new_state("schotten-totten", seed=2).view(0).to_dict())
+    assert words is not None and words("draws troop at flag 3") == "draws clan card at stone 3"

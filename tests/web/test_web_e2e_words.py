@@ -63,11 +63,18 @@ def _stone_position(server: LiveServer) -> tuple[str, str, str, int, int]:  # no
     return g["id"], g["token"], *found
 
 
+# (Schotten Totten's clan cards, Battle Line's troop cards) in each language, as patterns (in
+# English, not the notation's "draw:troop").
+CLAN = {"en": (r"\b[Cc]lan\b", r"(?<!:)\b[Tt]roops?\b"), "cs": ("klan", r"[Jj]ednot"), "ja": ("クラン", "部隊"),
+        "fa": ("قبیله", "سرباز")}
+
+
 def _says_stone(page: Any, lang: str) -> str:
     stone, flag = STONE[lang]
     words: str = page.evaluate(WORDS_ON_PAGE)
     assert re.search(stone, words), words
     assert not re.findall(rf".{{0,40}}{flag}.{{0,40}}", words)
+    assert not re.findall(rf".{{0,40}}{CLAN[lang][1]}.{{0,40}}", words)  # clan cards, never troops
     return words
 
 
@@ -97,13 +104,14 @@ def _proofs_in_schotten_words(page: Any, lang: str) -> None:
 @pytest.mark.parametrize("lang", ["en", "fa", "ja", "cs"])
 def test_schotten_totten_speaks_of_stones(browser: Any, server: LiveServer, lang: str) -> None:  # noqa: F811
     """Schotten Totten's table, refusals, claim buttons, log and replay name its boundary
-    stones, never flags, in each language."""
+    stones, never flags, and its clan cards, never troops, in each language."""
     gid, token, play, full, claim = _stone_position(server)
     card, target = play.split("@")
     stone = STONE[lang][0]
     page = new_page(browser, viewport={"width": 1280, "height": 900})
     page.goto(f"{server.base}/g/{gid}?t={token}&lang={lang}")
     assert wait_turn(page) == "me"
+    assert re.search(CLAN[lang][0], page.inner_text(".deck.troop")), lang  # the draw button's deck
     _says_stone(page, lang)
     _proofs_in_schotten_words(page, lang)
     # a card picked: the full stone refuses it, and says why when clicked

@@ -159,6 +159,29 @@ def test_schotten_totten_says_stone_wherever_battle_line_says_flag() -> None:
     assert cs[stone["Claim flag {n}"]] == "Nárokovat kámen {n}"
 
 
+def test_schotten_totten_says_clan_card_wherever_battle_line_says_troop() -> None:
+    """Schotten Totten calls its troop cards clan cards (docs/rules.md §4.1): every message
+    that speaks of troops has its words in PLACE_WORDS["stone"] (the words of the ruleset whose
+    places are stones), translated in every language. Left out: what only Battle Line and
+    Medieval show (their tutorials, battlefields)."""
+    from frontlines.web.learn import TUTORIALS
+
+    stone = i18n.place_words()["stone"]
+    troop = re.compile(r"\btroops?\b", re.I)
+    battle_line_only = {m for tut in TUTORIALS.values() if not tut.ruleset.startswith("schotten")
+                        for s in tut.steps for m in (*s.say, *s.done)}
+    battle_line_only |= {m for m in i18n.server_messages() if m.startswith("House rule")}  # Medieval's Marsh
+    speaks_of_troops = [m for m in i18n.extract_messages() if troop.search(m)]
+    assert [m for m in speaks_of_troops if m not in stone and m not in battle_line_only] == []
+    assert [w for w in stone.values() if troop.search(w)] == []
+    schotten = {m for tut in TUTORIALS.values() if tut.ruleset.startswith("schotten") for s in tut.steps
+                for m in (*s.say, *s.done)}
+    assert [m for m in schotten if troop.search(m)] == [] and any("clan cards" in m for m in schotten)
+    for lang, clan in (("fa", "قبیله"), ("ja", "クラン"), ("cs", "klan")):
+        catalog = i18n.catalog_dict(lang)
+        assert [w for w in stone.values() if "clan" in w and clan not in catalog[w]] == [], lang
+
+
 def test_the_scripts_name_tactics_cards_as_the_ruleset_does() -> None:
     """Prompts and the log name a tactics card by the view's own names (Schotten Totten's
     Strategist, Medieval's Spies): no message of the scripts spells a Battle Line card's name."""

@@ -40,7 +40,7 @@ _SCREEN_CSS = """
 #tracker { width: 24; height: 1fr; border-left: ascii $primary; }
 #tracker.hidden { display: none; }
 #tracker.narrow { width: 16; }
-#log { width: 20; height: 1fr; border-left: ascii $primary; }
+#log { width: 22; height: 1fr; border-left: ascii $primary; }  /* "you: draws clan card" fits */
 #keys { height: 1; background: $boost; }
 """
 

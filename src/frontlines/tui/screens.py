@@ -23,7 +23,7 @@ HELP_TEXT = """\
 [b]Battle Line family, your turn[/b]
   1-9        pick a card in your hand, then a flag (1-9)
   x          (Redeploy) discard the card instead of moving it
-  t / a      draw from the troop / tactics deck (also Scout's draws)
+  t / a      draw a troop / tactics card (also Scout's draws)
   c then 1-9 claim a flag: provable flags are listed with their proof;
              a flag that cannot be proved shows the counter-example
   p / e      pass (no troop can be played) / end the turn

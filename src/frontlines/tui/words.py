@@ -54,12 +54,33 @@ def in_place_words(text: str, place: str | None) -> str:
     return _FLAG_RE.sub(lambda m: (place.capitalize() if m.group(1) == "F" else place) + m.group(2), text)
 
 
+# Battle Line's troop card, with what follows it: "troop card(s)", "troop deck", "troops", "troop"
+_TROOP_RE = re.compile(r"\b([Tt])roop(s?)\b( cards?| decks?)?")
+
+
+def in_clan_words(text: str) -> str:
+    """``text`` with Battle Line's troop cards called as Schotten Totten calls them, clan
+    cards (docs/rules.md §4.1): "clan deck", "2 clan cards", "Unseen clan cards"; a bare
+    "troop" before a count ("decks: troop 30") is "clan"."""
+    def clan(m: re.Match[str]) -> str:
+        word = "Clan" if m.group(1) == "T" else "clan"
+        if m.group(3):  # the noun is already there
+            return word + m.group(3)
+        if m.group(2):
+            return word + " cards"
+        return word if re.match(r" \d", m.string[m.end():]) else word + " card"
+    return _TROOP_RE.sub(clan, text)
+
+
 def own_words(view: Mapping[str, Any]) -> Callable[[str], str] | None:
     """What turns the terminal's Battle Line words into the words of ``view``'s ruleset, or
-    ``None`` where they are its own."""
+    ``None`` where they are its own: Schotten Totten (whose places are stones) also calls its
+    troop cards clan cards."""
     place = view.get("place_name")
     if not place or place == "flag":
         return None
+    if place == "stone":
+        return lambda text: in_clan_words(in_place_words(text, "stone"))
     return lambda text: in_place_words(text, str(place))
 
 

@@ -160,8 +160,8 @@ SCHOTTEN_TOTTEN = Tutorial("schotten-totten", "schotten-totten", "Schotten Totte
     "Combinations and claims by proof over nine boundary stones, in a few steps.", (
     Step(("Schotten Totten: two clans fight over nine boundary stones. Claim five stones, or "
           "three side by side, to win.",
-          "The cards are the values 1 to 9 in six colours, and you hold six of them. On your turn, play one card to "
-          "your side of a stone, then draw."), position=_ST_START),
+          "The 54 clan cards are the values 1 to 9 in six colours, and you hold six of them. On your turn, play one "
+          "card to your side of a stone, then draw."), position=_ST_START),
     Step(("Combinations, strongest first:",
           "Colour Run: three cards of one colour in sequence.",
           "Three of a Kind: three cards of the same value.",

@@ -92,11 +92,12 @@ export function helpText(o) { return OPTION_WORDS[`${o.name}/help`] || o.help ||
 
 // What a ruleset that calls its flags otherwise says instead (the view's and the ruleset's
 // `place_name`; Schotten Totten's boundary stones, docs/rules.md §4.1), and its other words
-// where they differ (its tactic cards' names in the rules options): key, the Battle Line
+// where they differ (clan cards for troop cards; its tactic cards' names in the rules
+// options): key, the Battle Line
 // words; value, the words for that ruleset. `t()` in common.js picks them once a view (or
 // the home page's chosen ruleset) has said what its places are;
 // web/i18n.py reads this object (plain JSON between the braces) to list them for the catalogs,
-// and a test fails on a message that speaks of flags without its words here.
+// and a test fails on a message that speaks of flags or troops without its words here.
 export const PLACE_WORDS = {
   "stone": {
     "Pick a card from your hand, or claim a flag.": "Pick a card from your hand, or claim a stone.",
@@ -136,6 +137,15 @@ export const PLACE_WORDS = {
     "when both players are stuck for good: more claimed flags wins, or the game is drawn (house rule)": "when both players are stuck for good: more claimed stones wins, or the game is drawn (house rule)",
     "how many cards Scout returns when the decks held fewer than three": "how many cards Headhunter returns when the decks held fewer than three",
     "whether Redeploy and Deserter may move or remove Fog and Mud": "whether Strategist and Banshee may move or remove Blind-Man's Bluff and Mud Fight",
-    "a side left with 4 cards when Mud goes: judge its best 3, or its owner discards one": "a side left with 4 cards when Mud Fight goes: judge its best 3, or its owner discards one"
+    "a side left with 4 cards when Mud goes: judge its best 3, or its owner discards one": "a side left with 4 cards when Mud Fight goes: judge its best 3, or its owner discards one",
+    "Troop deck: {n} cards": "Clan deck: {n} cards",
+    "Troops you have not seen yet are marked ○; seen ones ●.": "Clan cards you have not seen yet are marked ○; seen ones ●.",
+    "draw a troop card": "draw a clan card",
+    "{tactic}: pick an opponent's troop to take.": "{tactic}: pick an opponent's clan card to take.",
+    "you may pass only when no troop card can be played": "you may pass only when no clan card can be played",
+    "the troop deck is empty": "the clan deck is empty",
+    "only {left} unseen troop cards left and they need {need}: their side can never be completed": "only {left} unseen clan cards left and they need {need}: their side can never be completed",
+    "only {left} unseen troop card left and they need {need}: their side can never be completed": "only {left} unseen clan card left and they need {need}: their side can never be completed",
+    "no unseen troop cards can beat your {mine}": "no unseen clan cards can beat your {mine}"
   }
 };
