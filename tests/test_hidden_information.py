@@ -161,3 +161,34 @@ def test_the_twins_change_what_they_must() -> None:
         state = random_position("warmachine", seed, seed * 3)
         moved += changed(state, warmachine_twin(state, 0, random.Random(seed)))
     assert moved >= 30
+
+
+@FAST
+@given(seed=st.integers(0, 10**6), steps=st.integers(0, 40))
+def test_war_machine_seen_choice_is_known_to_the_chooser_alone(seed: int, steps: int) -> None:
+    """A seen choice (``leftover_choice_blind = false``): the chooser's view keeps the three
+    leftover cards it looked at (``leftover_seen``, which its tracker counts as seen), while the
+    shuffler's and a spectator's views never mention a card of the chooser's hand. (The twin
+    property above cannot see such a leak: it moves only cards a view does not mention.)"""
+    import json
+    import re
+
+    from frontlines.games.warmachine.cards import card_code
+    from frontlines.games.warmachine.rules import OVER
+
+    state = new_state("warmachine", seed=seed, options={"leftover_choice_blind": "false"})
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if state.is_terminal():
+            break
+        state.apply(rng.choice(state.legal_actions()))
+    b = state.board  # type: ignore[attr-defined]
+    chooser = 1 - b.shuffler
+    if b.phase != OVER:
+        hand = {card_code(c) for c in b.hands[chooser]}
+        for viewer in (b.shuffler, None):
+            view = state.view(viewer).to_dict()
+            assert view["leftover_seen"] == []
+            assert not hand & set(re.findall(r"(?<![A-Za-z])[GIJBUR]{2}(?![A-Za-z])", json.dumps(view)))
+    looked = sorted(card_code(c) for c in [*b.leftover, *b.dealt[0], *b.dealt[1]])
+    assert len(looked) == 3 and state.view(chooser).to_dict()["leftover_seen"] == looked

@@ -65,6 +65,12 @@ def test_starting_hands_and_first_player(choice: str) -> None:
     assert b.leftover == []
 
 
+def test_a_blind_chooser_has_seen_no_leftover_card() -> None:
+    s = MODULE.new_game(seed=4, options={"shuffler": "0"})
+    play(s, "take2")
+    assert [s.view(p).to_dict()["leftover_seen"] for p in (0, 1, None)] == [[], [], []]
+
+
 def test_seen_choice_of_the_leftover_cards() -> None:
     s = MODULE.new_game(seed=4, options={"shuffler": "0", "leftover_choice_blind": "false"})
     left = sorted(card_code(c) for c in s.board.leftover)
@@ -77,6 +83,9 @@ def test_seen_choice_of_the_leftover_cards() -> None:
     assert [card_code(c) for c in s.board.hands[0]] == [left[1]]
     assert s.view(1).to_dict()["log"] == [f"take2:{left[0]}+{left[2]}"]
     assert s.view(0).to_dict()["log"] == ["take2:?"]
+    # the chooser still knows all three (its tracker counts them as seen); nobody else saw them
+    assert s.view(1).to_dict()["leftover_seen"] == left
+    assert s.view(0).to_dict()["leftover_seen"] == s.view(None).to_dict()["leftover_seen"] == []
     # the chooser knows the shuffler's hand, so every sample deals it the same card
     v = s.view(1)
     for k in range(5):

@@ -10,7 +10,7 @@ from frontlines.games.warmachine import MODULE
 
 COMMON = {"game", "ruleset", "viewer", "to_move", "phase", "outcome", "log", "log_seats", "log_records", "legal", "features"}
 EXTRA = {"front", "hands", "hand_sizes", "support", "draws_left", "burned", "burned_cards", "burned_by_me",
-         "leftover", "shuffler", "chooser", "first", "options", "scores", "refusals"}
+         "leftover", "leftover_seen", "shuffler", "chooser", "first", "options", "scores", "refusals"}
 POSITION = {"index", "country", "letter", "name", "depicted", "value", "pile", "sides", "mine", "theirs",
             "strengths", "colours", "status", "winner", "tie_reference"}
 

@@ -25,10 +25,11 @@ RULESET = "battleline-basic"
 
 
 def create(client: TestClient, opponent: str = "friend", ruleset: str = RULESET, seat: int = 0,
-           seed: int | None = 7, name: str = "Ann") -> dict[str, Any]:
+           seed: int | None = 7, name: str = "Ann", options: dict[str, str] | None = None) -> dict[str, Any]:
     """A new game. Friend games are dealt by the server alone (no seed), and their invite is
     spent at once by a second browser: its seat token is ``friend_token``."""
-    body: dict[str, Any] = {"ruleset": ruleset, "opponent": opponent, "seat": str(seat), "name": name}
+    body: dict[str, Any] = {"ruleset": ruleset, "opponent": opponent, "seat": str(seat), "name": name,
+                            "options": options or {}}
     if opponent != "friend" and seed is not None:
         body["seed"] = seed
     r = client.post("/api/games", json=body)

@@ -631,6 +631,43 @@ def test_war_machine_table_and_tracker(browser: Any, server: LiveServer) -> None
     assert page.errors == []
 
 
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_war_machine_tracker_knows_the_leftover_cards_the_chooser_looked_at(browser: Any, server: LiveServer,
+                                                                           lang: str) -> None:
+    """A seen choice: the chooser looked at the three leftover cards, took one and gave the
+    opponent two. Its tracker marks those two as seen (the view's leftover_seen, which the
+    shuffler's view leaves empty) and says the opponent's hand holds them."""
+    import httpx2 as httpx
+
+    from frontlines.web.i18n import gettext
+
+    options = {"leftover_choice_blind": "false", "shuffler": "1"}  # seat 0 chooses
+    g = httpx.post(f"{server.base}/api/games", json={"ruleset": "warmachine", "opponent": "hotseat", "seed": 5,
+                                                     "options": options}).json()
+    state = server.app.state.manager.games[g["id"]].state
+    left = state.view(0).to_dict()["leftover"]
+    r = httpx.post(f"{server.base}/api/games/{g['id']}/action", json={"t": g["token"], "text": f"take1:{left[0]}"})
+    assert r.status_code == 200, r.text
+    given = left[1:]  # the shuffler's two cards
+    page = new_page(browser, viewport={"width": 1280, "height": 900})
+    page.goto(f"{server.base}/g/{g['id']}?t={g['token']}&lang={lang}")
+    assert wait_turn(page) == "me"
+    v = server.app.state.manager.games[g["id"]].state.view(0).to_dict()
+    assert v["leftover_seen"] == sorted(left) and v["hands"][1] is None
+    assert [page.get_attribute(f'#tracker td[data-code="{c}"]', "class") for c in given] == ["seen", "seen"]
+    assert state.view(1).to_dict()["leftover_seen"] == []  # the shuffler saw none of them
+    hidden = v["support"] + v["hand_sizes"][1] + v["burned_cards"].count("?")
+    assert page.locator("#tracker td.unseen").count() == hidden - 2
+    assert page.locator("#tracker td.seen").count() == 30 - hidden + 2
+    said = gettext(lang, "Not seen: {n} cards (support piles {piles}, opponent's hand {hand}, face down {down}, "
+                         "less {known} you saw among the leftover cards).")
+    for key, value in {"n": hidden - 2, "piles": v["support"], "hand": 2, "down": 0, "known": 2}.items():
+        said = said.replace(f"{{{key}}}", str(value))
+    assert said in page.inner_text("#tracker")
+    page.screenshot(path=str(SHOTS.parent / "web" / f"warmachine-tracker-seen-choice-{lang}.png"))
+    assert page.errors == []
+
+
 @pytest.mark.parametrize("motion", ["no-preference", "reduce"])
 def test_moves_and_claims_animate_unless_reduced_motion(browser: Any, server: LiveServer, motion: str) -> None:
     """A card played glides to its flag and a claim pulses (~¼ s); with the system's reduced

@@ -210,15 +210,16 @@ def sqlite_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClie
         yield client
 
 
-def check_no_message_depends_on_hidden_cards(server: TestClient, ruleset: str, seed: int) -> None:
+def check_no_message_depends_on_hidden_cards(server: TestClient, ruleset: str, seed: int,
+                                             options: dict[str, str] | None = None) -> None:
     """Two games of ``ruleset`` (between friends, pass-and-play) played at random through
     their sockets; at every ply one audience (a seat, the other seat, a spectator, the
     pass-and-play seat) is asked for its view and sends :func:`probes`, then asked again
     with the hidden cards exchanged in the server's state: every answer, on the socket and
     over HTTP, must be the same."""
     rng = random.Random(seed)
-    friend = create(server, ruleset=ruleset)
-    hotseat = create(server, opponent="hotseat", ruleset=ruleset, seed=seed)
+    friend = create(server, ruleset=ruleset, options=options)
+    hotseat = create(server, opponent="hotseat", ruleset=ruleset, seed=seed, options=options)
     manager = server.app.state.manager  # type: ignore[attr-defined]
     audiences: list[tuple[str, str, str]] = [  # (game, token, name)
         (friend["id"], friend["token"], "seat 0"), (friend["id"], friend["friend_token"], "seat 1"),
@@ -296,3 +297,12 @@ def test_no_war_machine_message_depends_on_a_card_its_receiver_cannot_see(sqlite
     # Hidden in War Machine: the opponent's hand, every support pile, the opponent's
     # face-down burns and the leftover cards of the deal.
     check_no_message_depends_on_hidden_cards(sqlite_server, "warmachine", seed)
+
+
+@settings(max_examples=2, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 2**32))
+def test_no_war_machine_message_tells_the_shuffler_what_the_chooser_saw(sqlite_server: TestClient, seed: int) -> None:
+    # A seen choice: the chooser looks at the three leftover cards and keeps knowing them
+    # (its view's leftover_seen); the shuffler and spectators must learn nothing of the
+    # chooser's cards from it.
+    check_no_message_depends_on_hidden_cards(sqlite_server, "warmachine", seed, {"leftover_choice_blind": "false"})

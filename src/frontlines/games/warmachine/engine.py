@@ -408,6 +408,10 @@ class WarMachineView(View):
             "burned_cards": sorted(card_code(c) if c != UNKNOWN else "?" for c in burned),
             "burned_by_me": sorted(card_code(c) for c in b.burned_by[me]) if me is not None else None,
             "leftover": [card_code(c) if c != UNKNOWN else "?" for c in b.leftover],
+            # what the chooser of a seen choice looked at stays known after the choice: the
+            # cards the opponent got (docs/rules.md §6.8); nobody else saw them
+            "leftover_seen": sorted(card_code(c) for c in [*b.leftover, *b.dealt[0], *b.dealt[1]] if c != UNKNOWN)
+            if me is not None and me == 1 - b.shuffler and not b.opts.blind else [],
             "shuffler": b.shuffler,
             "chooser": 1 - b.shuffler,
             "first": b.first if b.first >= 0 else None,

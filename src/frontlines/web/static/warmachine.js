@@ -66,12 +66,14 @@ function frontCards(front) {
 }
 
 /** The cards this viewer has seen: the front, the own hand, every deployed card, the cards
- * burned face up (battles, own burns), the leftover cards shown, a hand shown at the end. */
+ * burned face up (battles, own burns), the leftover cards shown, a hand shown at the end, and
+ * the leftover cards a chooser looked at (`leftover_seen`: known after the choice too, though
+ * the opponent holds them). */
 export function seenCards(v) {
   const seen = new Set(frontCards(v.front || []));
   for (const hand of v.hands || []) for (const c of hand || []) seen.add(c);
   for (const c of v.front || []) for (const side of c.sides) for (const u of side) seen.add(u.code);
-  for (const c of [...(v.burned_cards || []), ...(v.leftover || [])]) if (c !== "?") seen.add(c);
+  for (const c of [...(v.burned_cards || []), ...(v.leftover || []), ...(v.leftover_seen || [])]) if (c !== "?") seen.add(c);
   return seen;
 }
 
@@ -227,9 +229,13 @@ export function renderWarMachineTracker(box, v) {
   const unseen = ALL_CARDS.filter((c) => !seen.has(c));
   const oppHand = [0, 1].reduce((n, p) => n + (Array.isArray((v.hands || [])[p]) ? 0 : (v.hand_sizes || [0, 0])[p]), 0);
   const facedown = [...(v.burned_cards || []), ...(v.leftover || [])].filter((c) => c === "?").length;
+  // hidden places holding cards this player knows: the leftover cards it looked at as chooser
+  const known = v.support + oppHand + facedown - unseen.length;
   let html = `<p class="muted">${esc(t("Cards you have not seen yet are marked ○; seen ones ●. Rows: the war machine end (▲); columns: the infantry end (▼)."))}</p>`;
-  html += `<p class="wm-unseen">${esc(t("Not seen: {n} cards (support piles {piles}, opponent's hand {hand}, face down {down}).",
-    { n: num(unseen.length), piles: num(v.support), hand: num(oppHand), down: num(facedown) }))}</p>`;
+  const where = { n: num(unseen.length), piles: num(v.support), hand: num(oppHand), down: num(facedown), known: num(known) };
+  html += `<p class="wm-unseen">${esc(known > 0
+    ? t("Not seen: {n} cards (support piles {piles}, opponent's hand {hand}, face down {down}, less {known} you saw among the leftover cards).", where)
+    : t("Not seen: {n} cards (support piles {piles}, opponent's hand {hand}, face down {down}).", where))}</p>`;
   html += `<table class="tracker wm-tracker"><thead><tr><th scope="col"><span aria-hidden="true">▲ \\ ▼</span></th>` +
     ORDER.map((b) => `<th scope="col" style="--c:${FILL[b]}">▼ ${esc(countryName(b))}</th>`).join("") +
     `<th scope="col"><span aria-hidden="true">Σ ○</span><span class="visually-hidden">${esc(t("not seen"))}</span></th></tr></thead><tbody>`;
@@ -239,7 +245,7 @@ export function renderWarMachineTracker(box, v) {
       if (a === b) { html += `<td aria-hidden="true">·</td>`; continue; }
       const code = LETTER[a] + LETTER[b];
       const u = !seen.has(code);
-      html += `<td class="${u ? "unseen" : "seen"}" aria-label="${esc(wmCardName(code))}: ${esc(u ? t("not seen") : t("seen"))}">${u ? "○" : "●"}</td>`;
+      html += `<td class="${u ? "unseen" : "seen"}" data-code="${code}" aria-label="${esc(wmCardName(code))}: ${esc(u ? t("not seen") : t("seen"))}">${u ? "○" : "●"}</td>`;
     }
     html += `<td class="sum">${num(unseen.filter((c) => c[0] === LETTER[a]).length)}</td></tr>`;
   }
