@@ -29,7 +29,9 @@ class Settings:
     bot_workers: int = max(1, min(4, (os.cpu_count() or 2) - 1))
     cache_games: int = 256
     bot_delay: float = 0.0  # seconds a bot waits before answering (feels less abrupt to people)
-    bot_timeout: float = 30.0  # a bot with no answer after this forfeits
+    # A bot that worked this many seconds of its own CPU time (or waited 4 times as long on
+    # the wall clock) without an answer forfeits (frontlines.web.workers.within_limit).
+    bot_timeout: float = 30.0
     # A client may choose the deal ("seed") only where this is on, and only against a bot or
     # in pass-and-play: for tests and for studying a known deal, never on a public server.
     seeded_deals: bool = False
@@ -58,7 +60,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bot-threads", action="store_true", help="run bots in threads instead of processes")
     parser.add_argument("--bot-delay", type=float, default=0.3, help="seconds a bot pauses before moving (default 0.3)")
     parser.add_argument("--bot-timeout", type=float, default=30.0,
-                        help="seconds a bot may think before it forfeits (default 30)")
+                        help="seconds of its own CPU time a bot may think before it forfeits, with a wall-time "
+                             "cap of four times that (default 30)")
     caps = parser.add_argument_group("caps (0: none)")
     caps.add_argument("--max-spectators", type=int, default=1000, help="spectators per game (default 1000)")
     caps.add_argument("--max-connections-per-address", type=int, default=32,

@@ -29,13 +29,15 @@ import queue
 import signal
 import sys
 import threading
-from collections.abc import Callable
+import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import IO, Any, Protocol
+from typing import IO, Any, Protocol, TypeVar
 
 from frontlines.core.game import View
 
 log = logging.getLogger("frontlines.web")
+T = TypeVar("T")
 
 # A worker's answer can be a few hundred bytes; a request holds a view in notation.
 _LINE_LIMIT = 1 << 20
@@ -49,6 +51,94 @@ class BotFault(Exception):
 
 class WorkerLost(Exception):
     """The server's fault: workers kept dying on this move. Nobody forfeits; the move waits."""
+
+
+# --- the time limit ----------------------------------------------------------------------------
+# A bot's limit (--bot-timeout) is on its own work: the CPU time of the thread or worker
+# process that runs it (and of the engines that process started), so that a bot is not
+# forfeited for the time the machine gave to others. Wall time still has a cap, this many
+# times the limit, for a bot that waits instead of working (or a host that gives no CPU
+# clock: then the limit is on wall time, as it was).
+WALL_FACTOR = 4.0
+
+
+class OverTime(Exception):
+    """A bot went past its limit; the message says on which clock."""
+
+
+async def _wait(task: asyncio.Future[Any], seconds: float) -> bool:
+    done, _ = await asyncio.wait({task}, timeout=seconds)
+    return bool(done)
+
+
+async def within_limit(task: asyncio.Future[T], limit: float, cpu_used: Callable[[], float | None], *,
+                       clock: Callable[[], float] = time.monotonic,
+                       wait: Callable[[asyncio.Future[Any], float], Awaitable[bool]] = _wait) -> T:
+    """``task``'s result, or :class:`OverTime` once the bot's own time (``cpu_used()``:
+    seconds of CPU since the turn began; None where it cannot be told, then wall time
+    counts) reaches ``limit``, or wall time ``WALL_FACTOR`` times that. The task is left
+    to the caller (a worker process or a thread cannot be stopped from here).
+
+    ``clock`` and ``wait`` are for tests: what time it is, and waiting up to some seconds
+    for the task (True: it is done).
+    """
+    start = clock()
+    cap = WALL_FACTOR * limit
+    while True:
+        elapsed = clock() - start
+        used = cpu_used()
+        own = elapsed if used is None else used
+        if own >= limit:
+            raise OverTime(f"bot timed out: {own:.1f} s of its own time, over its limit of {limit:g} s"
+                           if used is not None else f"bot timed out: no answer within {limit:g} s")
+        if elapsed >= cap:
+            raise OverTime(f"bot timed out: no answer within {cap:g} s (it had used {own:.1f} s of its own "
+                           f"time; the limit is {limit:g} s)")
+        # Own time grows no faster than wall time (one thread): no need to look again before
+        # the limit could be reached.
+        step = max(min(limit - own, cap - elapsed), 0.05)
+        if await wait(task, step):
+            return task.result()
+
+
+def thread_cpu_clock() -> Callable[[], float | None]:
+    """Called in a bot's thread as its turn begins: how to read that thread's CPU time since
+    then, from any thread (None where the platform has no per-thread clock)."""
+    try:
+        clock_id = time.pthread_getcpuclockid(threading.get_ident())
+        began = time.clock_gettime(clock_id)
+    except (AttributeError, OSError):
+        return lambda: None
+
+    def used() -> float | None:
+        try:
+            return time.clock_gettime(clock_id) - began
+        except OSError:
+            return None
+
+    return used
+
+
+_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def process_cpu(pid: int) -> float | None:
+    """CPU seconds of process ``pid`` and of its living descendants (an external engine the
+    bot started works in a process of its own); None where ``/proc`` cannot tell."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+        # utime, stime, cutime, cstime (fields 14-17; the list starts at field 3)
+        total = sum(int(f) for f in fields[11:15]) / _TICKS
+        children: list[int] = []
+        for task in os.listdir(f"/proc/{pid}/task"):
+            with contextlib.suppress(OSError), open(f"/proc/{pid}/task/{task}/children", encoding="ascii") as f:
+                children += [int(c) for c in f.read().split()]
+    except (OSError, IndexError, ValueError):
+        return None
+    for child in children:
+        total += process_cpu(child) or 0.0  # one that just ended was counted in cutime, or is gone
+    return total
 
 
 def choose_action(spec: str, seed: int, seat: int, view: View | str) -> str:
@@ -99,11 +189,18 @@ class ThreadBots:
 
     async def choose(self, spec: str, seed: int, seat: int, view: View) -> str:
         loop = asyncio.get_running_loop()
-        future = loop.run_in_executor(self._executor, self._choose, spec, seed, seat, view)
+        cpu: list[Callable[[], float | None]] = []  # the bot's thread's clock, once its turn began
+
+        def turn() -> str:
+            cpu.append(thread_cpu_clock())
+            return self._choose(spec, seed, seat, view)
+
+        future = loop.run_in_executor(self._executor, turn)
         try:
-            return await asyncio.wait_for(future, self.timeout)
-        except TimeoutError as exc:
-            raise BotFault(f"bot timed out: no answer within {self.timeout:g} s") from exc
+            # Until a thread takes the turn up, nothing counts but the wall-time cap.
+            return await within_limit(future, self.timeout, lambda: cpu[0]() if cpu else 0.0)
+        except OverTime as exc:
+            raise BotFault(str(exc)) from exc
         except Exception as exc:
             raise BotFault(f"bot crashed: {str(exc) or type(exc).__name__}") from exc
 
@@ -215,18 +312,18 @@ class ProcessBots:
             worker.busy = True
             try:
                 await asyncio.wait_for(worker.wait_ready(), _START_LIMIT)
-                answer = await asyncio.wait_for(worker.ask(request), self.timeout)
+                answer = await self._ask(worker, request)
             except _WorkerDied as exc:
                 log.warning("bot worker died during a move (%s, try %d of %d); replacing it", exc, attempt, self.tries)
                 await self._replace(worker)
                 continue
-            except TimeoutError as exc:
+            except (TimeoutError, OverTime) as exc:
                 # A worker mid-search cannot be interrupted; a fresh one takes its place.
                 await self._replace(worker)
                 if not worker.ready:  # it never started: the server's fault, not the bot's
                     log.warning("bot worker %s did not start; replacing it", worker.pid)
                     continue
-                raise BotFault(f"bot timed out: no answer within {self.timeout:g} s") from exc
+                raise BotFault(str(exc)) from exc
             except BaseException:
                 # Cancelled (the server stops, the game ended): the worker's answer would
                 # arrive for nobody, so it does not go back to the pool.
@@ -239,6 +336,23 @@ class ProcessBots:
                 raise BotFault(f"bot crashed: {answer['error']}")
             return str(answer["text"])
         raise WorkerLost(f"bot workers died {self.tries} times on this move")
+
+    async def _ask(self, worker: _Worker, request: dict[str, Any]) -> dict[str, Any]:
+        """The worker's answer within the bot's limit, on the worker's own CPU time."""
+        began = process_cpu(worker.pid)
+        asking = asyncio.ensure_future(worker.ask(request))
+
+        def used() -> float | None:
+            now = process_cpu(worker.pid) if began is not None else None
+            return None if now is None or began is None else now - began
+
+        try:
+            return await within_limit(asking, self.timeout, used)
+        finally:
+            if not asking.done():
+                asking.cancel()
+                with contextlib.suppress(BaseException):
+                    await asking
 
     async def close(self) -> None:
         self._closed = True
