@@ -31,7 +31,8 @@ move, as people do; 0 (the default) plays as fast as the server answers.
 local PostgreSQL binaries, as the tests do). Game i is created on process i mod N, its
 seat 0 plays through process i mod N and its seat 1 through process i+1 mod N, so with
 N > 1 every move reaches the other seat through another process (LISTEN/NOTIFY).
-Reported besides: ``to_opponent_ms``, the time from a move sent by one seat to the other
+Reported besides: ``db_connections`` (on PostgreSQL: the connections the processes hold,
+sampled five times a second: peak, median, peak per process), ``to_opponent_ms``, the time from a move sent by one seat to the other
 seat receiving the view that includes it (across processes when N > 1; through the one
 process when N = 1).
 
@@ -229,6 +230,21 @@ finally:
 """
 
 
+async def count_connections(database: str, stop: asyncio.Event, out: list[int]) -> None:
+    """Sample how many connections the server processes hold on the PostgreSQL database
+    (pool connections in use or idle, and each process's LISTEN connection), five times a second."""
+    import psycopg
+
+    async with await psycopg.AsyncConnection.connect(database, autocommit=True) as conn:
+        while not stop.is_set():
+            cur = await conn.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+                                     " AND pid <> pg_backend_pid()")
+            row = await cur.fetchone()
+            out.append(int(row[0]) if row else 0)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), 0.2)
+
+
 def cpu_seconds(pid: int) -> float:
     """User + system CPU seconds of a process so far (Linux; 0 elsewhere)."""
     try:
@@ -370,6 +386,9 @@ async def play(args: argparse.Namespace, servers: list[tuple[subprocess.Popen[by
     probes: list[float] = []
     stop = asyncio.Event()
     prober = asyncio.create_task(probe(base, 0.5, stop, probes))
+    connections: list[int] = []
+    counter = None if database.startswith("sqlite") else \
+        asyncio.create_task(count_connections(database, stop, connections))
     result: dict[str, Any] = {
         "games": args.games, "ruleset": args.ruleset, "think_s": args.think,
         "mode": "server bots" if args.server_bots else "two client seats", "database": database.split(":")[0],
@@ -406,6 +425,8 @@ async def play(args: argparse.Namespace, servers: list[tuple[subprocess.Popen[by
     server_cpu = sum(cpu_seconds(server.pid) for server, _ in servers) - server_cpu
     stop.set()
     await prober
+    if counter is not None:
+        await counter
     server_stats = [json.loads(urllib.request.urlopen(b + "/api/stats", timeout=60).read()) for b in bases]
     dropped: dict[str, int] = {}
     for st in server_stats:
@@ -424,6 +445,10 @@ async def play(args: argparse.Namespace, servers: list[tuple[subprocess.Popen[by
         "server_cpu_s": round(server_cpu, 2), "server_cpu_share": round(server_cpu / elapsed, 2),
         "server_dropped": dropped,
     })
+    if connections:
+        # Against --db-pool-size + --db-max-overflow + 1 per process (docs/deploy.md).
+        result["db_connections"] = {"peak": max(connections), "median": statistics.median(connections),
+                                    "peak_per_process": round(max(connections) / n, 1)}
     if watchers:
         result["spectators"] = spectator_figures(watchers, watched_stats, opening)
     return result

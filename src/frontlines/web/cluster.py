@@ -190,7 +190,8 @@ def drain_on_signals(app: Any, grace: float) -> Callable[[], None]:
             not all(getattr(h, "__name__", "") == "handle_exit" for h in previous.values()):
         log.info("not under uvicorn's signal handling: SIGTERM stops the server without draining first")
         return lambda: None
-    started: list[int] = []
+    scheduled: list[int] = []
+    started: list[asyncio.Task[None]] = []  # the drain (held here: the loop keeps only a weak reference)
 
     async def drain_then_exit(sig: int) -> None:
         try:
@@ -199,11 +200,11 @@ def drain_on_signals(app: Any, grace: float) -> Callable[[], None]:
             owner.handle_exit(sig, None)
 
     def on_signal(sig: int, frame: FrameType | None) -> None:
-        if started:
+        if scheduled:
             owner.handle_exit(sig, frame)
             return
-        started.append(sig)
-        loop.call_soon_threadsafe(lambda: loop.create_task(drain_then_exit(sig)))
+        scheduled.append(sig)
+        loop.call_soon_threadsafe(lambda: started.append(loop.create_task(drain_then_exit(sig))))
 
     for sig in previous:
         signal.signal(sig, on_signal)
