@@ -102,12 +102,18 @@ def walk(page: Any, base: str, key: str, shots: dict[int, str]) -> None:
             for tok in _clicks(entry):
                 page.locator(f'[data-tok="{tok}"]').first.click()
         elif step.task == "refuse":
+            card = page.locator(f'[data-tok="hand:{step.refuse}"]').first
+            anywhere = card.get_attribute("aria-disabled") == "true"  # refused at every flag
             # a refused card is aria-disabled (clickable, to say why): Playwright needs force
-            page.locator(f'[data-tok="hand:{step.refuse}"]').first.click(force=True)
-            if key != "warmachine":
-                assert "⊘" in page.inner_text("#refusal")
-            else:
+            card.click(force=True)
+            if key == "warmachine":
                 page.locator(".refused-list li").first.wait_for()
+            elif not anywhere:  # refused at some flags (a battlefield's rule): their marks say why
+                page.locator(".flag-col .refused-slot").first.click()
+                page.wait_for_selector("#refusal:not([hidden])")
+                assert "⊘" in page.inner_text("#refusal") and "the battlefield" in page.inner_text("#refusal")
+            else:
+                assert "⊘" in page.inner_text("#refusal")
         page.wait_for_selector('#learn[data-done="true"]')
         if step.task == "move":
             assert "Well done." in page.inner_text("#learn-feedback")
@@ -122,11 +128,12 @@ TUTORIAL_SHOTS = {
     "battleline": {7: "learn-battleline-claim-en.png", 8: "learn-battleline-proof-not-yet-en.png",
                    12: "learn-battleline-tactics-limit-en.png", 19: "learn-battleline-scout-return-en.png"},
     "schotten-totten": {7: "learn-schotten-totten-claim-en.png"},
+    "medieval": {2: "learn-medieval-marsh-refuses-en.png", 4: "learn-medieval-village-forest-en.png"},
     "warmachine": {2: "learn-warmachine-refused-places-en.png", 7: "learn-warmachine-battle-en.png"},
 }
 
 
-@pytest.mark.parametrize("key", ["battleline", "schotten-totten", "warmachine"])
+@pytest.mark.parametrize("key", ["battleline", "schotten-totten", "medieval", "warmachine"])
 def test_each_tutorial_to_its_end_then_a_game_against_easy(browser: Any, server: LiveServer, key: str) -> None:  # noqa: F811
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page = new_page(browser, viewport={"width": 1280, "height": 900})
@@ -134,6 +141,8 @@ def test_each_tutorial_to_its_end_then_a_game_against_easy(browser: Any, server:
     page.click("#learn-play")
     page.wait_for_selector("#table[data-ply]")
     assert "Easy" in page.inner_text("body")
+    if key == "medieval":  # the game the lesson taught: battlefields face up, with their rules
+        page.wait_for_selector(".flag-col .bf-text")
     assert page.errors == []
 
 
@@ -158,7 +167,7 @@ def test_the_tutorials_in_the_other_languages(browser: Any, server: LiveServer, 
     page.click('a[href="/learn"]')
     page.wait_for_selector(".learn-list")
     page.screenshot(path=str(ARTIFACTS / f"learn-list-{lang}.png"), full_page=True)
-    for key in ("battleline", "schotten-totten", "warmachine"):
+    for key in ("battleline", "schotten-totten", "medieval", "warmachine"):
         page.goto(f"{server.base}/learn/{key}")
         page.wait_for_selector('#learn[data-step="1"]')
         say = page.inner_text("#learn-say")

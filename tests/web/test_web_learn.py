@@ -32,7 +32,8 @@ def test_every_step_of_the_script_holds_under_the_rules(key: str) -> None:
             assert answer["ok"] and answer["done"] == list(step.done)
         elif step.task == "refuse":  # the card named is refused (or refused somewhere), with a reason
             refusals = view["refusals"]
-            assert step.refuse in refusals["cards"] or step.refuse in refusals.get("deploy", {})
+            assert step.refuse in refusals["cards"] or step.refuse in refusals.get("deploy", {}) \
+                or step.refuse in refusals.get("flags", {})
     assert set(learn.tutorial_messages()) <= set(i18n.learn_messages())
 
 
@@ -46,8 +47,29 @@ def test_every_tactics_card_and_both_formation_families_are_taught() -> None:
     assert all(name in st for name in ("Colour Run", "Three of a Kind", "Colour:", "Run:", "Sum:"))
 
 
+def test_medieval_teaches_its_battlefields_and_ends_in_a_game_with_them() -> None:
+    """Every battlefield of the house set is named, the refusals the lesson asks to read come
+    from battlefields (the Marsh, the Forest and the Village), and the game against Easy at
+    the end is dealt with the battlefields face up, as taught."""
+    from frontlines.games.battleline.medieval import load_set
+
+    tut = learn.tutorial("medieval")
+    said = " ".join(t for s in tut.steps for t in (*s.say, *s.done))
+    assert all(b.name in said for b in load_set("house").cards)
+    assert all(name in said for name in ("Wedge", "Square", "Column", "Skirmish", "Rabble", "King of England"))
+    refused = {}
+    for i, step in enumerate(tut.steps):
+        if step.task == "refuse":
+            flags = learn.step_payload("medieval", i)["view"]["refusals"]["flags"][step.refuse]
+            refused[step.refuse] = {f: r["params"]["battlefield"] for f, r in flags.items()}
+    assert refused == {"R9": {"6": "Marsh"}, "AL": {"5": "Forest", "9": "Village"}}
+    last = learn.step_payload("medieval", len(tut.steps) - 1)
+    assert last["options"] == {"battlefields": "face_up", "battlefield_set": "house"}
+    assert learn.step_payload("battleline", 0)["options"] == {}
+
+
 def test_the_routes_answer_each_kind_of_move(api: TestClient) -> None:
-    assert [t["key"] for t in api.get("/api/learn").json()] == ["battleline", "schotten-totten", "warmachine"]
+    assert [t["key"] for t in api.get("/api/learn").json()] == ["battleline", "schotten-totten", "medieval", "warmachine"]
     step = api.get("/api/learn/battleline/2").json()
     assert step["index"] == 1 and step["task"] == "move" and step["view"]["viewer"] == 0
     assert api.post("/api/learn/battleline/2", json={"text": "R9@3"}).json() == {"ok": False, "hint": learn.WRONG_MOVE}

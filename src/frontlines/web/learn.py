@@ -8,8 +8,8 @@ opponent's reply). A step starts from its own position (a Battle Line fragment f
 ended. The player's move is first judged by the rules (``State.why_not``: a refused move says
 why, in words), then against the script (a legal move the step does not ask for gets a
 hint). The texts are the ``learn`` catalog's msgids; the rules they teach are docs/rules.md's
-(§2 Battle Line, §4 Schotten Totten, §6 War Machine). The last step leads to a real game
-against the ``easy`` bot.
+(§2 Battle Line, §4 Schotten Totten, §5 Medieval, §6 War Machine). The last step leads to a
+real game against the ``easy`` bot.
 """
 
 from __future__ import annotations
@@ -51,6 +51,7 @@ class Tutorial:
     title: str
     summary: str
     steps: tuple[Step, ...]
+    options: tuple[tuple[str, str], ...] = ()  # the rules options of the game against ``easy`` at the end
 
 
 WRONG_MOVE = "That move is allowed, but this step asks for another one: read the text again."
@@ -184,6 +185,39 @@ SCHOTTEN_TOTTEN = Tutorial("schotten-totten", "schotten-totten", "Schotten Totte
     Step(("That is Schotten Totten. Now play a real game against the Easy bot.",)),
 ))
 
+# --- Battle Line: Medieval, its battlefields face up (docs/rules.md §5) -------------------------
+# Flags 1-9: Hill, Ford, Narrow Pass, Open Plain, Forest, Marsh, Castle, River, Village (our house set)
+_MV_OPTIONS = (("battlefields", "face_up"), ("battlefield_set", "house"))
+_MV_START = ("ruleset=medieval opts=battlefields:face_up,battlefield_set:house bf=123456789:511 "
+             "h0=R9.R5.Y4.AL.G7.B2.P6 h1=B3.B4.B6.O2.O7.G8.G9 td=Y7.P9.O1.Y1.R1.R2")
+
+MEDIEVAL = Tutorial("medieval", "medieval", "Battle Line: Medieval",
+    "Battle Line's rules on nine battlefields that change them where they lie, in a few steps.", (
+    Step(("Battle Line: Medieval is Battle Line with medieval names. Formations, strongest first: Wedge, Square "
+          "(three of one value), Column (one colour), Skirmish (a run) and Rabble (anything else). The leaders are "
+          "the King of England and the King of France.",
+          "Nine battlefield cards lie at the flags. Face up, each one changes the rules where it lies: its name and "
+          "its rule are under the flag. These rules are our house set, not the publisher's text."),
+         position=_MV_START),
+    Step(("The Marsh at flag 6 takes only troops of value 1 to 7. Pick your red 9: the flags that refuse it are "
+          "marked. Click the mark at flag 6 to read why.",), refuse="R9",
+         done=("A battlefield's rule is checked like every other rule, and the page names the battlefield that "
+               "refuses a card.",)),
+    Step(("The Open Plain at flag 4 takes four cards a side. Play the red 9 there. Your draw and the opponent's "
+          "reply follow by themselves.",), do=("R9@4",), then=("draw:troop", "B3@3", "draw:troop"),
+         done=("The opponent played the blue 3 to flag 3, the Narrow Pass, where two cards make a side.",)),
+    Step(("Pick the King of England and read why flags 5 and 9 refuse him: the Forest takes no morale tactics "
+          "(leaders, King's Guard, Shield Bearers), the Village no leaders.",), refuse="AL"),
+    Step(("A leader takes any colour and any value, chosen when the flag is decided. Play the King of England to "
+          "flag 4, next to your red 9.",), do=("AL@4",), then=("draw:troop", "B4@3", "draw:troop"),
+         done=("The opponent's blue 3 and 4 are a whole side at the Narrow Pass.",)),
+    Step(("The Ford at flag 2 counts only the sum of the cards, as Fog does. Play the green 7 there.",),
+         do=("G7@2",), done=("At the Ford the higher sum wins, whatever the formations.",)),
+    Step(("The others: at the Hill a tie goes to whoever completed their side last; the Castle may be claimed only "
+          "when both sides are complete, never by proof; the River takes no Fog or Mud.",)),
+    Step(("That is Medieval. Now play a real game against the Easy bot, with the battlefields face up.",)),
+), options=_MV_OPTIONS)
+
 # --- War Machine (docs/rules.md §6) ------------------------------------------------------------
 # A deal of seed 7, the chooser (you) having taken one leftover card and the first move
 _WM_START = ("warmachine opts=shuffler:1 front=U^IvJvR^B^Gv piles=IJJBUBGJ/JUBJIGGI/BIGBIBJR/UJRGGRRB/GUBRRIIR/"
@@ -222,7 +256,7 @@ WAR_MACHINE = Tutorial("warmachine", "warmachine", "War Machine",
     Step(("That is War Machine. Now play a real game against the Easy bot.",)),
 ))
 
-TUTORIALS: dict[str, Tutorial] = {t.key: t for t in (BATTLE_LINE, SCHOTTEN_TOTTEN, WAR_MACHINE)}
+TUTORIALS: dict[str, Tutorial] = {t.key: t for t in (BATTLE_LINE, SCHOTTEN_TOTTEN, MEDIEVAL, WAR_MACHINE)}
 
 
 class TutorialError(FrontlinesError):
@@ -260,7 +294,8 @@ def step_payload(key: str, index: int) -> dict[str, Any]:
     state = start_of(tut, index)
     assert step is not None
     return {
-        "key": tut.key, "title": tut.title, "ruleset": tut.ruleset, "index": index, "count": len(tut.steps),
+        "key": tut.key, "title": tut.title, "ruleset": tut.ruleset, "options": dict(tut.options),
+        "index": index, "count": len(tut.steps),
         "say": list(step.say), "task": step.task, "refuse": step.refuse, "done": list(step.done),
         "view": state.view(0).to_dict(), "last": index == len(tut.steps) - 1,
     }

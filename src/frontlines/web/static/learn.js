@@ -130,7 +130,8 @@ document.addEventListener("keydown", (ev) => { if (ev.key === "Escape" && sel.le
 $("learn-next").addEventListener("click", () => load(index + 1));
 $("learn-back").addEventListener("click", () => load(index - 1));
 $("learn-play").addEventListener("click", async () => {
-  const body = { ruleset: step.ruleset, opponent: "bot:easy", seat: "random" };
+  // the game the lesson taught (Medieval: its battlefields face up)
+  const body = { ruleset: step.ruleset, options: step.options || {}, opponent: "bot:easy", seat: "random" };
   const r = await fetch("/api/games", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
   if (!r.ok) { feedback(t("Refused: {message}", { message: (await r.json()).detail || r.statusText }), "bad"); return; }
   const g = await r.json();
