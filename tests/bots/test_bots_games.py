@@ -215,14 +215,19 @@ def test_ismcts_two_workers_merge_their_trees() -> None:
         bot.close()
 
 
-def test_time_budget_and_clock_are_respected() -> None:
+def test_time_budget_and_clock_are_respected(search_clock: Any) -> None:
+    # The search's clock is a fake that moves 0.01 s a reading (it reads it once an
+    # iteration): the iterations count the seconds spent, on a fast machine as on a loaded one.
+    clock = search_clock(0.01)
     state = new_state("battleline", seed=1)
     view = state.view(state.current_player())
     bot = make_bot("ismcts:time=0.2", seed=1)
     bot.choose(view)
-    assert bot.info()["seconds"] < 0.6
+    assert bot.info()["params"]["time"] == 0.2 and abs(bot.info()["iterations"] - 20) <= 1
+    # a game clock with 1 s left: a share of it (1/25, less a margin), less than the bot's own 0.2 s
     bot.choose(view, Clock(time_left=1.0))
-    assert bot.info()["seconds"] < 0.2
+    assert bot.info()["params"]["time"] == pytest.approx(0.9 * 1.0 / 25)
+    assert abs(bot.info()["iterations"] - 3.6) <= 1 and clock.readings < 40
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
