@@ -30,6 +30,9 @@ from frontlines.games import new_state, parse_state
 
 RULES = "battleline-basic"
 OPTS = {"claim_timing": "after_play"}
+# Seconds for a classic bot's handshake and replies where a test is not about them: a limit a
+# loaded machine never reaches (the default 10 s it could, starting Python).
+PATIENT = 300.0
 OURS = f"{sys.executable} -m frontlines.cli bot random --seed 3 --protocol classic"
 
 
@@ -144,7 +147,9 @@ def test_classic_engine_answers_a_legal_play() -> None:
 
 def classic_match(bots: list[tuple[str, str]], games: int = 2, *, repair: bool = True, records: str | None = None,
                   **external: float) -> dict[str, object]:
-    config = MatchConfig(RULES, bots, games=games, seed=5, protocol="classic", progress=False, external=dict(external),
+    # only the failure a test is about may lose a game: patient limits unless it sets its own
+    external = {"reply_timeout": PATIENT, **external}
+    config = MatchConfig(RULES, bots, games=games, seed=5, protocol="classic", progress=False, external=external,
                          classic_repair=repair, records=records)
     report = run_match(config)
     return report.data
@@ -178,7 +183,7 @@ def test_classic_failures_are_losses(mode: str, error: str, repair: bool) -> Non
 def test_classic_bots_only_play_battleline_basic() -> None:
     with pytest.raises(ValueError, match="battleline-basic"):
         run_match(MatchConfig("battleline", [("a", "random"), ("b", f"classic:{classic_fake()}")], games=2, progress=False))
-    bot = ClassicExternalBot(classic_fake())
+    bot = ClassicExternalBot(classic_fake(), reply_timeout=PATIENT)
     from frontlines.bots.base import BotError
 
     with pytest.raises(BotError):
@@ -205,7 +210,7 @@ def test_classic_bot_outside_classic_rules_still_plays() -> None:
     from frontlines.arena.runner import play_task
     from frontlines.arena.schedule import GameTask
 
-    bot = ClassicExternalBot(classic_fake())
+    bot = ClassicExternalBot(classic_fake(), reply_timeout=PATIENT)
     try:
         # plain battleline-basic (claims before the draw): the host applies claims and draws for it
         result = play_task(GameTask(0, 0, RULES, 4, ("first", "random"), ()), (bot, make_bot("random", 2)))
@@ -219,7 +224,7 @@ def test_host_sends_the_classic_messages() -> None:
     from frontlines.arena.schedule import GameTask
 
     transcripts: list[list[str]] = []
-    bots = [ClassicExternalBot(classic_fake()), ClassicExternalBot(classic_fake())]
+    bots = [ClassicExternalBot(classic_fake(), reply_timeout=PATIENT), ClassicExternalBot(classic_fake(), reply_timeout=PATIENT)]
     for bot in bots:
         original = bot.close
 

@@ -14,13 +14,17 @@ from frontlines.arena.runner import ArenaGame, play_task
 from frontlines.arena.schedule import GameTask
 from frontlines.bots.base import Bot, Clock
 from frontlines.bots.engine import EngineServer, parse_spec
-from frontlines.bots.external import ExternalBot, make_external, parse_info
+from frontlines.bots.external import GRACE, ExternalBot, make_external, parse_info
+from frontlines.bots.process import LineProcess
 from frontlines.bots.registry import make_bot
 from frontlines.core.game import Action, View
 from frontlines.core.record import GameRecord
 from frontlines.games import new_state, parse_state
 
 RULES = "battleline-basic"
+# Limits a loaded machine never reaches (the default 10 s it could, starting Python): tests of
+# something else must not lose a game to a slow start or a slow move.
+PATIENT: dict[str, Any] = {"handshake_timeout": 300.0, "move_timeout": 300.0}
 
 
 def task(seed: int = 3, time_s: float | None = None) -> GameTask:
@@ -32,7 +36,7 @@ def play(bot: Bot, seed: int = 3, time_s: float | None = None) -> ArenaGame:
 
 
 def test_round_trip_with_frontlines_bot_random() -> None:
-    bot = ExternalBot("frontlines bot random --seed 5")
+    bot = ExternalBot("frontlines bot random --seed 5", **PATIENT)
     try:
         result = play(bot)
         assert result.error_seat is None, result.detail
@@ -50,12 +54,27 @@ def test_round_trip_with_frontlines_bot_random() -> None:
 
 
 def test_external_bot_on_war_machine() -> None:
-    bot = ExternalBot("frontlines bot random")
+    bot = ExternalBot("frontlines bot random", **PATIENT)
     try:
         result = play_task(GameTask(0, 0, "warmachine", 2, ("ext", "random"), ()), (bot, make_bot("random", 1)))
         assert result.error_seat is None, result.detail
     finally:
         bot.close()
+
+
+@pytest.fixture
+def limits(monkeypatch: pytest.MonkeyPatch) -> dict[str, list[float]]:
+    """The seconds the host gives each wait for a line, by what it waits for: the limits it
+    applies, checked as such rather than by how long a game took on this machine."""
+    given: dict[str, list[float]] = {}
+    read = LineProcess.read
+
+    def spied(self: LineProcess, deadline: float, waiting_for: str) -> str:
+        given.setdefault(waiting_for, []).append(deadline - time.monotonic())
+        return read(self, deadline, waiting_for)
+
+    monkeypatch.setattr(LineProcess, "read", spied)
+    return given
 
 
 @pytest.mark.parametrize(
@@ -70,13 +89,16 @@ def test_external_bot_on_war_machine() -> None:
     ],
 )
 def test_failures_lose_the_game_with_the_reason_recorded(
-    mode: str, args: tuple[str, ...], kwargs: dict[str, Any], error: str, reason: str, needle: str
+    mode: str, args: tuple[str, ...], kwargs: dict[str, Any], error: str, reason: str, needle: str,
+    limits: dict[str, list[float]],
 ) -> None:
-    bot = ExternalBot(fake(mode, *args), **kwargs)
+    bot = ExternalBot(fake(mode, *args), **{**PATIENT, **kwargs})
     try:
-        started = time.monotonic()
         result = play(bot)
-        assert time.monotonic() - started < 8
+        if mode == "hang":  # the move was given the half second asked for, not the default
+            assert max(limits["action"]) <= 0.5
+        if mode == "slow":  # as was the handshake (the fake sleeps 3 s in it)
+            assert max(limits["frontlinesok"]) <= 0.5
         assert result.error_seat == 0 and result.error == error
         assert result.winner == 1 and result.reason == reason
         assert needle in result.detail
@@ -90,7 +112,7 @@ def test_failures_lose_the_game_with_the_reason_recorded(
 
 
 def test_slow_handshake_within_the_limit_plays() -> None:
-    bot = ExternalBot(fake("slow", "0.3"), handshake_timeout=5)
+    bot = ExternalBot(fake("slow", "0.3"), **PATIENT)
     try:
         result = play(bot)
         assert result.error_seat is None, result.detail
@@ -99,19 +121,19 @@ def test_slow_handshake_within_the_limit_plays() -> None:
         bot.close()
 
 
-def test_game_clock_flags_a_slow_engine() -> None:
-    bot = ExternalBot(fake("hang"), move_timeout=30)
+def test_game_clock_flags_a_slow_engine(limits: dict[str, list[float]]) -> None:
+    bot = ExternalBot(fake("hang"), handshake_timeout=PATIENT["handshake_timeout"], move_timeout=30)
     try:
-        started = time.monotonic()
         result = play(bot, time_s=0.4)
-        assert time.monotonic() - started < 5
+        # the move had what was left on its clock (and the host's grace), not the move limit
+        assert max(limits["action"]) <= 0.4 + GRACE
         assert result.error == "timeout" and result.reason == "time"
     finally:
         bot.close()
 
 
 def test_a_failed_engine_is_restarted_for_the_next_game() -> None:
-    bot = ExternalBot(fake("crash", "3"))
+    bot = ExternalBot(fake("crash", "3"), **PATIENT)
     try:
         first = play(bot, seed=1)
         second = play(bot, seed=2)
