@@ -27,12 +27,28 @@ from frontlines.cluster.ray_backend import ClusterError, RayBackend  # noqa: E40
 
 RULES = "battleline-basic"
 FAKE = Path(__file__).resolve().parents[1] / "fakebots" / "frontlines_fake.py"
+# The fake engine's limits: more than a loaded machine takes to start Python (the default 10 s is not).
+PATIENT = {"handshake_timeout": 300.0, "move_timeout": 300.0}
 
 
 @pytest.fixture(scope="module")
 def local_ray() -> Iterator[None]:
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
-    ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR)
+    # Ray gives its own processes 30 s to come up, which a loaded machine can pass: the GCS gets
+    # longer (a setting), and a raylet that did not register in time (a constant) another try.
+    # (Only for the start: other tests rely on Ray's short default when nothing answers.)
+    gcs_wait = "RAY_gcs_server_port_wait_time_s"
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv(gcs_wait, os.environ.get(gcs_wait, "300"))
+        for attempt in range(1, 4):
+            try:
+                ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False,
+                         logging_level=logging.ERROR)
+                break
+            except Exception as exc:
+                ray.shutdown()
+                if attempt == 3 or "timed out" not in str(exc).lower():
+                    raise
     try:
         yield
     finally:
@@ -46,7 +62,8 @@ def fake(mode: str, *args: str) -> str:
 def play(tmp_path: Path, tag: str, bots: list[tuple[str, str]], backend: Any, games: int = 4) -> tuple[Report, list[str]]:
     """A match and its records (one JSON line per game, in game order)."""
     records = tmp_path / f"{tag}.jsonl"
-    config = MatchConfig(RULES, bots, games=games, seed=11, records=str(records), progress=False, backend=backend)
+    config = MatchConfig(RULES, bots, games=games, seed=11, records=str(records), progress=False, backend=backend,
+                         external=PATIENT)
     report = run_match(config)
     lines = records.read_text(encoding="utf-8").splitlines()
     return report, sorted(lines, key=lambda line: int(json.loads(line)["tags"]["Round"]))

@@ -86,8 +86,9 @@ def test_an_arena_worker_killed_mid_game_replays_it_with_the_same_record(tmp_pat
 
     def play(tag: str, backend: LocalBackend) -> tuple[Any, list[str]]:
         records = tmp_path / f"{tag}.jsonl"
-        report = run_match(MatchConfig("battleline-basic", bots, games=4, seed=11, records=str(records),
-                                       progress=False, backend=backend))
+        # the engine's limits: more than a loaded machine takes to start Python (the default 10 s is not)
+        report = run_match(MatchConfig("battleline-basic", bots, games=4, seed=11, records=str(records), progress=False,
+                                       backend=backend, external={"handshake_timeout": 300.0, "move_timeout": 300.0}))
         lines = records.read_text(encoding="utf-8").splitlines()
         return report, sorted(lines, key=lambda line: int(json.loads(line)["tags"]["Round"]))
 
