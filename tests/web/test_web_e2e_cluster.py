@@ -136,13 +136,15 @@ def test_a_page_reconnects_by_itself_when_its_process_stops(
         assert wait_turn(page) == "me"
         click_one_move(page)
     played = int(page.get_attribute("#table", "data-ply"))
+    # Counted before the stop: the page comes back within a second of the close, which can be
+    # before the process has finished stopping (and before the test looks again).
+    opened = page.evaluate("window.opened")
 
     first.send_signal(signal.SIGTERM)
     # uvicorn raises the signal again once it has stopped, as the convention for a parent.
     assert first.wait(timeout=60) in (0, -signal.SIGTERM)
     # The process said "service restart" (not a dropped connection), and the page came back
     # by itself, to the other process: the game goes on there.
-    opened = page.evaluate("window.opened")
     page.wait_for_function("window.closeCodes.includes(1012)", timeout=TIMEOUT)
     page.wait_for_function(f"window.opened > {opened}", timeout=TIMEOUT)
     moves = 0
