@@ -26,7 +26,10 @@ from webhelpers import LiveServer  # noqa: E402
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--no-first-run"]
 SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
-TURN_TIMEOUT = 20_000  # ms
+# ms a page may take to get somewhere (Playwright's default is 30 s): a loaded machine is slow,
+# and waiting ends as soon as the page is there
+TURN_TIMEOUT = 60_000
+HTTP_TIMEOUT = 60.0  # s for a request the test makes itself (httpx's default of 5 a loaded machine can take)
 
 
 def serious_violations(page: Any) -> list[tuple[str, str]]:
@@ -57,6 +60,7 @@ def server(tmp_path: Path) -> Iterator[LiveServer]:
 
 def new_page(browser: Any, **kwargs: Any) -> Any:
     context = browser.new_context(**kwargs)
+    context.set_default_timeout(TURN_TIMEOUT)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -325,12 +329,12 @@ def _game_at(server: LiveServer, kind: str) -> tuple[str, str]:
     import httpx2 as httpx
 
     seed, prefix = _prefix_until(kind)
-    g = httpx.post(f"{server.base}/api/games", json={"ruleset": "battleline", "opponent": "hotseat", "seed": seed}).json()
+    g = httpx.post(f"{server.base}/api/games", json={"ruleset": "battleline", "opponent": "hotseat", "seed": seed}, timeout=HTTP_TIMEOUT).json()
     tokens = [g["token"], g["token"]]
     for seat, text in prefix:
-        r = httpx.post(f"{server.base}/api/games/{g['id']}/action", json={"t": tokens[seat], "text": text})
+        r = httpx.post(f"{server.base}/api/games/{g['id']}/action", json={"t": tokens[seat], "text": text}, timeout=HTTP_TIMEOUT)
         assert r.status_code == 200, r.text
-    mover = httpx.get(f"{server.base}/api/games/{g['id']}", params={"t": tokens[0]}).json()["view"]["to_move"]
+    mover = httpx.get(f"{server.base}/api/games/{g['id']}", params={"t": tokens[0]}, timeout=HTTP_TIMEOUT).json()["view"]["to_move"]
     return g["id"], tokens[mover]
 
 
@@ -525,7 +529,7 @@ def test_a_full_game_says_so_in_words(browser: Any, tmp_path: Path) -> None:
     from frontlines.web.fanout import Limits
 
     with LiveServer(f"sqlite:///{tmp_path / 'caps.db'}", limits=Limits(spectators_per_game=1)) as s:
-        gid = httpx.post(f"{s.base}/api/games", json={"ruleset": "battleline-basic", "opponent": "friend"}).json()["id"]
+        gid = httpx.post(f"{s.base}/api/games", json={"ruleset": "battleline-basic", "opponent": "friend"}, timeout=HTTP_TIMEOUT).json()["id"]
         first = new_page(browser)
         first.goto(f"{s.base}/g/{gid}")
         first.wait_for_selector("#table[data-ply]")
@@ -555,9 +559,9 @@ def _full_table(server: LiveServer, ruleset: str, plies: int, seed: int) -> tupl
         entry = rng.choice([e for e in legal if e["kind"] != "claim"] or legal)
         texts.append(entry["text"])
         state.apply(state.parse_action(entry["text"]))
-    g = httpx.post(f"{server.base}/api/games", json={"ruleset": ruleset, "opponent": "hotseat", "seed": seed}).json()
+    g = httpx.post(f"{server.base}/api/games", json={"ruleset": ruleset, "opponent": "hotseat", "seed": seed}, timeout=HTTP_TIMEOUT).json()
     for text in texts:
-        r = httpx.post(f"{server.base}/api/games/{g['id']}/action", json={"t": g["token"], "text": text})
+        r = httpx.post(f"{server.base}/api/games/{g['id']}/action", json={"t": g["token"], "text": text}, timeout=HTTP_TIMEOUT)
         assert r.status_code == 200, r.text
     return g["id"], g["token"]
 

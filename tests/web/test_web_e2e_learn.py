@@ -21,7 +21,7 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "web"
 def api(base: str, path: str, body: dict[str, Any] | None = None) -> Any:
     request = urllib.request.Request(base + path, data=None if body is None else json.dumps(body).encode(),
                                      headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(request, timeout=10) as r:
+    with urllib.request.urlopen(request, timeout=60) as r:
         return json.loads(r.read())
 
 

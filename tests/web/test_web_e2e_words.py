@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_web_e2e import browser, new_page, server, wait_turn  # noqa: F401 (pytest fixtures)
+from test_web_e2e import HTTP_TIMEOUT, browser, new_page, server, wait_turn  # noqa: F401 (pytest fixtures)
 from webhelpers import LiveServer
 
 pytestmark = [pytest.mark.e2e]
@@ -57,9 +57,9 @@ def _stone_position(server: LiveServer) -> tuple[str, str, str, int, int]:  # no
             entry = rng.choice([e for e in v["legal"] if e["kind"] != "claim"] or v["legal"])
             texts.append(entry["text"])
             state.apply(state.parse_action(entry["text"]))
-    g = httpx.post(f"{server.base}/api/games", json={"ruleset": ruleset, "opponent": "hotseat", "seed": seed}).json()
+    g = httpx.post(f"{server.base}/api/games", json={"ruleset": ruleset, "opponent": "hotseat", "seed": seed}, timeout=HTTP_TIMEOUT).json()
     for text in texts:
-        httpx.post(f"{server.base}/api/games/{g['id']}/action", json={"t": g["token"], "text": text}).raise_for_status()
+        httpx.post(f"{server.base}/api/games/{g['id']}/action", json={"t": g["token"], "text": text}, timeout=HTTP_TIMEOUT).raise_for_status()
     return g["id"], g["token"], *found
 
 

@@ -14,18 +14,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from webhelpers import free_port
+from webhelpers import START_LIMIT, free_port
 
 from frontlines.web.logs import mask_url, redact
 
 RULESET = "battleline-basic"
 PASSWORD = "pw-Very-Secret-42"
+WAIT = 60.0  # seconds for an answer: soon, but a loaded machine (tracing every message here) is slow
 
 
 def http(base: str, path: str, body: dict[str, Any] | None = None) -> Any:
     data = json.dumps(body).encode() if body is not None else None
     request = urllib.request.Request(base + path, data=data, headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(request, timeout=10) as r:
+    with urllib.request.urlopen(request, timeout=WAIT) as r:
         raw = r.read()
         return json.loads(raw) if r.headers.get("content-type", "").startswith("application/json") else raw
 
@@ -45,9 +46,9 @@ def play_a_whole_game(base: str) -> list[str]:
     rng = random.Random(1)
     with connect(f"{ws_base}/ws/{gid}?t={tokens[0]}") as ws0, connect(f"{ws_base}/ws/{gid}?t={tokens[1]}") as ws1:
         socks = [ws0, ws1]
-        last = [json.loads(ws0.recv(timeout=10)), None]
-        last[0] = json.loads(ws0.recv(timeout=10))  # again when seat 1 joined
-        last[1] = json.loads(ws1.recv(timeout=10))
+        last = [json.loads(ws0.recv(timeout=WAIT)), None]
+        last[0] = json.loads(ws0.recv(timeout=WAIT))  # again when seat 1 joined
+        last[1] = json.loads(ws1.recv(timeout=WAIT))
         plies = 0
         while last[0]["view"]["to_move"] is not None and plies < 400:
             mover = last[0]["view"]["to_move"]
@@ -56,7 +57,7 @@ def play_a_whole_game(base: str) -> list[str]:
                 http(base, f"/api/games/{gid}/action", {"t": tokens[mover], "text": move})
             else:
                 socks[mover].send(json.dumps({"type": "action", "text": move, "ply": last[mover]["ply"]}))
-            last = [json.loads(ws0.recv(timeout=10)), json.loads(ws1.recv(timeout=10))]
+            last = [json.loads(ws0.recv(timeout=WAIT)), json.loads(ws1.recv(timeout=WAIT))]
             plies += 1
         assert last[0]["status"] == "finished"
     return [*tokens, ticket]
@@ -78,18 +79,18 @@ def test_no_secret_in_any_log_line(tmp_path: Path, request: pytest.FixtureReques
                              "--log-level", "trace", "--database", url], cwd=tmp_path, stdout=out, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.time() + 30
+        deadline = time.monotonic() + START_LIMIT
         while True:
             try:
                 http(base, "/api/rulesets")
                 break
             except OSError:
-                assert proc.poll() is None and time.time() < deadline, "frontlines serve did not start"
+                assert proc.poll() is None and time.monotonic() < deadline, "frontlines serve did not start"
                 time.sleep(0.1)
         secrets = play_a_whole_game(base)
     finally:
         proc.terminate()
-        proc.wait(timeout=10)
+        proc.wait(timeout=WAIT)
         out.close()
     log = (tmp_path / "server.log").read_text(encoding="utf-8", errors="replace")
     for secret in secrets:

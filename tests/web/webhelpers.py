@@ -74,4 +74,5 @@ class LiveServer:
 
     def __exit__(self, *exc: object) -> None:
         self.server.should_exit = True
-        self.thread.join(timeout=10)
+        # until it has stopped (a test may start another on the same port): soon, unless loaded
+        self.thread.join(timeout=START_LIMIT)
