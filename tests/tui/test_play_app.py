@@ -692,7 +692,9 @@ def test_the_ui_answers_while_a_bot_thinks() -> None:
 
         def choose(self, view: View, clock: Clock | None = None) -> Action:
             seen.append(view)
-            release.wait(5)
+            # thinks until the test lets it, which it does however it ends (a cap of 5 s a loaded
+            # machine could pass before the test looked; this one only ends a UI that waits on it)
+            release.wait(60)
             return view.legal_actions()[0]
 
     state = new_state("battleline", seed=3, options={"first_player": "1"})
@@ -701,13 +703,15 @@ def test_the_ui_answers_while_a_bot_thinks() -> None:
     app = FrontlinesApp(session=session, bot_delay=0)
 
     async def scenario(pilot: Pilot[None], app: FrontlinesApp) -> None:
-        await pilot.pause()
-        screen = game_screen(app)
-        assert screen.thinking
-        await pilot.press("question_mark")  # the event loop is free: help opens at once
-        assert "Frontlines - keys" in screen_text(app)
-        await pilot.press("escape")
-        release.set()
+        try:
+            await pilot.pause()
+            screen = game_screen(app)
+            assert screen.thinking
+            await pilot.press("question_mark")  # the event loop is free: help opens at once
+            assert "Frontlines - keys" in screen_text(app)
+            await pilot.press("escape")
+        finally:
+            release.set()
         await settle(pilot, app)
         assert screen.my_turn()
         # the bot was handed its own view only: the human's hand is hidden from it
