@@ -189,7 +189,8 @@ def test_ctrl_c_on_a_running_arena_keeps_what_it_played(tmp_path: Path) -> None:
     """Ctrl-C reaches the arena and its worker processes (one process group, as in a terminal)."""
     records, out = tmp_path / "games.jsonl", tmp_path / "match.json"
     proc = subprocess.Popen(
-        [sys.executable, "-m", "frontlines.cli", "arena", "--rules", "battleline-basic", "--games", "400",
+        # games enough that even a fast machine is far from done when the Ctrl-C comes
+        [sys.executable, "-m", "frontlines.cli", "arena", "--rules", "battleline-basic", "--games", "4000",
          "--bot", "random", "--bot", "heuristic", "--workers", "2", "--records", str(records), "--json", str(out), "--quiet"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
         # a shell without job control starts background commands with Ctrl-C ignored, and
@@ -207,7 +208,7 @@ def test_ctrl_c_on_a_running_arena_keeps_what_it_played(tmp_path: Path) -> None:
     assert proc.returncode == 130, stderr
     assert "Traceback" not in stderr
     data = json.loads(out.read_text(encoding="utf-8"))
-    assert data["stopped"] is True and 2 <= data["games_played"] < 400
-    assert f"stopped by hand after {data['games_played']} of 400 games" in stdout
+    assert data["stopped"] is True and 2 <= data["games_played"] < 4000
+    assert f"stopped by hand after {data['games_played']} of 4000 games" in stdout
     saved = records.read_text(encoding="utf-8").splitlines()
     assert len(saved) == data["games_played"] and all(json.loads(line)["tags"] for line in saved)
