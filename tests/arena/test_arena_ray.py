@@ -8,9 +8,11 @@ seconds, a game of these bots milliseconds.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
+import signal
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -31,22 +33,37 @@ FAKE = Path(__file__).resolve().parents[1] / "fakebots" / "frontlines_fake.py"
 PATIENT = {"handshake_timeout": 300.0, "move_timeout": 300.0}
 
 
+def _children() -> set[int]:
+    """This process's children, from the process table (empty where there is none)."""
+    me, found = str(os.getpid()), set()
+    for entry in Path("/proc").glob("[0-9]*"):
+        with contextlib.suppress(OSError, IndexError):
+            if (entry / "stat").read_text().rsplit(")", 1)[1].split()[1] == me:
+                found.add(int(entry.name))
+    return found
+
+
 @pytest.fixture(scope="module")
 def local_ray() -> Iterator[None]:
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
-    # Ray gives its own processes 30 s to come up, which a loaded machine can pass: the GCS gets
-    # longer (a setting), and a raylet that did not register in time (a constant) another try.
-    # (Only for the start: other tests rely on Ray's short default when nothing answers.)
+    # Ray gives its own processes fixed times to come up, which a loaded machine passed (at
+    # load 14 the raylet gave up on its metrics agent after 16 s, and the driver's 30 s wait for
+    # the node ran out): the GCS gets longer (a setting; only for the start, other tests want
+    # Ray's short default), and a start that timed out another try, its processes stopped first.
     gcs_wait = "RAY_gcs_server_port_wait_time_s"
     with pytest.MonkeyPatch.context() as env:
         env.setenv(gcs_wait, os.environ.get(gcs_wait, "300"))
         for attempt in range(1, 4):
+            before = _children()
             try:
                 ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False,
                          logging_level=logging.ERROR)
                 break
             except Exception as exc:
                 ray.shutdown()
+                for pid in _children() - before:  # what the failed start left running
+                    with contextlib.suppress(OSError):
+                        os.kill(pid, signal.SIGKILL)
                 if attempt == 3 or "timed out" not in str(exc).lower():
                     raise
     try:
