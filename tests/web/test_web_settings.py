@@ -86,7 +86,7 @@ def test_the_uvicorn_factory_builds_the_app_serve_would(tmp_path: Path, monkeypa
         assert client.post("/api/games", json=body).status_code == 429  # one game a minute
     monkeypatch.setenv("FRONTLINES_DATABASE", "postgresql://nobody@127.0.0.1:1/none")
     # PostgreSQL is migrated by `frontlines db upgrade`, never by a starting process
-    assert app_from_env().state.settings.upgrade_database is False
+    assert web_settings.from_environment().upgrade_database is False
 
 
 @pytest.mark.postgres

@@ -139,3 +139,34 @@ def test_a_draining_process_sends_a_new_websocket_elsewhere(sqlite_url: str) -> 
                 pytest.raises(WebSocketDisconnect) as closed:
             ws.receive_json()
         assert (closed.value.code, closed.value.reason) == (1012, RESTART_REASON)
+
+
+@pytest.mark.parametrize(("variables", "words", "status"), [
+    ({"FRONTLINES_DATABASE": "mysql://x/y"}, "unsupported database 'mysql'", 2),
+    ({"FRONTLINES_DATABASE": "postgresql://nobody@127.0.0.1:1/none"}, "cannot reach the database", 1),
+    ({"FRONTLINES_BOT_LEASE": "soon"}, "argument --bot-lease: invalid value 'soon' (from the command line or FRONTLINES_BOT_LEASE)", 2),
+    ({"FRONTLINES_DATABASE": "sqlite:///{tmp}/no/such/dir/web.db"}, "cannot open the SQLite database", 2),
+])
+def test_a_bad_start_under_plain_uvicorn_is_one_line(tmp_path: Path, variables: dict[str, str], words: str,
+                                                      status: int) -> None:
+    """As with `frontlines serve`: one line and an exit before the port is bound, no traceback."""
+    env = {**os.environ, **{k: v.replace("{tmp}", str(tmp_path)) for k, v in variables.items()}}
+    env.setdefault("FRONTLINES_DATABASE", f"sqlite:///{tmp_path / 'web.db'}")
+    done = subprocess.run([sys.executable, "-m", "uvicorn", "frontlines.web.app:app_from_env", "--factory",
+                           "--port", str(free_port())], env=env, capture_output=True, text=True, timeout=WAIT,
+                          cwd=tmp_path)
+    assert done.returncode == status, done.stderr
+    assert f"frontlines: {words}" in done.stderr and "Traceback" not in done.stderr
+    assert "Uvicorn running" not in done.stderr
+
+
+@pytest.mark.postgres
+def test_plain_uvicorn_refuses_a_postgresql_schema_not_at_the_newest_revision(pg_server: str, tmp_path: Path) -> None:
+    from conftest import _fresh_pg_database
+
+    env = {**os.environ, "FRONTLINES_DATABASE": _fresh_pg_database(pg_server)}
+    done = subprocess.run([sys.executable, "-m", "uvicorn", "frontlines.web.app:app_from_env", "--factory",
+                           "--port", str(free_port())], env=env, capture_output=True, text=True, timeout=WAIT,
+                          cwd=tmp_path)
+    assert done.returncode == 2 and "frontlines: the database schema is empty" in done.stderr
+    assert "frontlines db upgrade" in done.stderr and "Traceback" not in done.stderr

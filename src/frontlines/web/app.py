@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+import sys
 from collections import OrderedDict
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -41,8 +42,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from frontlines.core.errors import FrontlinesError
 from frontlines.core.game import State
 from frontlines.games import parse_state
-from frontlines.web import cluster, health, housekeeping, i18n, invites, learn_pages, levels, logs
-from frontlines.web.database import Pool
+from frontlines.web import cluster, health, housekeeping, i18n, invites, learn_pages, levels, logs, migrations
+from frontlines.web.database import DatabaseError, Pool, lock_sqlite, unlock_sqlite
 from frontlines.web.fanout import CLOSE_RESTART, RESTART_REASON, Client
 from frontlines.web.inputs import (
     MAX_MESSAGE,
@@ -435,5 +436,22 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 def app_from_env() -> FastAPI:
     """For ``uvicorn frontlines.web.app:app_from_env --factory``: the app ``frontlines serve``
     would run, its options taken from ``FRONTLINES_<OPTION>`` variables (see
-    :mod:`frontlines.web.settings`; where it listens is uvicorn's business then)."""
-    return create_app(from_environment())
+    :mod:`frontlines.web.settings`; where it listens is uvicorn's business then).
+
+    What ``frontlines serve`` checks before it binds its port is checked here, before
+    uvicorn binds its own: a wrong variable, a wrong URL, a database that does not answer,
+    a SQLite file another process holds, a PostgreSQL schema that is not at the newest
+    revision. Each is one line on stderr and an exit (2, or 1 when the database did not
+    answer), not a traceback from the middle of uvicorn's start-up.
+    """
+    try:
+        settings = from_environment()
+        held = lock_sqlite(settings.database)
+        try:
+            migrations.prepare(settings.database, allow_upgrade=settings.upgrade_database)
+        finally:
+            unlock_sqlite(held)  # the store takes the file again at start-up
+    except (ValueError, DatabaseError) as exc:
+        print(f"frontlines: {exc}", file=sys.stderr, flush=True)
+        raise SystemExit(getattr(exc, "exit_status", 2)) from None
+    return create_app(settings)
