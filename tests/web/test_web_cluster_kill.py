@@ -170,6 +170,11 @@ class Seat:
                 raise TimeoutError(f"game {self.game_id}: nothing heard for {STALL:g} s from port {p.port}") from None
             except OSError:  # refused: the process is gone; another one is tried
                 time.sleep(0.05)
+            except ws_exceptions.InvalidMessage:
+                # No HTTP answer at all: the connection was taken in (by the kernel) just as
+                # its process was killed, or stopped listening. Another one is tried.
+                self.trail.append(f"{time.monotonic() - T0[0]:.1f} no answer from {p.port}")
+                time.sleep(0.05)
         raise TimeoutError(f"game {self.game_id} did not finish")
 
     def session(self, ws: Any, rng: random.Random, end: float) -> bool:
