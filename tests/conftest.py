@@ -1,7 +1,8 @@
-"""Suite-wide settings: slow soak/strength runs only when FRONTLINES_SLOW=1."""
+"""Suite-wide settings: slow soak/strength runs only when FRONTLINES_SLOW=1; a quick end."""
 
 from __future__ import annotations
 
+import gc
 import os
 
 import pytest
@@ -14,3 +15,18 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if "slow" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Collect the garbage now, then freeze what is left, so that what pytest does after the
+    session ends (its unraisable-exception check runs a full collection) is quick.
+
+    Under xdist this runs before the worker reports that it has finished; once every worker
+    has, the controller stops them and a worker still busy 5 s later is sent SIGINT (execnet).
+    A full collection of a worker's heap took longer than that on a loaded machine, and the
+    KeyboardInterrupt landed in Hypothesis' garbage-collector callback ("Exception ignored
+    in ... gc_callback"). Garbage found here is still reported (pytest's hook is in place).
+    """
+    gc.collect()
+    gc.freeze()
