@@ -7,6 +7,7 @@ import random
 from typing import Any
 
 import pytest
+from searchclock import search_clock
 
 from frontlines.bots import Bot, Clock, make_bot
 from frontlines.bots.heuristic import policy_for
@@ -215,10 +216,10 @@ def test_ismcts_two_workers_merge_their_trees() -> None:
         bot.close()
 
 
-def test_time_budget_and_clock_are_respected(search_clock: Any) -> None:
+def test_time_budget_and_clock_are_respected(monkeypatch: pytest.MonkeyPatch) -> None:
     # The search's clock is a fake that moves 0.01 s a reading (it reads it once an
     # iteration): the iterations count the seconds spent, on a fast machine as on a loaded one.
-    clock = search_clock(0.01)
+    clock = search_clock(monkeypatch, 0.01)
     state = new_state("battleline", seed=1)
     view = state.view(state.current_player())
     bot = make_bot("ismcts:time=0.2", seed=1)

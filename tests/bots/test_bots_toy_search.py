@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
-from typing import Any
 
 import pytest
+from searchclock import search_clock
 from toygame import ToyState
 
 from frontlines.bots.heuristic import GamePolicy
@@ -42,11 +42,11 @@ def test_same_seed_same_move_and_statistics() -> None:
     assert a.info()["top"] == b.info()["top"]
 
 
-def test_search_respects_max_nodes_and_time(search_clock: Any) -> None:
+def test_search_respects_max_nodes_and_time(monkeypatch: pytest.MonkeyPatch) -> None:
     state = ToyState.deal(4)
     result = search(state.view(0), SearchParams(time=None, iterations=500, max_nodes=20), random.Random(0), GamePolicy())
     assert result.nodes <= 20 and result.iterations == 500
-    search_clock(0.001)  # a fake clock, 1 ms a reading: the search reads it once an iteration
+    search_clock(monkeypatch, 0.001)  # a fake clock, 1 ms a reading: the search reads it once an iteration
     timed = search(state.view(0), SearchParams(time=0.05), random.Random(0), GamePolicy())
     assert abs(timed.iterations - 50) <= 1 and timed.seconds == pytest.approx(0.05, abs=0.002)
 

@@ -1,8 +1,7 @@
-"""Fixtures for the bot tests."""
+"""A fake clock under the ISMCTS search, for tests of its time budget (no fixture in a
+conftest.py: a second module named conftest would shadow tests/web's for its importers)."""
 
 from __future__ import annotations
-
-from collections.abc import Callable
 
 import pytest
 
@@ -28,13 +27,8 @@ class SearchClock:
         return now
 
 
-@pytest.fixture
-def search_clock(monkeypatch: pytest.MonkeyPatch) -> Callable[[float], SearchClock]:
-    """``search_clock(step)`` puts a :class:`SearchClock` under the ISMCTS search."""
-
-    def install(step: float) -> SearchClock:
-        clock = SearchClock(step)
-        monkeypatch.setattr(frontlines.bots.ismcts, "time", clock)
-        return clock
-
-    return install
+def search_clock(monkeypatch: pytest.MonkeyPatch, step: float) -> SearchClock:
+    """Put a :class:`SearchClock` under the ISMCTS search (until the test ends)."""
+    clock = SearchClock(step)
+    monkeypatch.setattr(frontlines.bots.ismcts, "time", clock)
+    return clock
