@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from webhelpers import close_frame, free_port
+from webhelpers import close_frame, free_port, http_json
 
 from conftest import _fresh_pg_database
 from frontlines.web.store import Store
@@ -73,12 +73,8 @@ class Process:
         return f"http://127.0.0.1:{self.port}"
 
 
-def http(base: str, path: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
-    data = None if body is None else json.dumps(body).encode()
-    req = urllib.request.Request(base + path, data=data, headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(req, timeout=STALL) as r:
-        answer: dict[str, Any] = json.loads(r.read())
-        return answer
+def http(base: str, path: str, body: dict[str, Any] | None = None) -> Any:
+    return http_json(base, path, body, timeout=STALL)
 
 
 def start(url: str, log: Path) -> Process:

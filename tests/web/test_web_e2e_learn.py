@@ -3,15 +3,13 @@
 
 from __future__ import annotations
 
-import json
 import re
-import urllib.request
 from pathlib import Path
 from typing import Any
 
 import pytest
 from test_web_e2e import browser, new_page, server  # noqa: F401 (pytest fixtures)
-from webhelpers import LiveServer
+from webhelpers import LiveServer, http_json
 
 pytestmark = [pytest.mark.e2e]
 
@@ -19,10 +17,7 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "web"
 
 
 def api(base: str, path: str, body: dict[str, Any] | None = None) -> Any:
-    request = urllib.request.Request(base + path, data=None if body is None else json.dumps(body).encode(),
-                                     headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(request, timeout=60) as r:
-        return json.loads(r.read())
+    return http_json(base, path, body, timeout=60)
 
 
 def _fill_flag_one(base: str) -> tuple[str, str]:

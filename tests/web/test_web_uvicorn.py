@@ -11,7 +11,6 @@ import signal
 import subprocess
 import sys
 import time
-import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -19,7 +18,7 @@ from typing import Any
 
 import pytest
 from sqlalchemy import create_engine, select
-from webhelpers import LiveServer, close_frame, free_port
+from webhelpers import LiveServer, close_frame, free_port, http_json
 
 from frontlines.web.database import normalise_url
 from frontlines.web.fanout import RESTART_REASON
@@ -30,12 +29,8 @@ ws_client = pytest.importorskip("websockets.sync.client")
 WAIT = 120.0  # seconds for any one event on a loaded machine; it normally comes at once
 
 
-def http(base: str, path: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
-    data = None if body is None else json.dumps(body).encode()
-    req = urllib.request.Request(base + path, data=data, headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(req, timeout=WAIT) as r:
-        answer: dict[str, Any] = json.loads(r.read())
-        return answer
+def http(base: str, path: str, body: dict[str, Any] | None = None) -> Any:
+    return http_json(base, path, body, timeout=WAIT)
 
 
 @contextmanager

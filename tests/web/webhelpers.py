@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import socket
 import threading
 import time
+import urllib.request
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -22,6 +24,14 @@ def close_frame(ws: Any, timeout: float) -> tuple[int, str] | None:
             ws.recv(timeout=timeout)
     except ConnectionClosed as exc:
         return (exc.rcvd.code, exc.rcvd.reason) if exc.rcvd is not None else None
+
+
+def http_json(base: str, path: str, body: dict[str, Any] | None = None, *, timeout: float) -> Any:
+    """A real HTTP call to a served process: GET, or POST ``body`` as JSON; the JSON answer."""
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(base + path, data=data, headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=timeout) as r:
+        return json.loads(r.read())
 
 
 def free_port() -> int:
