@@ -32,7 +32,7 @@ def run(args: argparse.Namespace) -> int:
         from frontlines.web import migrations
         from frontlines.web.app import create_app
         from frontlines.web.cluster import run_server
-        from frontlines.web.database import lock_sqlite, sqlite_file, unlock_sqlite
+        from frontlines.web.database import sqlite_file
         from frontlines.web.logs import mask_url, uvicorn_log_config
     except ImportError as exc:  # the web stack is an optional extra
         print(f"frontlines serve needs the web extra: pip install 'frontlines[web]' ({exc})")
@@ -42,13 +42,8 @@ def run(args: argparse.Namespace) -> int:
     # line (DatabaseError: exit 2, or 1 when the database did not answer). The embedded
     # SQLite default migrates itself; PostgreSQL, shared by several processes, is migrated
     # once per deploy by `frontlines db upgrade`.
-    embedded = sqlite_file(args.database) is not None
-    held = lock_sqlite(args.database)  # held for the life of the process; the kernel drops it at exit
-    try:
-        migrations.prepare(args.database, allow_upgrade=embedded)
-    except BaseException:
-        unlock_sqlite(held)
-        raise
+    # A SQLite file's lock stays held for the life of the process; the kernel drops it at exit.
+    migrations.prepare_held(args.database, allow_upgrade=sqlite_file(args.database) is not None)
     settings = web_settings.from_args(args)
     app = create_app(settings)
     print(f"Frontlines: http://{args.host}:{args.port}  (database {mask_url(args.database)})", flush=True)

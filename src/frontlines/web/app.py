@@ -43,7 +43,7 @@ from frontlines.core.errors import FrontlinesError
 from frontlines.core.game import State
 from frontlines.games import parse_state
 from frontlines.web import cluster, health, housekeeping, i18n, invites, learn_pages, levels, logs, migrations
-from frontlines.web.database import DatabaseError, Pool, lock_sqlite, unlock_sqlite
+from frontlines.web.database import DatabaseError, Pool, unlock_sqlite
 from frontlines.web.fanout import CLOSE_RESTART, RESTART_REASON, Client
 from frontlines.web.inputs import (
     MAX_MESSAGE,
@@ -446,11 +446,8 @@ def app_from_env() -> FastAPI:
     """
     try:
         settings = from_environment()
-        held = lock_sqlite(settings.database)
-        try:
-            migrations.prepare(settings.database, allow_upgrade=settings.upgrade_database)
-        finally:
-            unlock_sqlite(held)  # the store takes the file again at start-up
+        # the store takes the SQLite file again at start-up
+        unlock_sqlite(migrations.prepare_held(settings.database, allow_upgrade=settings.upgrade_database))
     except (ValueError, DatabaseError) as exc:
         print(f"frontlines: {exc}", file=sys.stderr, flush=True)
         raise SystemExit(getattr(exc, "exit_status", 2)) from None

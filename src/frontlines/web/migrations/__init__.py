@@ -30,7 +30,14 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import Connection, inspect, text
 from sqlalchemy.engine import Engine
 
-from frontlines.web.database import DatabaseError, DatabaseUnavailable, open_engine, reporting
+from frontlines.web.database import (
+    DatabaseError,
+    DatabaseUnavailable,
+    lock_sqlite,
+    open_engine,
+    reporting,
+    unlock_sqlite,
+)
 
 HERE = Path(__file__).parent
 # pg_advisory_xact_lock key held while upgrading ("frontlin" in ASCII): one upgrade at a time.
@@ -182,3 +189,17 @@ def prepare(url: str, *, allow_upgrade: bool, engine: Engine | None = None) -> S
     if not allow_upgrade:
         raise DatabaseError(f"the database schema is {found.describe()}: {UPGRADE_HINT}")
     return upgrade(url)[1]
+
+
+def prepare_held(url: str, *, allow_upgrade: bool) -> str | None:
+    """What a server checks before it binds its port: :func:`prepare` under this process's
+    lock on a SQLite file, taken first so that a second process is refused before anything
+    is read. Answers the lock's key for :func:`unlock_sqlite` (the lock is let go again if
+    the database is not ready); raises :class:`DatabaseError` (one line)."""
+    held = lock_sqlite(url)
+    try:
+        prepare(url, allow_upgrade=allow_upgrade)
+    except BaseException:
+        unlock_sqlite(held)
+        raise
+    return held
