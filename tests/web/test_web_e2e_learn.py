@@ -178,3 +178,66 @@ def test_the_tutorials_in_the_other_languages(browser: Any, server: LiveServer, 
     assert note.startswith("⊘") and "tactics" not in note
     page.screenshot(path=str(ARTIFACTS / f"learn-battleline-tactics-limit-{lang}.png"), full_page=True)
     assert page.errors == []
+
+
+@pytest.mark.parametrize("lang", ["en", "fa"])
+def test_next_looks_disabled_and_says_what_opens_it(browser: Any, server: LiveServer, lang: str) -> None:  # noqa: F811
+    """Until the step's task is done, Next is greyed (not the blue of a button that acts), says
+    it is unavailable to assistive technology, and a click or keyboard focus says what opens
+    it; the step stays. After the move it is the blue Next again and moves on."""
+    page = new_page(browser, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page.goto(f"{server.base}/learn/battleline?step=2&lang={lang}")
+    page.wait_for_selector('#learn[data-step="2"]')
+    nxt = page.locator("#learn-next")
+    assert nxt.get_attribute("aria-disabled") == "true"
+    back_colour = "getComputedStyle(document.querySelector('#learn-next')).backgroundColor"
+    blue = page.evaluate("getComputedStyle(document.querySelector('#learn-play')).backgroundColor")  # the primary blue
+    assert page.evaluate(back_colour) != blue
+    why = page.locator("#learn-next-why")
+    assert why.is_hidden()
+    nxt.click(force=True)  # Playwright waits for an aria-disabled button to be enabled; a person just clicks
+    why.wait_for()
+    said = why.inner_text()
+    assert said and page.get_attribute("#learn", "data-step") == "2"
+    assert said == {"en": "Next opens once you have made the move the text asks for.",
+                    "fa": "«بعدی» وقتی باز می‌شود که حرکتی را که متن خواسته انجام بدهی."}[lang]
+    # keyboard: the hint is the button's description, and focus shows it
+    assert page.evaluate("document.querySelector('#learn-next').getAttribute('aria-describedby')") == "learn-next-why"
+    page.goto(f"{server.base}/learn/battleline?step=12&lang={lang}")  # a step that asks to click a refused card
+    page.wait_for_selector('#learn[data-step="12"]')
+    page.focus("#learn-next")
+    page.locator("#learn-next-why").wait_for()
+    assert page.inner_text("#learn-next-why") != said
+    page.goto(f"{server.base}/learn/battleline?step=2&lang={lang}")
+    page.wait_for_selector('#learn[data-step="2"]')
+    page.click('[data-tok="hand:R8"]')
+    page.click('[data-tok="flag:1"]')
+    page.wait_for_selector('#learn[data-done="true"]')
+    assert nxt.get_attribute("aria-disabled") is None and page.evaluate(back_colour) == blue
+    assert page.locator("#learn-next-why").is_hidden()
+    nxt.click()
+    page.wait_for_selector('#learn[data-step="3"]')
+    assert page.errors == []
+
+
+def test_the_claim_step_says_why_the_proof_holds(browser: Any, server: LiveServer) -> None:  # noqa: F811
+    """Step 7 promises why the proof holds: after the claim, the flag has no proof note any
+    more, so the words after "Well done." give it."""
+    page = new_page(browser, viewport={"width": 1280, "height": 900})
+    page.goto(f"{server.base}/learn/battleline?step=7&lang=en")
+    page.wait_for_selector('#learn[data-step="7"]')
+    assert "no unseen troop cards can beat your wedge (27)" in page.inner_text("#board")
+    page.click('[data-tok="claim:1"]')
+    page.wait_for_selector('#learn[data-done="true"]')
+    said = page.inner_text("#learn-feedback")
+    assert "Why the proof holds: no unseen troop cards can beat your wedge (27)." in said, said
+    assert "{proof}" not in said
+    page.goto(f"{server.base}/learn/battleline?step=7&lang=ja")
+    page.wait_for_selector('#learn[data-step="7"]')
+    page.click('[data-tok="claim:1"]')
+    page.wait_for_selector('#learn[data-done="true"]')
+    said = page.inner_text("#learn-feedback")
+    # Japanese sentences follow each other with no space after "。"
+    assert said.startswith("よくできました。フラッグ1はあなたのものです。証明が成り立つ理由：未確認の部隊カードでは"), said
+    assert "。 " not in said
+    assert page.errors == []

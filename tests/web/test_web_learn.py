@@ -88,3 +88,18 @@ def test_the_routes_answer_each_kind_of_move(api: TestClient) -> None:
     assert page.status_code == 200 and 'dir="rtl"' in page.text and "یادگیری بازی" in page.text
     assert api.get("/learn/chess").status_code == 404
     assert 'href="/learn"' in api.get("/").text
+
+
+def test_a_claim_step_says_the_proof_its_words_promise() -> None:
+    """Once a flag is claimed it has no proof note to show: the step's words that promise why
+    the proof holds get it from the move's answer ({proof}), and only claim steps ask for it."""
+    for key, tut in learn.TUTORIALS.items():
+        for i, step in enumerate(tut.steps):
+            if any("{proof}" in d for d in step.done):
+                assert step.do and all(d.startswith("claim:") for d in step.do), (key, i)
+    answer = learn.try_move("battleline", 6, "claim:1")
+    assert answer["ok"] and "{proof}" in answer["done"][0]
+    assert answer["proof"]["claimable"] and answer["proof"]["why"]["code"] == "unbeatable"
+    assert answer["proof"]["why"]["params"]["mine"]["params"] == {"formation": "wedge", "sum": 27}
+    assert answer["view"]["flags"][0]["claimed_by"] == 0 and answer["view"]["flags"][0]["claim"] is None
+    assert learn.try_move("battleline", 1, "R8@1")["proof"] is None

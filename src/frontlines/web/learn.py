@@ -88,7 +88,7 @@ BATTLE_LINE = Tutorial("battleline", "battleline", "Battle Line, with tactics",
           "add there beats your side, even while their side is incomplete.",
           "No cards can beat your wedge (a tie would go to you, who completed first). Claim flag 1 with the button "
           "under it."), do=("claim:1",), then=("draw:troop", "B6@5", "draw:troop"),
-         done=("Flag 1 is yours, and the page says why the proof holds. You claim on your turn, before you draw.",)),
+         done=("Flag 1 is yours. Why the proof holds: {proof}. You claim on your turn, before you draw.",)),
     Step(("Now a claim that cannot be proven yet. At flag 2 your yellow 5, 6, 7 is complete, but the opponent's "
           "green 8 and 9 could still become a stronger wedge with the green 10.",
           "Under the flag the page shows the cards the opponent could still use. The proof uses only what is face "
@@ -317,10 +317,16 @@ def try_move(key: str, index: int, text: str) -> dict[str, Any]:
         return {"ok": False, "reason": reason.to_dict(words)}
     if not step.accepts(text):
         return {"ok": False, "hint": WRONG_MOVE}
+    # A claim's proof as the flag showed it before the claim: once claimed, the flag has none
+    # to show, and the step's words (``{proof}``) say it.
+    proof = None
+    if text.startswith("claim:"):
+        flag = state.view(0).to_dict()["flags"][int(text.split(":", 1)[1]) - 1]
+        proof = flag["claim"]
     state.apply(action)
     for reply in step.then:
         state.apply(state.parse_action(reply))
-    return {"ok": True, "view": state.view(0).to_dict(), "done": list(step.done)}
+    return {"ok": True, "view": state.view(0).to_dict(), "done": list(step.done), "proof": proof}
 
 
 def tutorial_list() -> list[dict[str, str]]:

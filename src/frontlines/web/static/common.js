@@ -33,6 +33,12 @@ export function num(n) {
   try { return new Intl.NumberFormat(LANG === "fa" ? "fa-IR" : LANG).format(n); } catch (_) { return String(n); }
 }
 
+/** Sentences one after another, as the page's language writes them: Japanese puts none
+ * between "。" and the next sentence, the others a space. Empty parts are left out. */
+export function sentences(...parts) {
+  return parts.filter((s) => s).join(LANG === "ja" ? "" : " ");
+}
+
 /** Items in a list, with the page's own comma ("red 7, red 8"; Persian ، and Japanese 、). */
 export function listOf(items) { return items.join(LANG === "fa" ? "، " : LANG === "ja" ? "、" : ", "); }
 

@@ -1,9 +1,10 @@
 // A tutorial ("Learn to play"): one scripted step at a time on a real table. The server
 // (web/learn.py) sets up each step's position and judges the learner's move: the rules first
 // (a refused move says why, in words), then the script (another legal move gets a hint).
-import { loadCatalog, t, num, esc, installCardTips, rememberGame } from "./common.js";
+import { loadCatalog, t, num, esc, installCardTips, rememberGame, sentences } from "./common.js";
 import { adapterFor, renderBoard } from "./adapters.js";
 import { showRefusals, reasonWords } from "./refusals.js";
+import { proofText } from "./reasons.js";
 
 const $ = (id) => document.getElementById(id);
 const root = $("learn");
@@ -41,6 +42,7 @@ async function load(i) {
   sel = [];
   done = step.task === "read";
   feedback("");
+  $("learn-next-why").hidden = true;
   const url = new URL(location.href);
   url.searchParams.set("step", String(i));
   history.replaceState(null, "", url.pathname + url.search);
@@ -66,7 +68,9 @@ async function send(text) {
   if (out.ok) {
     view = out.view;
     done = true;
-    feedback([t("Well done."), ...out.done.map((d) => t(d))].join(" "), "good");
+    // a claim's proof, as the flag showed it before the claim (the step's words promise it)
+    const proof = proofText(out.proof);
+    feedback(sentences(t("Well done."), ...out.done.map((d) => t(d, { proof }))), "good");
   } else if (out.reason) {
     feedback(t("Not allowed: {why}", { why: reasonWords(out.reason, view.game) }), "bad");
   } else {
@@ -79,7 +83,7 @@ async function send(text) {
 function refusedSeen() {
   if (done) return;
   done = true;
-  const said = step.done.length ? step.done.map((d) => t(d)).join(" ") : t("That is the reason the rules give.");
+  const said = step.done.length ? sentences(...step.done.map((d) => t(d))) : t("That is the reason the rules give.");
   feedback(said, "good");
   setTimeout(draw, 0);
 }
@@ -107,7 +111,13 @@ function draw() {
   $("status").hidden = !active;
   $("learn-back").disabled = index <= 1;
   $("learn-next").hidden = step.last;
-  $("learn-next").disabled = !done;
+  // Next stays focusable and clickable while the step's task is open (aria-disabled, not
+  // disabled), so that a click or focus can say what opens it.
+  if (done) $("learn-next").removeAttribute("aria-disabled"); else $("learn-next").setAttribute("aria-disabled", "true");
+  $("learn-next-why").textContent = done ? "" : step.task === "move"
+    ? t("Next opens once you have made the move the text asks for.")
+    : t("Next opens once you have clicked the card the text names.");
+  if (done) $("learn-next-why").hidden = true;
   $("learn-play").hidden = !step.last;
   root.dataset.step = String(index);
   root.dataset.done = String(done);
@@ -127,7 +137,11 @@ document.addEventListener("click", (ev) => {
   pick(tok);
 });
 document.addEventListener("keydown", (ev) => { if (ev.key === "Escape" && sel.length) { sel = []; draw(); } });
-$("learn-next").addEventListener("click", () => load(index + 1));
+$("learn-next").addEventListener("click", () => {
+  if (!done) { $("learn-next-why").hidden = false; return; }
+  load(index + 1);
+});
+$("learn-next").addEventListener("focus", () => { if (!done) $("learn-next-why").hidden = false; });
 $("learn-back").addEventListener("click", () => load(index - 1));
 $("learn-play").addEventListener("click", async () => {
   // the game the lesson taught (Medieval: its battlefields face up)
