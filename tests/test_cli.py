@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -132,3 +133,50 @@ def test_run_resolves_paths_from_the_callers_directory(tmp_path: Path) -> None:
                           cwd=tmp_path, capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "here.txt").is_file() and not (root / "here.txt").exists()
+
+
+def test_readme_commands_run_through_run() -> None:
+    """After the quick start only ``./run`` is at hand (``frontlines`` is on PATH only in an
+    activated .venv): every command the README's Commands section shows goes through it."""
+    root = Path(__file__).resolve().parents[1]
+    text = (root / "README.md").read_text(encoding="utf-8")
+    section = text.split("## Commands", 1)[1].split("\n## ", 1)[0]
+    block = section.split("```sh\n", 1)[1].split("```", 1)[0]
+    lines = [line for line in block.splitlines() if line.strip() and not line.startswith(" ")]
+    assert lines
+    for line in lines:
+        command = line.split("#", 1)[0].split("|")[-1].split()
+        assert command[0] == "./run", line
+        assert command[1] in COMMANDS, line
+
+
+def test_run_says_what_it_does_on_first_use(tmp_path: Path) -> None:
+    """The first ``./run`` installs for a minute or two: it says so on stderr before it
+    starts, and says nothing once .venv is set up. A stand-in Python records the set-up
+    steps instead of making a real environment."""
+    root = Path(__file__).resolve().parents[1]
+    checkout = tmp_path / "checkout"
+    checkout.mkdir()
+    (checkout / "run").write_bytes((root / "run").read_bytes())
+    (checkout / "run").chmod(0o755)
+    (checkout / "pyproject.toml").write_text("[project]\nname = 'x'\n", encoding="utf-8")
+    fake = tmp_path / "python"
+    log = tmp_path / "calls.txt"
+    # `-m venv DIR` makes DIR/bin/python (this same stand-in) and DIR/bin/frontlines.
+    fake.write_text(f"""#!/bin/sh
+echo "$@" >> {log}
+if [ "$1 $2" = "-m venv" ]; then
+  mkdir -p "$3/bin"; cp "$0" "$3/bin/python"
+  printf '#!/bin/sh\\necho "frontlines $*"\\n' > "$3/bin/frontlines"; chmod +x "$3/bin/frontlines"
+fi
+""", encoding="utf-8")
+    fake.chmod(0o755)
+    env = {**os.environ, "PYTHON": str(fake)}
+    first = subprocess.run([str(checkout / "run"), "rules"], cwd=tmp_path, env=env,
+                           capture_output=True, text=True, check=True, timeout=60)
+    assert "installing" in first.stderr and ".venv/" in first.stderr, first.stderr
+    assert first.stdout == "frontlines rules\n"
+    assert "pip install" in log.read_text(encoding="utf-8")
+    again = subprocess.run([str(checkout / "run"), "rules"], cwd=tmp_path, env=env,
+                           capture_output=True, text=True, check=True, timeout=60)
+    assert again.stderr == "" and again.stdout == "frontlines rules\n"
