@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import gc
 import os
+from pathlib import Path
 
 import pytest
+
+ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -30,3 +33,14 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     """
     gc.collect()
     gc.freeze()
+
+
+@pytest.fixture(scope="session")
+def artifacts(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where tests put their screenshots and screen captures (under web/, tui/, screenshots/):
+    a temporary folder, so that a test run leaves the checkout (and its tracked pictures) as
+    it was; the checkout's artifacts/ only in a run made on purpose to refresh the pictures
+    that docs and people look at, with FRONTLINES_ARTIFACTS=1."""
+    if os.environ.get("FRONTLINES_ARTIFACTS") == "1":
+        return ARTIFACTS
+    return tmp_path_factory.mktemp("artifacts")

@@ -21,8 +21,6 @@ from frontlines.tui.widgets import FlagColumn, HandBar, Pane
 
 from .driver import game_screen, play_move, play_to_end, screen_text, settle
 
-ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "tui"
-
 Scenario = Callable[[Pilot[None], FrontlinesApp], Awaitable[None]]
 
 
@@ -73,7 +71,7 @@ async def press_hand(pilot: Pilot[None], screen: GameScreen, code: str) -> None:
 # --- whole games ----------------------------------------------------------------------------
 
 
-def test_whole_battle_line_game_against_random_bot_by_keys(tmp_path: Path) -> None:
+def test_whole_battle_line_game_against_random_bot_by_keys(tmp_path: Path, artifacts: Path) -> None:
     app = FrontlinesApp(GameConfig(ruleset="battleline", opponent="random", seat=1, seed=11),
                         setup=False, bot_delay=0, save_dir=tmp_path)
 
@@ -86,13 +84,13 @@ def test_whole_battle_line_game_against_random_bot_by_keys(tmp_path: Path) -> No
         # the record of the finished game replays to the same final position
         record = screen.session.record()
         assert record.replay(parse_state) == screen.session.state
-        ARTIFACTS.mkdir(parents=True, exist_ok=True)
-        app.save_screenshot(str(ARTIFACTS / "battleline-game-over.svg"))
+        (artifacts / "tui").mkdir(parents=True, exist_ok=True)
+        app.save_screenshot(str(artifacts / "tui" / "battleline-game-over.svg"))
 
     run_app(app, scenario)
 
 
-def test_whole_war_machine_game_against_heuristic_bot() -> None:
+def test_whole_war_machine_game_against_heuristic_bot(artifacts: Path) -> None:
     app = FrontlinesApp(GameConfig(ruleset="warmachine", opponent="heuristic", seat=0, seed=4),
                         setup=False, bot_delay=0)
 
@@ -104,8 +102,8 @@ def test_whole_war_machine_game_against_heuristic_bot() -> None:
         text = screen_text(app)
         assert "Game over" in text
         assert f"by {outcome.reason} ({outcome.scores[0]}-{outcome.scores[1]})" in " ".join(text.split())
-        ARTIFACTS.mkdir(parents=True, exist_ok=True)
-        app.save_screenshot(str(ARTIFACTS / "warmachine-game-over.svg"))
+        (artifacts / "tui").mkdir(parents=True, exist_ok=True)
+        app.save_screenshot(str(artifacts / "tui" / "warmachine-game-over.svg"))
 
     run_app(app, scenario)
 

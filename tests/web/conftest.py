@@ -92,3 +92,12 @@ def client(db_url: str) -> Iterator[TestClient]:
 def live_server(tmp_path: Path) -> Iterator[LiveServer]:
     with LiveServer(f"sqlite:///{tmp_path / 'e2e.db'}") as server:
         yield server
+
+
+@pytest.fixture
+def shots(artifacts: Path) -> Path:
+    """The folder a browser test's screenshots go to: web/ in the suite's artifacts folder
+    (temporary unless FRONTLINES_ARTIFACTS=1: tests/conftest.py)."""
+    folder = artifacts / "web"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder

@@ -1,7 +1,8 @@
 """End-to-end tests in Debian's Chromium, driven by Playwright (sync API).
 
-A real uvicorn server runs in a thread on a free loopback port. Screenshots of the table
-are kept under artifacts/screenshots/ for people to look at.
+A real uvicorn server runs in a thread on a free loopback port. Screenshots of the table go to
+the suite's artifacts folder (a temporary one; the checkout's artifacts/web/ with
+FRONTLINES_ARTIFACTS=1) for people to look at.
 """
 
 from __future__ import annotations
@@ -25,7 +26,6 @@ from webhelpers import LiveServer  # noqa: E402
 
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--no-first-run"]
-SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
 # ms a page may take to get somewhere (Playwright's default is 30 s): a loaded machine is slow,
 # and waiting ends as soon as the page is there
 TURN_TIMEOUT = 60_000
@@ -39,9 +39,8 @@ def serious_violations(page: Any) -> list[tuple[str, str]]:
     return [(v["id"], v["nodes"][0]["html"]) for v in found if v["impact"] in ("serious", "critical")]
 
 
-def shot(page: Any, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+def shot(page: Any, shots: Path, name: str) -> None:
+    page.screenshot(path=str(shots / f"{name}.png"), full_page=True)
 
 
 @pytest.fixture(scope="module")
@@ -103,7 +102,7 @@ def click_one_move(page: Any) -> None:
     page.wait_for_function(f"document.querySelector('#table').dataset.ply !== '{ply}'", timeout=TURN_TIMEOUT)
 
 
-def test_whole_game_against_a_bot_by_clicking(browser: Any, server: LiveServer) -> None:
+def test_whole_game_against_a_bot_by_clicking(browser: Any, server: LiveServer, shots: Path) -> None:
     page = new_page(browser, viewport={"width": 1280, "height": 900})
     start_game(page, server.base, "battleline-basic", "bot")
     moves = 0
@@ -122,7 +121,7 @@ def test_whole_game_against_a_bot_by_clicking(browser: Any, server: LiveServer) 
     page.wait_for_function(f"document.querySelector('#table').dataset.ply !== '{ply}'")
     while wait_turn(page) == "me":
         if moves == 10:
-            shot(page, "table-vs-bot-midgame")
+            shot(page, shots, "table-vs-bot-midgame")
             # each player's last card on the table is marked (the bot's and this player's)
             assert 1 <= page.locator(".flag-col .card.last-move").count() <= 2
             assert "(last move)" in (page.locator(".flag-col .card.last-move").first.get_attribute("aria-label") or "")
@@ -134,7 +133,7 @@ def test_whole_game_against_a_bot_by_clicking(browser: Any, server: LiveServer) 
     # every log entry says who made it: "You" for this player's own actions
     assert page.locator("#log li").count() == page.locator("#log .who").count() > 0
     assert "You:" in page.inner_text("#log")
-    shot(page, "table-vs-bot-finished")
+    shot(page, shots, "table-vs-bot-finished")
     # The finished game opens as a replay with its records.
     page.click("#replay-link")
     page.wait_for_selector("#step-label:not(:empty)")
@@ -147,7 +146,7 @@ def test_whole_game_against_a_bot_by_clicking(browser: Any, server: LiveServer) 
     assert page.locator(".zone.open-hand .zone-label").inner_text() == "open hand:"
     assert page.locator(".zone.open-hand .card").count() > 0
     assert page.locator("#perspective option").all_inner_texts()[1:] == ["Player 1", "Bot (Random)"]
-    shot(page, "replay-end")
+    shot(page, shots, "replay-end")
     assert serious_violations(page) == []
     assert page.errors == []
 
@@ -227,7 +226,7 @@ def test_a_lost_seat_is_invited_again_before_the_first_move(browser: Any, server
     assert host.errors == [] and again.errors == []
 
 
-def test_two_browsers_through_an_invite_link_and_reload(browser: Any, server: LiveServer) -> None:
+def test_two_browsers_through_an_invite_link_and_reload(browser: Any, server: LiveServer, shots: Path) -> None:
     host = new_page(browser, viewport={"width": 1100, "height": 850})
     start_game(host, server.base, "battleline", "friend")
     host.wait_for_selector("#invite:not([hidden])")
@@ -260,7 +259,7 @@ def test_two_browsers_through_an_invite_link_and_reload(browser: Any, server: Li
         click_one_move(mover)
         for p in pages:  # both tables follow
             p.wait_for_function(f"document.querySelector('#table').dataset.ply === '{mover.get_attribute('#table', 'data-ply')}'")
-    shot(guest, "table-phone-guest")
+    shot(guest, shots, "table-phone-guest")
     # The guest's page is usable on a phone: nothing wider than the screen.
     assert guest.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
     ply = host.get_attribute("#table", "data-ply")
@@ -270,11 +269,11 @@ def test_two_browsers_through_an_invite_link_and_reload(browser: Any, server: Li
     host.wait_for_function("!document.querySelector('#status').innerText.includes('reconnecting')")
     mover = host if host.get_attribute("#table", "data-turn") == "me" else guest
     click_one_move(mover)
-    shot(host, "table-friend-host")
+    shot(host, shots, "table-friend-host")
     assert host.errors == [] and guest.errors == []
 
 
-def test_persian_page_is_right_to_left(browser: Any, server: LiveServer) -> None:
+def test_persian_page_is_right_to_left(browser: Any, server: LiveServer, shots: Path) -> None:
     page = new_page(browser, viewport={"width": 1280, "height": 900})
     start_game(page, server.base, "battleline", "bot", lang="fa")
     assert page.get_attribute("html", "dir") == "rtl" and page.get_attribute("html", "lang") == "fa"
@@ -284,7 +283,7 @@ def test_persian_page_is_right_to_left(browser: Any, server: LiveServer) -> None
     ninth = page.locator('.flag-col[data-flag="9"]').bounding_box()
     assert first["x"] > ninth["x"]  # flag 1 on the right, as Persian reads
     assert "پرچم" in page.locator('.flag-col[data-flag="1"]').get_attribute("aria-label")
-    shot(page, "table-persian-rtl")
+    shot(page, shots, "table-persian-rtl")
     assert page.errors == []
 
 
@@ -345,7 +344,7 @@ def _click_and_wait(page: Any, selector: str) -> None:
 
 
 @pytest.mark.parametrize("kind", ["redeploy", "traitor", "deserter", "scout", "environment"])
-def test_tactics_cards_step_by_step(browser: Any, server: LiveServer, kind: str) -> None:
+def test_tactics_cards_step_by_step(browser: Any, server: LiveServer, kind: str, shots: Path) -> None:
     gid, token = _game_at(server, kind)
     page = new_page(browser, viewport={"width": 1280, "height": 900})
     page.goto(f"{server.base}/g/{gid}?t={token}")
@@ -390,11 +389,11 @@ def test_tactics_cards_step_by_step(browser: Any, server: LiveServer, kind: str)
                 else '[data-tok="btn:discard"]'
             _click_and_wait(page, target)
         assert f"{card}:" in page.inner_text("#log")
-    shot(page, f"tactics-{kind}")
+    shot(page, shots, f"tactics-{kind}")
     assert page.errors == []
 
 
-def test_war_machine_against_a_bot_by_clicking(browser: Any, server: LiveServer) -> None:
+def test_war_machine_against_a_bot_by_clicking(browser: Any, server: LiveServer, shots: Path) -> None:
     page = new_page(browser, viewport={"width": 1280, "height": 900})
     start_game(page, server.base, "warmachine", "bot")
     moves = 0
@@ -411,10 +410,10 @@ def test_war_machine_against_a_bot_by_clicking(browser: Any, server: LiveServer)
         page.wait_for_function(f"document.querySelector('#table').dataset.ply !== '{ply}'", timeout=TURN_TIMEOUT)
         moves += 1
         if moves == 6:
-            shot(page, "warmachine-midgame")
+            shot(page, shots, "warmachine-midgame")
         assert moves < 200
     assert page.locator("#status").inner_text()
-    shot(page, "warmachine-finished")
+    shot(page, shots, "warmachine-finished")
     assert page.errors == []
 
 
@@ -510,7 +509,7 @@ def test_server_restart_mid_game_page_reconnects(browser: Any, tmp_path: Path) -
 
 
 @pytest.mark.parametrize(("lang", "flag_word", "formation"), [("ja", "フラッグ", "くさび形"), ("cs", "Vlajka", "Klín")])
-def test_japanese_and_czech_tables(browser: Any, server: LiveServer, lang: str, flag_word: str, formation: str) -> None:
+def test_japanese_and_czech_tables(browser: Any, server: LiveServer, lang: str, flag_word: str, formation: str, shots: Path) -> None:
     page = new_page(browser, viewport={"width": 1280, "height": 900})
     start_game(page, server.base, "battleline", "bot", lang=lang)
     wait_turn(page)
@@ -518,7 +517,7 @@ def test_japanese_and_czech_tables(browser: Any, server: LiveServer, lang: str, 
     assert flag_word in page.locator('.flag-col[data-flag="1"]').get_attribute("aria-label")
     catalog = page.evaluate(f"fetch('/i18n/{lang}.json').then(r => r.json())")
     assert catalog["Wedge"] == formation
-    shot(page, f"table-{lang}")
+    shot(page, shots, f"table-{lang}")
     assert page.errors == []
 
 
@@ -637,7 +636,7 @@ def test_war_machine_table_and_tracker(browser: Any, server: LiveServer) -> None
 
 @pytest.mark.parametrize("lang", ["en", "ja"])
 def test_war_machine_tracker_knows_the_leftover_cards_the_chooser_looked_at(browser: Any, server: LiveServer,
-                                                                           lang: str) -> None:
+                                                                           lang: str, shots: Path) -> None:
     """A seen choice: the chooser looked at the three leftover cards, took one and gave the
     opponent two. Its tracker marks those two as seen (the view's leftover_seen, which the
     shuffler's view leaves empty) and says the opponent's hand holds them."""
@@ -668,7 +667,7 @@ def test_war_machine_tracker_knows_the_leftover_cards_the_chooser_looked_at(brow
     for key, value in {"n": hidden - 2, "piles": v["support"], "hand": 2, "down": 0, "known": 2}.items():
         said = said.replace(f"{{{key}}}", str(value))
     assert said in page.inner_text("#tracker")
-    page.screenshot(path=str(SHOTS.parent / "web" / f"warmachine-tracker-seen-choice-{lang}.png"))
+    page.screenshot(path=str(shots / f"warmachine-tracker-seen-choice-{lang}.png"))
     assert page.errors == []
 
 

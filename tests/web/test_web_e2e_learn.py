@@ -13,7 +13,6 @@ from webhelpers import LiveServer, http_json
 
 pytestmark = [pytest.mark.e2e]
 
-ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "web"
 
 
 def api(base: str, path: str, body: dict[str, Any] | None = None) -> Any:
@@ -38,7 +37,7 @@ def _fill_flag_one(base: str) -> tuple[str, str]:
 
 
 @pytest.mark.parametrize("lang", ["en", "cs"])
-def test_a_refused_flag_says_why_in_the_page_language(browser: Any, server: LiveServer, lang: str) -> None:  # noqa: F811
+def test_a_refused_flag_says_why_in_the_page_language(browser: Any, server: LiveServer, lang: str, shots: Path) -> None:  # noqa: F811
     gid, token = _fill_flag_one(server.base)
     # Czech on a phone: the refused flag's mark must fit its narrow column too
     page = new_page(browser, viewport={"width": 390, "height": 844} if lang == "cs" else {"width": 1280, "height": 900})
@@ -52,8 +51,7 @@ def test_a_refused_flag_says_why_in_the_page_language(browser: Any, server: Live
     expected = {"en": "your side of flag 1 is full", "cs": "vaše strana vlajky 1 je plná"}[lang]
     assert expected in note, note
     assert page.locator('[data-flag="1"] .slot.selectable').count() == 0
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / ("refusal-flag-full-en.png" if lang == "en" else "refusal-flag-full-cs-390.png")))
+    page.screenshot(path=str(shots / ("refusal-flag-full-en.png" if lang == "en" else "refusal-flag-full-cs-390.png")))
     assert page.errors == []
 
 
@@ -82,7 +80,7 @@ def _clicks(entry: dict[str, Any]) -> list[str]:
     raise AssertionError(f"no clicks for {entry}")
 
 
-def walk(page: Any, base: str, key: str, shots: dict[int, str]) -> None:
+def walk(page: Any, base: str, key: str, pictures: dict[int, str], shots: Path) -> None:
     """Every step of tutorial ``key`` by clicking as a learner would, to its last step."""
     from frontlines.web.learn import TUTORIALS
 
@@ -112,8 +110,8 @@ def walk(page: Any, base: str, key: str, shots: dict[int, str]) -> None:
         page.wait_for_selector('#learn[data-done="true"]')
         if step.task == "move":
             assert "Well done." in page.inner_text("#learn-feedback")
-        if i in shots:
-            page.screenshot(path=str(ARTIFACTS / shots[i]), full_page=True)
+        if i in pictures:
+            page.screenshot(path=str(shots / pictures[i]), full_page=True)
         if i < len(tut.steps):
             page.click("#learn-next")
     assert page.locator("#learn-play").is_visible() and page.locator("#learn-next").is_hidden()
@@ -129,10 +127,9 @@ TUTORIAL_SHOTS = {
 
 
 @pytest.mark.parametrize("key", ["battleline", "schotten-totten", "medieval", "warmachine"])
-def test_each_tutorial_to_its_end_then_a_game_against_easy(browser: Any, server: LiveServer, key: str) -> None:  # noqa: F811
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+def test_each_tutorial_to_its_end_then_a_game_against_easy(browser: Any, server: LiveServer, key: str, shots: Path) -> None:  # noqa: F811
     page = new_page(browser, viewport={"width": 1280, "height": 900})
-    walk(page, server.base, key, TUTORIAL_SHOTS[key])
+    walk(page, server.base, key, TUTORIAL_SHOTS[key], shots)
     page.click("#learn-play")
     page.wait_for_selector("#table[data-ply]")
     assert "Easy" in page.inner_text("body")
@@ -155,13 +152,12 @@ def test_a_wrong_move_gets_a_hint_and_a_refused_one_its_reason(browser: Any, ser
 
 @pytest.mark.parametrize(("lang", "word", "stone"), [("fa", "پرچم", "سنگ"), ("ja", "フラッグ", "石"), ("cs", "karet", "karet")])
 def test_the_tutorials_in_the_other_languages(browser: Any, server: LiveServer, lang: str, word: str,  # noqa: F811
-                                              stone: str) -> None:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+                                              stone: str, shots: Path) -> None:
     page = new_page(browser, viewport={"width": 1280, "height": 900})
     page.goto(f"{server.base}/?lang={lang}")
     page.click('a[href="/learn"]')
     page.wait_for_selector(".learn-list")
-    page.screenshot(path=str(ARTIFACTS / f"learn-list-{lang}.png"), full_page=True)
+    page.screenshot(path=str(shots / f"learn-list-{lang}.png"), full_page=True)
     for key in ("battleline", "schotten-totten", "medieval", "warmachine"):
         page.goto(f"{server.base}/learn/{key}")
         page.wait_for_selector('#learn[data-step="1"]')
@@ -176,7 +172,7 @@ def test_the_tutorials_in_the_other_languages(browser: Any, server: LiveServer, 
     page.click('[data-tok="hand:CC"]', force=True)
     note = page.inner_text("#refusal")
     assert note.startswith("⊘") and "tactics" not in note
-    page.screenshot(path=str(ARTIFACTS / f"learn-battleline-tactics-limit-{lang}.png"), full_page=True)
+    page.screenshot(path=str(shots / f"learn-battleline-tactics-limit-{lang}.png"), full_page=True)
     assert page.errors == []
 
 

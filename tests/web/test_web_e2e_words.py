@@ -17,7 +17,6 @@ from webhelpers import LiveServer
 
 pytestmark = [pytest.mark.e2e]
 
-ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "web"
 
 # Everything a player reads or hears: the page's text and the labels, titles and popovers.
 WORDS_ON_PAGE = """() => [document.body.innerText, ...[...document.querySelectorAll(
@@ -102,7 +101,7 @@ def _proofs_in_schotten_words(page: Any, lang: str) -> None:
 
 
 @pytest.mark.parametrize("lang", ["en", "fa", "ja", "cs"])
-def test_schotten_totten_speaks_of_stones(browser: Any, server: LiveServer, lang: str) -> None:  # noqa: F811
+def test_schotten_totten_speaks_of_stones(browser: Any, server: LiveServer, lang: str, shots: Path) -> None:  # noqa: F811
     """Schotten Totten's table, refusals, claim buttons, log and replay name its boundary
     stones, never flags, and its clan cards, never troops, in each language."""
     gid, token, play, full, claim = _stone_position(server)
@@ -134,7 +133,7 @@ def test_schotten_totten_speaks_of_stones(browser: Any, server: LiveServer, lang
     if lang == "fa":  # the log's numbers in Persian digits too
         assert page.evaluate("getComputedStyle(document.querySelector('#log')).listStyleType") == "persian"
     _says_stone(page, lang)
-    page.screenshot(path=str(ARTIFACTS / f"schotten-totten-stones-{lang}.png"))
+    page.screenshot(path=str(shots / f"schotten-totten-stones-{lang}.png"))
     # the replay, once the game is over
     page.once("dialog", lambda d: d.accept())
     page.click("#resign")
@@ -196,7 +195,7 @@ def test_pass_and_play_by_the_players_names(browser: Any, server: LiveServer) ->
 
 
 @pytest.mark.parametrize("lang", ["en", "fa", "ja", "cs"])
-def test_home_page_words_the_rules_options_of_each_ruleset(browser: Any, server: LiveServer, lang: str) -> None:  # noqa: F811
+def test_home_page_words_the_rules_options_of_each_ruleset(browser: Any, server: LiveServer, lang: str, shots: Path) -> None:  # noqa: F811
     """The new-game form's rules options (labels, choices, help) speak of stones and of
     Schotten Totten's own tactic cards when a Schotten Totten ruleset is chosen (/api/rulesets
     says each ruleset's place_name), and of flags again for Battle Line, in each language."""
@@ -212,7 +211,7 @@ def test_home_page_words_the_rules_options_of_each_ruleset(browser: Any, server:
     options = page.inner_text("#options")
     assert re.search(stone, options) and not re.search(flag, options), options
     assert gettext(lang, "Headhunter") in options and gettext(lang, "Scout") not in options
-    page.locator("#options").screenshot(path=str(ARTIFACTS / f"home-options-schotten-totten-{lang}.png"))
+    page.locator("#options").screenshot(path=str(shots / f"home-options-schotten-totten-{lang}.png"))
     page.select_option("#ruleset", "battleline")
     page.wait_for_function("(word) => !document.querySelector('#options').innerText.includes(word)",
                            arg=gettext(lang, "Headhunter"))
