@@ -180,3 +180,43 @@ fi
     again = subprocess.run([str(checkout / "run"), "rules"], cwd=tmp_path, env=env,
                            capture_output=True, text=True, check=True, timeout=60)
     assert again.stderr == "" and again.stdout == "frontlines rules\n"
+
+
+# Every command that prints, its output read by a reader that has already gone (`| head`).
+_PRINTING_CALLS = [
+    ["--help"],
+    ["rules"],
+    ["rules", "--json"],
+    ["rules", "--help"],
+    ["selfplay", "--rules", "battleline-basic", "--p0", "random", "--p1", "random", "--games", "2"],
+    ["record", "{record}"],
+    ["record", "{record}", "--to", "json"],
+    ["prove"],
+    ["bench", "--only", "games", "--rules", "battleline-basic", "--games", "1", "--runs", "1"],
+    ["arena", "--rules", "battleline-basic", "--games", "2", "--bot", "a=random", "--bot", "b=random"],
+    ["bot", "random"],
+]
+
+
+@pytest.mark.parametrize("call", _PRINTING_CALLS, ids=lambda c: " ".join(c))
+def test_a_reader_that_went_away_ends_a_command_quietly(call: list[str], tmp_path: Path) -> None:
+    """`./run rules | head` ended with "[Errno 32] Broken pipe": a command whose reader has
+    gone stops without a word on stderr, with the status a shell gives a program SIGPIPE ended
+    (an arena's progress on stderr is no error)."""
+    record = tmp_path / "game.txt"
+    assert main(["selfplay", "--rules", "battleline-basic", "--p0", "random", "--p1", "random",
+                 "--quiet", "--record", str(record)]) == 0
+    args = [a.format(record=record) for a in call]
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # gone before the command writes its first byte: every write fails
+    stdin = b'{"claimant":["R8","R9","R10"],"opponent":["B7"]}\n' * 3 + b"hello\n"
+    try:
+        done = subprocess.run([sys.executable, "-m", "frontlines", *args], stdout=write_end,
+                              stderr=subprocess.PIPE, input=stdin, timeout=120, check=False)
+    finally:
+        os.close(write_end)
+    err = done.stderr.decode()
+    assert "Broken pipe" not in err and "Traceback" not in err and "Exception" not in err, err
+    # prove and bot: the reader is their peer and has nothing left to ask; argparse's help
+    # ignores a failed write itself
+    assert done.returncode == (0 if call[0] in ("prove", "bot") or "--help" in call else 141)

@@ -39,7 +39,20 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = list(sys.argv[1:] if argv is None else argv)
+    from frontlines.commands import end_quietly, stdout_closed
+
+    try:
+        try:
+            return _dispatch(list(sys.argv[1:] if argv is None else argv))
+        finally:  # flushed here, so that a reader gone away is seen here, not at exit
+            sys.stdout.flush()
+    except BrokenPipeError:
+        if not stdout_closed():
+            raise
+        return end_quietly()  # `frontlines rules | head`: no message, as for any filter
+
+
+def _dispatch(args: list[str]) -> int:
     if not args or args[0] not in COMMANDS:
         parser = build_parser()
         if not args:
@@ -55,7 +68,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     from frontlines.commands import run_command
 
     return run_command(name, module.run, ns)
-
 
 if __name__ == "__main__":
     raise SystemExit(main())

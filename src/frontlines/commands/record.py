@@ -26,6 +26,10 @@ def run(args: argparse.Namespace) -> int:
         else:
             with open(args.file, encoding="utf-8") as handle:
                 text = handle.read()
+    except OSError as exc:  # the record's file; an error writing the output is not about it
+        print(f"frontlines record: {args.file}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    try:
         for number, record in enumerate(load_records(text), 1):
             final = record.replay(parse_state)  # proves every action legal
             if args.to == "text":
@@ -39,9 +43,6 @@ def run(args: argparse.Namespace) -> int:
                 print(f"game {number}: {len(record.actions)} actions, result {record.tags.get('Result', '*')}"
                       f" ({outcome.reason if outcome else 'unfinished'})")
                 print(final.to_notation())
-    except OSError as exc:
-        print(f"frontlines record: {args.file}: {exc.strerror or exc}", file=sys.stderr)
-        return 2
     except (FrontlinesError, ValueError, KeyError, UnicodeDecodeError) as exc:
         print(f"frontlines record: {args.file} is not a valid record: {exc}", file=sys.stderr)
         return 2
