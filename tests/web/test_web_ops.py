@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -77,12 +78,12 @@ def serving(url: str) -> Iterator[tuple[subprocess.Popen[str], int]]:
         proc.communicate()
 
 
-def refused(args: list[str]) -> str:
+def refused(args: list[str], status: int = 2) -> str:
     """Run a command that must stop at once: answer its one line on stderr."""
     done = subprocess.run(args, capture_output=True, text=True, timeout=120)
     output = done.stdout + done.stderr
     assert "Traceback" not in output, output
-    assert done.returncode == 2, output
+    assert done.returncode == status, output
     assert "Frontlines: http" not in done.stdout, "the server got as far as announcing itself"
     lines = done.stderr.splitlines()
     assert len(lines) == 1 and lines[0].startswith("frontlines "), output
@@ -201,6 +202,21 @@ def test_a_bad_database_stops_the_server_in_one_line(url: str, words: str, statu
 
 def test_one_line_through_a_real_process() -> None:
     assert "unsupported database 'mysql'" in refused(serve_args("mysql://ann@localhost/games", free_port()))
+
+
+def test_a_port_in_use_stops_the_server_before_it_starts(tmp_path: Path) -> None:
+    """A port another process listens on is one line and exit 1 (it may pass: the server
+    before is still stopping), before the banner and the app's start-up (it was uvicorn's
+    error after "Application startup complete"); a host this machine does not have is exit 2."""
+    url = f"sqlite:///{tmp_path / 'g.db'}"
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        args = frontlines("serve", "--database", url, "--port", str(port), "--bot-threads")  # uvicorn's info lines
+        line = refused(args, status=1)
+    assert f"port {port} is in use on 127.0.0.1" in line and "--port" in line
+    assert "cannot listen on 192.0.2.1:" in refused([*serve_args(url, free_port()), "--host", "192.0.2.1"])
 
 
 def test_a_sqlite_schema_newer_than_the_code_stops_the_server(tmp_path: Path) -> None:

@@ -148,10 +148,11 @@ async def drain(app: Any, grace: float, servers: Any = ()) -> None:
             log.exception("draining failed; stopping anyway")
 
 
-def run_server(app: Any, *, grace: float, **config: Any) -> None:
+def run_server(app: Any, *, grace: float, sockets: list[socket.socket] | None = None, **config: Any) -> None:
     """``uvicorn.run`` with a drain on the way out: when told to stop, the process first
     stops accepting connections, then hands its bot turns over and tells its clients to
-    reconnect (:func:`drain`), and only then lets uvicorn close what is left."""
+    reconnect (:func:`drain`), and only then lets uvicorn close what is left. ``sockets``:
+    bound already (the port checked before start-up), else uvicorn binds host and port."""
     import uvicorn
 
     class DrainingServer(uvicorn.Server):
@@ -161,7 +162,7 @@ def run_server(app: Any, *, grace: float, **config: Any) -> None:
 
     app.state.drains_itself = True  # the lifespan need not hook the signals (see drain_on_signals)
     server = DrainingServer(uvicorn.Config(app, **config))
-    server.run()
+    server.run(sockets=sockets)
     if not server.started:
         raise SystemExit(3)
 
