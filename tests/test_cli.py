@@ -77,6 +77,9 @@ _BAD_CALLS = [
     ["rules", "nope"],
     ["prove", "--nope"],
     ["serve", "--port", "nope"],
+    ["selfplay", "--games"],
+    ["arena", "--workers", "2", "--json"],
+    ["fly"],
 ]
 
 
@@ -95,8 +98,9 @@ def test_user_mistakes_are_one_line_errors(call: list[str], tmp_path: Path,
     assert code == 2, err
     assert "Traceback" not in err
     lines = err.strip().splitlines()
-    assert lines and lines[-1].startswith(f"frontlines {call[0]}"), err
-    assert len(lines[-1]) < 400
+    said = "frontlines" if call == ["fly"] else f"frontlines {call[0]}"
+    assert len(lines) == 1 and lines[0].startswith(said), err  # no usage block before it
+    assert len(lines[0]) < 400
 
 
 def test_selfplay_counts_and_intervals_read_right(capsys: pytest.CaptureFixture[str]) -> None:

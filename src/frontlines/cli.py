@@ -11,6 +11,7 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 # name -> (module, one-line help). The help is repeated here so that ``--help`` needs no imports.
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -27,8 +28,17 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """A mistake on the command line is one line on stderr and status 2, as every other
+    mistake a command reports (argparse printed its whole usage block first); ``--help``
+    still shows the usage."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {' '.join(message.split())} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="frontlines", description="Battle Line family and War Machine.")
+    parser = OneLineParser(prog="frontlines", description="Battle Line family and War Machine.")
     from frontlines import __version__
 
     parser.add_argument("--version", action="version", version=f"frontlines {__version__}")
@@ -62,7 +72,7 @@ def _dispatch(args: list[str]) -> int:
         return 2
     name = args[0]
     module = importlib.import_module(COMMANDS[name][0])
-    parser = argparse.ArgumentParser(prog=f"frontlines {name}", description=module.HELP)
+    parser = OneLineParser(prog=f"frontlines {name}", description=module.HELP)
     module.add_arguments(parser)
     ns = parser.parse_args(args[1:])
     from frontlines.commands import run_command
