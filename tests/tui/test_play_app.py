@@ -389,6 +389,7 @@ def test_undo_takes_back_to_the_players_previous_decision(tmp_path: Path) -> Non
         await pilot.press("u")
         await settle(pilot, app)
         assert screen.session.state.to_notation() == middle
+        assert re.search(r"Took back (1 action|[2-9] actions)\.", screen_text(app)), screen_text(app)  # item 12
         await pilot.press("u")
         await settle(pilot, app)
         assert screen.session.state.to_notation() == start

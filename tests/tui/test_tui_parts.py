@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import ast
 import os
 import random
 from pathlib import Path
@@ -31,6 +32,7 @@ from frontlines.tui.words import (
     in_ruleset_words,
     outcome_text,
     own_words,
+    plural,
 )
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
@@ -171,11 +173,30 @@ def test_tracker_lists_unseen_cards_by_colour() -> None:
     assert unseen_tactics(sample_view()) == ["DA", "SB"]  # MU lies at flag 5
 
 
+def test_counts_are_worded_with_plural_forms() -> None:
+    """Issue 30 item 12: no "action(s)" or "1 cards": every count in words goes through
+    ``plural`` (the terminal speaks English only)."""
+    assert plural(1, "action", "actions") == "1 action" and plural(3, "action", "actions") == "3 actions"
+    assert plural(0, "card", "cards") == "0 cards" and plural(1, "refuses", "refuse", number=False) == "refuses"
+    take = ActionRecord(ActionKind.TAKE, "take:1", count=1)
+    assert describe_action(take) == "takes 1 card"
+    assert describe_action(ActionRecord(ActionKind.TAKE, "take:2", count=2)) == "takes 2 cards"
+    glued = []
+    for path in (Path(__file__).parents[2] / "src" / "frontlines" / "tui").glob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        docstrings = {id(node.value) for node in ast.walk(tree) if isinstance(node, ast.Expr)}
+        glued += [node.value for node in ast.walk(tree) if isinstance(node, ast.Constant)
+                  and isinstance(node.value, str) and id(node) not in docstrings and "(s)" in node.value]
+    assert glued == []
+
+
 def test_side_lines_mention_tactics_only_where_the_ruleset_has_them() -> None:
     view = sample_view()
     mine, theirs = side_info(view, 0, "you", opponent=False).plain, side_info(view, 1, "bot", opponent=True).plain
     assert "decks: troop 32 tactics 1" in mine and "tactics played 1" in mine
-    assert "tactics)" in theirs and "tactics played 2" in theirs
+    assert "(6 troops, 1 tactic)" in theirs and "tactics played 2" in theirs
+    one = {**view, "hand_sizes": [7, 2], "hand_tactics": [0, 1]}
+    assert "hand 2 (1 troop, 1 tactic)" in side_info(one, 1, "bot", opponent=True).plain
     basic = new_state("battleline-basic", seed=3).view(0).to_dict()
     assert not basic["has_tactics"]
     mine, theirs = side_info(basic, 0, "you", opponent=False).plain, side_info(basic, 1, "bot", opponent=True).plain
@@ -200,7 +221,7 @@ def test_words() -> None:
     assert _words("battleline", "FO@2") == "Fog at 2" and _words("battleline", "draw:tactics") == "draws tactics"
     assert _words("warmachine", "GJ^4") == "GJ WM to 4" and _words("warmachine", "IJv2") == "IJ inf to 2"
     assert describe_action({"text": "burn:?", "kind": "burn", "card": "?"}) == "burns a card"
-    assert _words("warmachine", "draw:6") == "draws pile 6" and _words("warmachine", "take1") == "takes 1"
+    assert _words("warmachine", "draw:6") == "draws pile 6" and _words("warmachine", "take1") == "takes 1 card"
     flags = sample_view()["flags"]
     assert claim_explanation(flags[0]) == "Flag 1 can be claimed: no unseen troop cards can beat your wedge (27)"
     text = claim_explanation(flags[1])

@@ -37,7 +37,7 @@ from frontlines.tui.steps import (
 )
 from frontlines.tui.warmachine import COUNTRY, COUNTRY_NAMES, END_KEYS, end_words, legend, score_lines
 from frontlines.tui.widgets import BattleLineBoard, WarMachineBoard, tracker_text
-from frontlines.tui.words import claim_explanation, flag_details
+from frontlines.tui.words import claim_explanation, flag_details, plural
 
 _DECK_KEYS = {"t": "troop", "a": "tactics"}
 _BUTTON_KEYS = {"p": "pass", "e": "end"}
@@ -194,7 +194,7 @@ class BattleLineUI(GameUI):
                       if (f.get("battlefield") or {}).get("face_up") and f.get("claimed_by") is None
                       and Token(FLAG, str(f["index"])) not in options]
             # a battlefield's rule would otherwise hide behind "i N"
-            barred_note = f"; {', '.join(barred)} refuse{'s' if len(barred) == 1 else ''} it (i N: why)" if barred else ""
+            barred_note = f"; {', '.join(barred)} {plural(len(barred), 'refuses', 'refuse', number=False)} it (i N: why)" if barred else ""
             return (f"Play {card_name(code, view.get('card_names'))}{extra}: to which flag? "
                     f"(1-9, Esc back{barred_note})")
         return super().question(prefix, options, candidates, view)

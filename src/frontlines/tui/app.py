@@ -31,7 +31,7 @@ from frontlines.tui.session import GameConfig, GameSession, load_record, make_bo
 from frontlines.tui.steps import ACTION, BUTTON, CARD, CLAIM, DECK, FLAG, HAND, Move, Picker, Token
 from frontlines.tui.warmachine import END
 from frontlines.tui.widgets import BattleLineBoard, FlagColumn, HandBar, Pane, WarMachineBoard
-from frontlines.tui.words import describe_action, outcome_text, own_words
+from frontlines.tui.words import describe_action, outcome_text, own_words, plural
 
 _SCREEN_CSS = """
 #status { height: 1; background: $boost; }
@@ -644,7 +644,7 @@ class GameScreen(Screen[None]):
         self.generation += 1  # a bot still thinking is answered into the void
         popped = self.session.undo()
         self._position = None
-        self.say(f"Took back {popped} action(s).")
+        self.say(f"Took back {plural(popped, 'action', 'actions')}.")
         self.refresh_table()
         self.schedule_bot()
 

@@ -17,6 +17,7 @@ from textual.widgets import Static
 from frontlines.tui import warmachine as wm
 from frontlines.tui.cards import join_codes, tracker_rows, unseen_tactics
 from frontlines.tui.render import COLUMN_ROWS, Marks, column_hit, flag_column, hand_line
+from frontlines.tui.words import plural
 
 
 class Pane(Static):
@@ -186,7 +187,7 @@ def _hand_of(view: Mapping[str, Any], me: int) -> tuple[list[str], str]:
 
 
 def side_info(view: Mapping[str, Any], seat: int, name: str, *, opponent: bool) -> Text:
-    """``bot hard: hand 7 (5 troops, 2 tactics)  tactics played 1  guile SC  discards R7``."""
+    """``bot hard: hand 7 (5 troops, 1 tactic)  tactics played 1  guile SC  discards R7``."""
     sizes = view.get("hand_sizes") or [0, 0]
     tactics = view.get("hand_tactics") or [0, 0]
     played = view.get("tactics_played") or [0, 0]
@@ -194,7 +195,8 @@ def side_info(view: Mapping[str, Any], seat: int, name: str, *, opponent: bool) 
     has_tactics = bool(view.get("has_tactics"))
     if opponent:
         size, tac = int(sizes[seat]), int(tactics[seat])
-        out.append(f"hand {size} ({size - tac} troops, {tac} tactics) " if has_tactics else f"hand {size} ")
+        split = f"({plural(size - tac, 'troop', 'troops')}, {plural(tac, 'tactic', 'tactics')}) "
+        out.append(f"hand {size} {split}" if has_tactics else f"hand {size} ")
     else:
         # deck sizes first: they matter every turn and must survive a cut at 80 columns
         out.append(f"hand {int(sizes[seat])}  ")

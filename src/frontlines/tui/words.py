@@ -16,6 +16,17 @@ def _card(r: ActionRecord, hidden: str) -> str:
     return hidden if r.card in (HIDDEN, None, "") else str(r.card)
 
 
+def plural(n: int, one: str, many: str, *, number: bool = True) -> str:
+    """``n`` with its noun in the right form: ``1 action``, ``3 actions`` (``number=False``:
+    the form alone, for a verb that agrees: ``refuses`` / ``refuse``).
+
+    The terminal speaks English only (docs/tui.md); every count it puts into words goes
+    through here, never a glued ``action(s)``, so that other languages' plural rules have
+    one place to come in."""
+    form = one if n == 1 else many
+    return f"{n} {form}" if number else form
+
+
 _Words = Callable[[ActionRecord, Callable[[str], str]], str]  # (record, tactics code -> name)
 
 _WORDS: dict[K, _Words] = {
@@ -35,7 +46,7 @@ _WORDS: dict[K, _Words] = {
     K.DEPLOY: lambda r, n: f"{r.card} {'WM' if r.end == 'war_machine' else 'inf'} to {r.position}",
     K.BURN: lambda r, n: "burns " + _card(r, "a card"),
     K.SKIP: lambda r, n: "skips",
-    K.TAKE: lambda r, n: f"takes {r.count}" if r.cards is None else r.text,
+    K.TAKE: lambda r, n: "takes " + plural(int(r.count or 0), "card", "cards") if r.cards is None else r.text,
 }
 
 
