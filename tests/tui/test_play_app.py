@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import random
 import re
@@ -12,6 +13,7 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Button, Input, Select
 
+from frontlines.commands import play as play_command
 from frontlines.core.record import GameRecord
 from frontlines.games import new_state, parse_state
 from frontlines.tui.app import FrontlinesApp, GameScreen, ReplayScreen
@@ -461,6 +463,45 @@ def test_resign_save_then_replay_and_load(tmp_path: Path) -> None:
     run_app(loaded, cont)
 
 
+def _saved_against(tmp_path: Path, opponent: str, seat: int, plies: int = 6) -> Path:
+    """A game against ``opponent`` with the person in ``seat``, saved by the session after a few random actions."""
+    session = GameSession.new(GameConfig(ruleset="battleline", opponent=opponent, seat=seat, seed=12))
+    rng = random.Random(5)
+    for _ in range(plies):
+        session.play(rng.choice(session.state.legal_actions()))
+    path = session.save(tmp_path / "saved.txt")
+    session.close()
+    return path
+
+
+def _args(*argv: str) -> argparse.Namespace:
+    parser = argparse.ArgumentParser()
+    play_command.add_arguments(parser)
+    return parser.parse_args(list(argv))
+
+
+def test_a_saved_game_resumes_against_its_own_opponent(tmp_path: Path) -> None:
+    """Issue 30 item 23: --load without --opponent plays on against the saved bot in the
+    saved seat (not the default medium); explicit flags still win."""
+    path = _saved_against(tmp_path, "easy", seat=1)
+    app = play_command.make_app(_args("--load", str(path), "--bot-delay", "0"))
+    assert isinstance(app, FrontlinesApp)
+
+    async def scenario(pilot: Pilot[None], app: FrontlinesApp) -> None:
+        await settle(pilot, app)
+        screen = game_screen(app)
+        assert screen.session.kinds == ("easy", HUMAN) and screen.session.seed == 12
+        text = screen_text(app)
+        assert "You (P2) vs bot easy (P1)" in text and "Saved game resumed:" in text
+        assert screen.message.plain == "Saved game resumed: you (P2) against bot easy (P1)."
+
+    run_app(app, scenario)
+    other = play_command.make_app(_args("--load", str(path), "--opponent", "hard", "--seat", "0"))
+    assert isinstance(other, FrontlinesApp) and other.config.seat_kinds() == (HUMAN, "hard")
+    friends = play_command.make_app(_args("--load", str(_saved_against(tmp_path, HUMAN, seat=0))))
+    assert isinstance(friends, FrontlinesApp) and friends.config.seat_kinds() == (HUMAN, HUMAN)
+
+
 def test_load_an_unfinished_record_and_play_on(tmp_path: Path) -> None:
     state = new_state("battleline", seed=44, options={"first_player": "0"})
     initial = state.clone()
@@ -624,7 +665,7 @@ def test_setup_screen_opens_records(tmp_path: Path) -> None:
     for _ in range(9):
         state.apply(rng.choice(state.legal_actions()))
     path = tmp_path / "st.txt"
-    path.write_text(GameRecord.from_state(initial, state, players=("human", "random")).to_text())
+    path.write_text(GameRecord.from_state(initial, state, players=("human", "easy")).to_text())
     app = FrontlinesApp(GameConfig(opponent="random"), setup=True, bot_delay=0)
 
     async def scenario(pilot: Pilot[None], app: FrontlinesApp) -> None:
@@ -649,6 +690,7 @@ def test_setup_screen_opens_records(tmp_path: Path) -> None:
         app.screen.query_one("#load", Button).press()
         await settle(pilot, app)
         assert game_screen(app).session.state == state
+        assert game_screen(app).session.kinds == (HUMAN, "easy")  # the saved opponent, not the chooser's (item 23)
 
     run_app(app, scenario)
 

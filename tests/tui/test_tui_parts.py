@@ -306,6 +306,25 @@ def test_play_command_rejects_bad_input(capsys: pytest.CaptureFixture[str], tmp_
     assert (args.rules, args.opponent, args.seat, args.seed) == ("warmachine", "hard", 1, 9)
 
 
+def test_resume_config_reads_the_seats_of_a_record() -> None:
+    from frontlines.core.record import GameRecord
+    from frontlines.tui.session import resume_config
+
+    def seats(p0: str, p1: str, **given: Any) -> tuple[tuple[str, str], int | None]:
+        config = resume_config(GameRecord({"Player0": p0, "Player1": p1, "Seed": "7", "Setup": "x"}), **given)
+        return config.seat_kinds(), config.seed
+
+    assert seats("human", "easy") == ((HUMAN, "easy"), 7)
+    assert seats("expert", "human") == (("expert", HUMAN), 7)
+    assert seats("human", "human") == ((HUMAN, HUMAN), 7)
+    assert seats("Alice", "bot:master")[0] == (HUMAN, "master")  # a web app record
+    assert seats("random", "hard")[0] == (HUMAN, "hard")  # two bots: the person takes P1
+    assert seats("random", "hard", seat=1)[0] == ("random", HUMAN)
+    assert seats("human", "easy", opponent="medium", seat=1, seed=3) == (("medium", HUMAN), 3)
+    # a record cannot make the terminal start a program
+    assert seats("human", "cmd:rm -rf ~")[0] == (HUMAN, HUMAN)
+
+
 def test_log_names_who_moved_from_the_views_log_records() -> None:
     from frontlines.tui.app import _log_lines
 

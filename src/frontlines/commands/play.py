@@ -5,9 +5,15 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from frontlines.commands.options import add_option_argument, rules_options
-from frontlines.tui.session import OPPONENTS, GameConfig  # plain Python: no terminal library yet
+
+# plain Python: no terminal library yet
+from frontlines.tui.session import OPPONENTS, GameConfig, load_record, resume_config
+
+if TYPE_CHECKING:
+    from frontlines.tui.app import FrontlinesApp
 
 HELP = ("Play in the terminal against a bot or a person at the same keyboard. Without flags a "
         "setup screen asks for the game, the opponent, your seat and the seed.")
@@ -15,8 +21,10 @@ HELP = ("Play in the terminal against a bot or a person at the same keyboard. Wi
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rules", metavar="RULESET", help="ruleset name (see `frontlines rules`); skips the setup screen")
-    parser.add_argument("--opponent", choices=OPPONENTS, help="bot level, or human for pass-and-play (default medium)")
-    parser.add_argument("--seat", type=int, choices=(0, 1), help="your seat: 0 = P1, 1 = P2 (default 0)")
+    parser.add_argument("--opponent", choices=OPPONENTS,
+                        help="bot level, or human for pass-and-play (default medium; with --load, the saved game's)")
+    parser.add_argument("--seat", type=int, choices=(0, 1),
+                        help="your seat: 0 = P1, 1 = P2 (default 0; with --load, the saved game's)")
     parser.add_argument("--seed", type=int, help="deal seed (default: random)")
     parser.add_argument("--first", choices=("random", "me", "opponent"), default="random",
                         help="who moves first (War Machine: who chooses the leftover cards)")
@@ -31,7 +39,7 @@ def _record_problem(path: Path) -> str:
     """Why ``path`` cannot be loaded or replayed (empty when it can): missing, unreadable,
     not a record, or a record whose actions do not replay."""
     from frontlines.core.errors import FrontlinesError
-    from frontlines.tui.session import load_record, replay_states
+    from frontlines.tui.session import replay_states
 
     if not path.is_file():
         return "no such record file"
@@ -46,20 +54,30 @@ def _record_problem(path: Path) -> str:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        from frontlines.tui.app import FrontlinesApp
-    except ImportError as exc:  # textual is an optional dependency
+        from frontlines.tui.app import FrontlinesApp  # noqa: F401 - textual is an optional dependency
+    except ImportError as exc:
         print(f"frontlines play needs the terminal extra: pip install 'frontlines[tui]' ({exc})", file=sys.stderr)
         return 2
+    app = make_app(args)
+    if isinstance(app, str):  # found here, before the full-screen app takes the terminal
+        print(f"frontlines play: {app}", file=sys.stderr)
+        return 2
+    app.run()
+    return 0
+
+
+def make_app(args: argparse.Namespace) -> FrontlinesApp | str:
+    """The app the flags ask for, or why they cannot be met."""
+    from frontlines.tui.app import FrontlinesApp
+
     try:
         options = rules_options(args.option)
     except ValueError as exc:
-        print(f"frontlines play: {exc}", file=sys.stderr)
-        return 2
+        return str(exc)
     for flag, path in (("--load", args.load), ("--replay", args.replay)):
         problem = _record_problem(path) if path is not None else ""
-        if problem:  # found here, before the full-screen app takes the terminal
-            print(f"frontlines play: {flag} {path}: {problem}", file=sys.stderr)
-            return 2
+        if problem:
+            return f"{flag} {path}: {problem}"
     if args.rules is not None:
         from frontlines.core.errors import UnknownRuleset
         from frontlines.games import ruleset
@@ -67,14 +85,15 @@ def run(args: argparse.Namespace) -> int:
         try:
             ruleset(args.rules).resolve_options(options)
         except (UnknownRuleset, ValueError) as exc:
-            print(f"frontlines play: {exc}", file=sys.stderr)
-            return 2
-    config = GameConfig(ruleset=args.rules or "battleline", opponent=args.opponent or "medium",
-                        seat=args.seat if args.seat is not None else 0, seed=args.seed, options=options,
-                        first=args.first)
+            return str(exc)
+    if args.load is not None:
+        # a saved game goes on with the seats it was saved with; a flag given here wins
+        config = resume_config(load_record(args.load), opponent=args.opponent, seat=args.seat, seed=args.seed)
+    else:
+        config = GameConfig(ruleset=args.rules or "battleline", opponent=args.opponent or "medium",
+                            seat=args.seat if args.seat is not None else 0, seed=args.seed, options=options,
+                            first=args.first)
     # Any of the game flags means "start now"; the setup screen is for a bare `frontlines play`.
     skip_setup = args.rules is not None or args.opponent is not None or args.seat is not None or args.seed is not None
-    app = FrontlinesApp(config, load=args.load, replay=args.replay, setup=not skip_setup,
-                        bot_delay=max(0.0, args.bot_delay), save_dir=args.save_dir)
-    app.run()
-    return 0
+    return FrontlinesApp(config, load=args.load, replay=args.replay, setup=not skip_setup,
+                         bot_delay=max(0.0, args.bot_delay), save_dir=args.save_dir)

@@ -27,7 +27,7 @@ from frontlines.core.record import GameRecord
 from frontlines.tui.adapters import GameUI, ui_for
 from frontlines.tui.render import Marks
 from frontlines.tui.screens import ConfirmScreen, HelpScreen, PassScreen, QuitScreen, SaveScreen, SetupScreen
-from frontlines.tui.session import GameConfig, GameSession, load_record, make_bot, replay_states
+from frontlines.tui.session import GameConfig, GameSession, load_record, make_bot, replay_states, resume_config
 from frontlines.tui.steps import ACTION, BUTTON, CARD, CLAIM, DECK, FLAG, HAND, Move, Picker, Token
 from frontlines.tui.warmachine import END
 from frontlines.tui.widgets import BattleLineBoard, FlagColumn, HandBar, Pane, WarMachineBoard
@@ -833,9 +833,10 @@ class FrontlinesApp(App[None]):
         elif self.replay_path is not None:
             self.push_screen(ReplayScreen(load_record(self.replay_path), standalone=True))
         elif self.load_path is not None:
+            # the config is the record's own seats (commands/play.py: resume_config) unless a flag said otherwise
             record = load_record(self.load_path)
             self.start_session(GameSession.from_record(record, self.kinds or self.config.seat_kinds(),
-                                                       seed=self.config.seed))
+                                                       seed=self.config.seed), resumed=True)
         elif self.want_setup:
             self.back_to_setup()
         else:
@@ -870,8 +871,10 @@ class FrontlinesApp(App[None]):
                 if what == "replay":
                     await self.push_screen(ReplayScreen(record, standalone=False),
                                            callback=lambda _r: self.back_to_setup())
-                else:
-                    self.start_session(GameSession.from_record(record, self.config.seat_kinds()))
+                else:  # the seats it was saved with (the choosers above are for new games)
+                    saved = resume_config(record)
+                    self.start_session(GameSession.from_record(record, saved.seat_kinds(), seed=saved.seed),
+                                       resumed=True)
             except (FrontlinesError, OSError) as exc:
                 self.notify(f"Cannot open {path}: {exc}", severity="error")
                 self.back_to_setup()
@@ -879,9 +882,12 @@ class FrontlinesApp(App[None]):
     def start_game(self, config: GameConfig) -> None:
         self.start_session(GameSession.new(config))
 
-    def start_session(self, session: GameSession) -> None:
+    def start_session(self, session: GameSession, *, resumed: bool = False) -> None:
         self.session = session
-        self.push_screen(GameScreen(session, bot_delay=self.bot_delay, save_dir=self.save_dir))
+        screen = GameScreen(session, bot_delay=self.bot_delay, save_dir=self.save_dir)
+        if resumed and not session.state.is_terminal():
+            screen.say(f"Saved game resumed: {session.seats_text()}.", "green")
+        self.push_screen(screen)
 
     @property
     def game_screen(self) -> GameScreen | None:

@@ -62,6 +62,37 @@ class GameConfig:
         return (HUMAN, self.opponent) if self.seat == 0 else (self.opponent, HUMAN)
 
 
+def seat_kind(player: str) -> str:
+    """How a record's ``Player`` tag is read when its game is resumed: a bot level this
+    terminal offers (``easy``; the web app's records say ``bot:easy``) plays as that bot;
+    anything else is a person. Nothing else is trusted: a record naming ``cmd:...`` must not
+    start a program when it is opened."""
+    level = player.strip().removeprefix("bot:")
+    return level if level in BOT_OPPONENTS else HUMAN
+
+
+def resume_config(record: GameRecord, *, opponent: str | None = None, seat: int | None = None,
+                  seed: int | None = None) -> GameConfig:
+    """Who plays a saved game when it is resumed: the seats the record names (``Player0`` /
+    ``Player1``: ``human`` or a bot level, as :meth:`GameSession.record` writes them), unless
+    the caller asks otherwise (``opponent``, ``seat``, ``seed``: the command line's explicit
+    flags). One bot: the person takes the other seat; two people: pass-and-play; two bots
+    (an arena game): the person takes ``seat`` (default P1) against the other seat's bot."""
+    kinds = (seat_kind(record.tags.get("Player0", "")), seat_kind(record.tags.get("Player1", "")))
+    if kinds == (HUMAN, HUMAN):
+        saved_opponent, saved_seat = HUMAN, 0
+    elif HUMAN in kinds:
+        saved_seat = kinds.index(HUMAN)
+        saved_opponent = kinds[1 - saved_seat]
+    else:
+        saved_seat = 0 if seat is None else seat
+        saved_opponent = kinds[1 - saved_seat]
+    saved_seed = record.tags.get("Seed", "")
+    return GameConfig(ruleset=record.tags.get("Ruleset", "battleline"), opponent=opponent or saved_opponent,
+                      seat=saved_seat if seat is None else seat,
+                      seed=seed if seed is not None else int(saved_seed) if saved_seed.lstrip("-").isdigit() else None)
+
+
 def make_bot(spec: str, seed: int | None) -> Bot:
     from frontlines.bots.registry import make_bot as _make
 
@@ -140,6 +171,13 @@ class GameSession:
         if self.pass_and_play:
             return f"Player {seat + 1}"
         return "You"
+
+    def seats_text(self) -> str:
+        """Who plays whom: ``you (P1) against bot easy (P2)``; ``pass-and-play``."""
+        if self.pass_and_play:
+            return "pass-and-play, Player 1 (P1) and Player 2 (P2)"
+        me = self.humans[0] if self.humans else 0
+        return f"you (P{me + 1}) against {self.name(1 - me)} (P{2 - me})"
 
     # --- moves ------------------------------------------------------------------------
     def play(self, action: Action) -> None:
