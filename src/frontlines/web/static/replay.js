@@ -1,5 +1,5 @@
 // Replays: step through a finished game, from either seat or with both hands open.
-import { loadCatalog, t, num, outcomeText, describeAction, seatNames, installCardTips } from "./common.js";
+import { loadCatalog, t, num, esc, outcomeText, describeAction, seatNames, installCardTips } from "./common.js";
 import { renderLog, me } from "./board.js";
 import { adapterFor, renderBoard } from "./adapters.js";
 
@@ -30,7 +30,9 @@ async function show(i) {
   adapter = adapter || adapterFor(v.game);
   renderBoard(adapter, $("board"), v, { seat: me(v, shownSeat), names: info.names, next: new Set(), selected: [], online: null });
   renderLog($("log"), v, info.names, null);
-  $("step-label").textContent = t("Step {n} of {total}", { n: num(step), total: num(info.steps - 1) });
+  // the words, and the figures alone for a phone's one row of controls (style.css picks)
+  $("step-label").innerHTML = `<span class="long">${esc(t("Step {n} of {total}", { n: num(step), total: num(info.steps - 1) }))}</span>` +
+    `<span class="short" aria-hidden="true">${num(step)}/${num(info.steps - 1)}</span>`;
   $("status").textContent = v.outcome ? outcomeText(v.outcome, null, info.names)
     : (step > 0 ? describeAction((v.log_records || [])[step - 1], v.ruleset) : t("Start of the game"));
 }

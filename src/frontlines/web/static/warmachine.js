@@ -107,7 +107,7 @@ function handCard(code, next, selected) {
 function miniCard(code) {
   if (code === "?") return `<span class="wm-mini hidden" role="img" aria-label="${esc(t("Hidden card"))}">?</span>`;
   const a = COUNTRY[code[0]], b = COUNTRY[code[1]];
-  return `<span class="wm-mini" role="img" aria-label="${esc(wmCardName(code))}">` +
+  return `<span class="wm-mini" role="img" aria-label="${esc(wmCardName(code))}" data-code="${esc(code)}">` +
     `<span style="--c:${FILL[a]}">▲</span><span style="--c:${FILL[b]}">▼</span></span>`;
 }
 
@@ -130,7 +130,9 @@ export function renderWarMachine(box, v, opts) {
   const own = v.viewer === seat;
   const meWord = own ? t("you") : playerName(names, seat);
   const oppWord = own ? t("opponent") : playerName(names, opp);
-  const openHand = !over ? "" : (v.hands && Array.isArray(v.hands[opp]) && v.hands[opp].length
+  // The other hand, whenever this view shows it: at the end of a game, and in a replay that
+  // shows both hands.
+  const openHand = (v.hands && Array.isArray(v.hands[opp]) && v.hands[opp].length
     ? `<span class="zone open-hand" role="group" aria-label="${esc(t("open hand:"))}"><span class="zone-label" aria-hidden="true">${esc(t("open hand:"))}</span> ${v.hands[opp].map(miniCard).join("")}</span>` : "");
   let html = bar(v, opp, names, opts, openHand);
   html += `<div class="wm-front" role="list">`;
