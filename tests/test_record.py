@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 
 import pytest
 
@@ -81,3 +82,36 @@ def test_records_are_read_as_text_json_or_json_lines() -> None:
     for bad in ("", '{"tags": ', '[Game "battleline"]\n\nR1@1', '{"tags": {}, "actions": []}'):
         with pytest.raises(NotationError):  # no record, broken JSON, no Setup tag
             load_records(bad)
+
+
+def _hidden_codes(state: State, seat: int) -> set[str]:
+    """Cards ``seat`` cannot see: the other hand and both decks (from the full notation)."""
+    fields = dict(f.split("=", 1) for f in state.to_notation().split() if "=" in f)
+    hidden = {"h0": "h1", "h1": "h0"}[f"h{seat}"]
+    return {code for key in (hidden, "td", "xd") for code in fields.get(key, "").split(".") if code}
+
+
+@pytest.mark.parametrize("ruleset", ["battleline", "warmachine"])
+def test_a_sealed_record_shows_no_hidden_card_and_opens_as_it_was(ruleset: str) -> None:
+    """Issue 30 item 24: an unfinished game's record keeps the deal and the moves out of sight."""
+    start, game = played(ruleset, 8, 10)
+    record = GameRecord.from_state(start, game, players=("human", "easy"))
+    sealed = record.sealed()
+    text = sealed.to_text()
+    assert "Setup" not in text and sealed.actions == [] and sealed.tags["Sealed"].startswith("1:")
+    readable = re.sub(r'\[Sealed "[^"]*"\]', "", text)
+    words = set(re.findall(r"[A-Za-z0-9]+", readable))
+    if ruleset == "battleline":
+        hidden = _hidden_codes(game, 0)
+        assert len(hidden) > 40 and not hidden & words
+    assert start.to_notation() not in text and not set(record.actions) & words
+    for again in (GameRecord.parse(text), load_records(json.dumps(sealed.to_json()))[0]):
+        assert again.tags == record.tags and again.actions == record.actions
+        assert again.replay(parse_state) == game
+    assert sealed.sealed() == sealed  # sealing twice changes nothing
+    assert sealed.replay(parse_state) == game and sealed.opened() == record  # a sealed record in memory replays too
+    damaged = text.replace(sealed.tags["Sealed"], sealed.tags["Sealed"][:40] + "Zm9v" + sealed.tags["Sealed"][44:])
+    newer = text.replace('[Sealed "1:', '[Sealed "2:')
+    for bad, why in ((damaged, "damaged"), (newer, "format '2'")):
+        with pytest.raises(NotationError, match=why):
+            GameRecord.parse(bad)

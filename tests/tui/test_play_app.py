@@ -502,6 +502,48 @@ def test_a_saved_game_resumes_against_its_own_opponent(tmp_path: Path) -> None:
     assert isinstance(friends, FrontlinesApp) and friends.config.seat_kinds() == (HUMAN, HUMAN)
 
 
+def test_an_unfinished_save_shows_no_hidden_card(tmp_path: Path) -> None:
+    """Issue 30 item 24: the file of an unfinished game does not show the bot's hand, the
+    decks' order or the moves (they are sealed); it resumes exactly, and its replay shows the
+    person's hand and the public view, never the bot's hand. A finished game's file is plain."""
+    session = GameSession.new(GameConfig(ruleset="battleline", opponent="easy", seat=0, seed=12))
+    rng = random.Random(5)
+    for _ in range(9):
+        session.play(rng.choice(session.state.legal_actions()))
+    text = session.save(tmp_path / "half.txt").read_text(encoding="utf-8")
+    readable = set(re.findall(r"[A-Za-z0-9]+", re.sub(r'\[Sealed "[^"]*"\]', "", text)))
+    fields = dict(f.split("=", 1) for f in session.state.to_notation().split() if "=" in f)
+    hidden = {code for key in ("h1", "td", "xd") for code in fields[key].split(".")}
+    assert "Setup" not in text and "Sealed" in text and hidden and not hidden & readable
+    assert 'Player1 "easy"' in text and 'Option_claim_timing "before_draw"' in text  # who and which rules: readable
+    app = play_command.make_app(_args("--load", str(tmp_path / "half.txt"), "--bot-delay", "0"))
+    assert isinstance(app, FrontlinesApp)
+
+    async def resumed(pilot: Pilot[None], app: FrontlinesApp) -> None:
+        await pilot.pause()
+        again = game_screen(app).session  # the same deal and the same moves (the bot may have moved on since)
+        assert again.initial.to_notation() == session.initial.to_notation()
+        assert again.state.history[:len(session.state.history)] == session.state.history
+
+    run_app(app, resumed)
+    replay = FrontlinesApp(replay=tmp_path / "half.txt", bot_delay=0)
+
+    async def watch(pilot: Pilot[None], app: FrontlinesApp) -> None:
+        await pilot.pause()
+        seen = []
+        for _ in range(4):
+            seen.append(screen_text(app).splitlines()[0])
+            await pilot.press("v")
+        assert any("P1's hand" in line for line in seen) and any("public" in line for line in seen)
+        assert not any("P2's hand" in line for line in seen), seen
+
+    run_app(replay, watch)
+    session.resign(0)
+    finished = session.save(tmp_path / "over.txt").read_text(encoding="utf-8")
+    assert "Sealed" not in finished and GameRecord.parse(finished).tags["Setup"] == session.initial.to_notation()
+    session.close()
+
+
 def test_load_an_unfinished_record_and_play_on(tmp_path: Path) -> None:
     state = new_state("battleline", seed=44, options={"first_player": "0"})
     initial = state.clone()

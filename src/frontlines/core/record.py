@@ -20,6 +20,14 @@ any random number generator. ``Termination`` (``resignation``/``time``/``forfeit
 
 ``Result`` is ``1-0`` (player 0 won), ``0-1``, ``1/2-1/2`` (no winner) or ``*`` (unfinished).
 
+An unfinished game saved to be resumed must not show its hidden cards (the hands, the
+decks' order, a card drawn or put back unseen) to someone who reads the file, so
+:meth:`GameRecord.sealed` moves ``Setup`` and the actions into one ``Sealed`` tag: the two
+as JSON, compressed and written in base64 after a format number (``1:eJy...``). Reading a
+record opens the seal, so everything that reads records resumes or replays it as before;
+a damaged seal is a :class:`NotationError`. It is a seal, not a lock: it keeps the cards
+out of sight, and anyone with this program can open it, as resuming the game does.
+
 >>> from frontlines.games import new_state, parse_state
 >>> start = new_state("battleline-basic", seed=7)
 >>> game = start.clone()
@@ -34,8 +42,11 @@ True
 
 from __future__ import annotations
 
+import base64
+import binascii
 import json
 import re
+import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -43,6 +54,8 @@ from typing import Any
 from frontlines.core.errors import FrontlinesError, NotationError
 from frontlines.core.game import OUT_OF_RULES, Outcome, State
 
+SEALED = "Sealed"  # the tag holding an unfinished game's Setup and actions, out of sight
+_SEAL_FORMAT = "1"
 _TAG = re.compile(r'\[([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\]')
 _OUT_OF_RULES = tuple(OUT_OF_RULES)  # resignation, time, forfeit
 
@@ -113,6 +126,47 @@ class GameRecord:
             probe.apply(action)
         return cls(tags, actions)
 
+    # --- sealing --------------------------------------------------------------------
+    def sealed(self) -> GameRecord:
+        """This record with ``Setup`` and the actions in a ``Sealed`` tag, where no hidden
+        card can be read; the other tags (players, options, result) stay as they are."""
+        if SEALED in self.tags:
+            return GameRecord(dict(self.tags), list(self.actions))
+        inner = json.dumps({"setup": self.tags["Setup"], "actions": self.actions}, separators=(",", ":"))
+        seal = base64.b64encode(zlib.compress(inner.encode("utf-8"), 9)).decode("ascii")
+        tags = {k: v for k, v in self.tags.items() if k != "Setup"}
+        tags[SEALED] = f"{_SEAL_FORMAT}:{seal}"
+        return GameRecord(tags, [])
+
+    def opened(self) -> GameRecord:
+        """This record with a ``Sealed`` tag opened (itself when there is none): what reading
+        the record's file gives, for a sealed record still in memory."""
+        if SEALED not in self.tags or "Setup" in self.tags:
+            return self
+        return GameRecord(*self._opened(dict(self.tags), list(self.actions)))
+
+    @staticmethod
+    def _opened(tags: dict[str, str], actions: list[str]) -> tuple[dict[str, str], list[str]]:
+        """``tags`` and ``actions`` with a ``Sealed`` tag opened into ``Setup`` and the actions."""
+        if SEALED not in tags or "Setup" in tags:
+            return tags, actions
+        if actions:
+            raise NotationError("a sealed record has its actions in the seal, not after the tags")
+        version, _, seal = tags[SEALED].partition(":")
+        if version != _SEAL_FORMAT:
+            raise NotationError(f"the record is sealed in format {version!r}, which this frontlines does not read "
+                                f"(format {_SEAL_FORMAT}); a newer frontlines wrote it")
+        try:
+            inner = json.loads(zlib.decompress(base64.b64decode(seal, validate=True)).decode("utf-8"))
+        except (binascii.Error, zlib.error, UnicodeDecodeError, ValueError) as exc:
+            raise NotationError(f"the record's Sealed block is damaged ({exc})") from exc
+        setup, opened = (inner.get("setup"), inner.get("actions")) if isinstance(inner, dict) else (None, None)
+        if not isinstance(setup, str) or not isinstance(opened, list) or not all(isinstance(a, str) for a in opened):
+            raise NotationError("the record's Sealed block is damaged (no setup and actions in it)")
+        rest = {k: v for k, v in tags.items() if k != SEALED}
+        rest["Setup"] = setup
+        return rest, list(opened)
+
     # --- text -----------------------------------------------------------------------
     def to_text(self) -> str:
         lines = [f'[{k} "{_escape(v)}"]' for k, v in self.tags.items()]
@@ -126,6 +180,8 @@ class GameRecord:
                 line = f"{line} {action}" if line else action
         if line:
             body.append(line)
+        if SEALED in self.tags and not self.actions:
+            body.append("{ The deal and the moves are sealed until the game is over: hidden cards stay out of sight. }")
         body.append(self.tags.get("Result", "*"))
         return "\n".join(lines) + "\n\n" + "\n".join(body) + "\n"
 
@@ -150,6 +206,7 @@ class GameRecord:
         tokens = body.split()
         if tokens and tokens[-1] in ("1-0", "0-1", "1/2-1/2", "*"):
             tokens.pop()
+        tags, tokens = cls._opened(tags, tokens)
         if "Setup" not in tags:
             raise NotationError("record has no Setup tag")
         return cls(tags, tokens)
@@ -167,21 +224,22 @@ class GameRecord:
             raise NotationError("a JSON record needs 'tags': an object of strings")
         if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
             raise NotationError("a JSON record needs 'actions': a list of strings")
+        tags, actions = cls._opened(dict(tags), list(actions))
         if "Setup" not in tags:
             raise NotationError("record has no Setup tag")
-        return cls(dict(tags), list(actions))
+        return cls(tags, actions)
 
     # --- replay ---------------------------------------------------------------------
     # Replaying needs the game that reads the Setup notation. The core knows no games, so
     # the caller hands in the reader: ``frontlines.games.parse_state`` in practice.
     def initial_state(self, parse_state: Callable[[str], State]) -> State:
-        return parse_state(self.tags["Setup"])
+        return parse_state(self.opened().tags["Setup"])
 
     def _played(self, parse_state: Callable[[str], State]) -> Iterator[State]:
         """One state: the position before any action, then the same state after each action."""
         state = self.initial_state(parse_state)
         yield state
-        for index, text in enumerate(self.actions, 1):
+        for index, text in enumerate(self.opened().actions, 1):
             try:
                 state.apply(state.parse_action(text))
             except FrontlinesError as exc:

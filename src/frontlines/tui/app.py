@@ -27,7 +27,16 @@ from frontlines.core.record import GameRecord
 from frontlines.tui.adapters import GameUI, ui_for
 from frontlines.tui.render import Marks
 from frontlines.tui.screens import ConfirmScreen, HelpScreen, PassScreen, QuitScreen, SaveScreen, SetupScreen
-from frontlines.tui.session import GameConfig, GameSession, load_record, make_bot, replay_states, resume_config
+from frontlines.tui.session import (
+    HUMAN,
+    GameConfig,
+    GameSession,
+    load_record,
+    make_bot,
+    replay_states,
+    resume_config,
+    seat_kind,
+)
 from frontlines.tui.steps import ACTION, BUTTON, CARD, CLAIM, DECK, FLAG, HAND, Move, Picker, Token
 from frontlines.tui.warmachine import END
 from frontlines.tui.widgets import BattleLineBoard, FlagColumn, HandBar, Pane, WarMachineBoard
@@ -722,6 +731,13 @@ class ReplayScreen(Screen[None]):
         self.standalone = standalone
         self.ui = ui_for(self.states[0].game)
         self.players = (record.tags.get("Player0") or "P1", record.tags.get("Player1") or "P2")
+        # A finished game shows every hand; an unfinished one only the hands of the people
+        # who play it (a saved game against a bot must not show the bot's cards here either)
+        self.shown: list[int | None] = [0, 1, None]
+        if not self.states[-1].is_terminal():
+            self.shown = [seat for seat in (0, 1) if seat_kind(self.players[seat]) == HUMAN] + [None]
+        if self.viewer not in self.shown:
+            self.viewer = self.shown[0]
         self.words: Callable[[str], str] | None = None
 
     def compose(self) -> ComposeResult:
@@ -792,7 +808,7 @@ class ReplayScreen(Screen[None]):
         elif key == "end":
             self.index = last
         elif key == "v":
-            self.viewer = {0: 1, 1: None, None: 0}[self.viewer]
+            self.viewer = self.shown[(self.shown.index(self.viewer) + 1) % len(self.shown)]
         elif key in ("q", "escape"):
             event.stop()
             if self.standalone:

@@ -134,6 +134,7 @@ class GameSession:
     @classmethod
     def from_record(cls, record: GameRecord, kinds: tuple[str, str], seed: int | None = None) -> GameSession:
         """Continue a saved game: replay its actions with ``push`` so undo still works."""
+        record = record.opened()
         initial = record.initial_state(parse_state)
         session = cls(initial.clone(), kinds, seed=seed, initial=initial)
         for text in record.actions:
@@ -230,11 +231,17 @@ class GameSession:
 
     # --- records ----------------------------------------------------------------------
     def record(self) -> GameRecord:
+        """The game's record: who sits where (``human`` or the bot level, what resuming reads),
+        the seed and every rules option in tags; an unfinished game's deal and moves sealed
+        (:meth:`GameRecord.sealed`), so the file shows no hidden card until the game is over."""
         players = (_player_name(self.kinds[0]), _player_name(self.kinds[1]))
         extra = {"Date": _dt.date.today().isoformat(), "Event": "frontlines play"}
         if self.seed is not None:
             extra["Seed"] = str(self.seed)
-        return self.referee.record(players, extra)
+        options = self.state.view(None).to_dict().get("options") or {}
+        extra.update({f"Option_{name}": str(value) for name, value in sorted(options.items())})
+        record = self.referee.record(players, extra)
+        return record if self.state.is_terminal() else record.sealed()
 
     def save(self, path: Path) -> Path:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -262,4 +269,4 @@ def load_record(path: Path) -> GameRecord:
 
 def replay_states(record: GameRecord) -> tuple[list[State], list[str]]:
     """Every position of a record and the action text leading to each (first is empty)."""
-    return record.positions(parse_state), ["", *record.actions]
+    return record.positions(parse_state), ["", *record.opened().actions]
