@@ -959,23 +959,91 @@ def test_a_refused_flag_names_the_battlefield() -> None:
     run_app(app, scenario, size=(120, 40))
 
 
-def test_quit_can_save_first(tmp_path: Path) -> None:
-    app = FrontlinesApp(GameConfig(ruleset="battleline", opponent="easy", seed=6), setup=False, bot_delay=0,
-                        save_dir=tmp_path)
+def test_quit_can_save_first(data_home: Path) -> None:
+    """Issue 30 item 26: the quit dialog's choices one to a line at 80x24, naming the folder
+    where saves go: by default the per-user data folder ($XDG_DATA_HOME/frontlines/saves)."""
+    app = FrontlinesApp(GameConfig(ruleset="battleline", opponent="easy", seed=6), setup=False, bot_delay=0)
+    saves = data_home / "frontlines" / "saves"
 
     async def scenario(pilot: Pilot[None], app: FrontlinesApp) -> None:
         await settle(pilot, app)
         await pilot.press("q")
-        assert "s save the record, then quit" in screen_text(app)
+        lines = [part.strip() for line in screen_text(app).splitlines() for part in line.split("|")]
+        for choice in ("Quit this game?", "s  save it (to continue later), then quit", "y  quit without saving",
+                       "n  stay", "Saved games go to"):
+            assert choice in lines, (choice, lines)  # each whole on its own line
+        assert "(s)" not in screen_text(app)
         await pilot.press("s")
         assert isinstance(app.screen, SaveScreen)
+        assert app.screen.query_one("#save-path", Input).value.startswith(str(saves))
         await pilot.press("enter")
         await pilot.pause()
         assert not app.is_running
 
     run_app(app, scenario)
-    saved = list(tmp_path.glob("frontlines-battleline-*.txt"))
+    saved = list(saves.glob("frontlines-battleline-*.txt"))
     assert len(saved) == 1 and GameRecord.parse(saved[0].read_text(encoding="utf-8")).tags.get("Setup")
+
+
+def test_quit_after_the_game_offers_to_save_its_record(tmp_path: Path) -> None:
+    """Issue 30 item 26: q on a finished game whose record is not saved asks first; once it
+    is saved, q quits at once."""
+    asked: list[str] = []
+
+    async def ask(pilot: Pilot[None], app: FrontlinesApp) -> None:
+        await settle(pilot, app)
+        await pilot.press("r", "y")
+        await pilot.pause()
+        await pilot.press("q")
+        asked.append(screen_text(app))
+        await pilot.press("s")
+        assert isinstance(app.screen, SaveScreen)
+        await pilot.press("enter")
+        await pilot.pause()
+
+    finished = FrontlinesApp(GameConfig(ruleset="battleline", opponent="easy", seed=6), setup=False, bot_delay=0,
+                             save_dir=tmp_path)
+    run_app(finished, ask)
+    assert "The game is over; its record is not saved." in asked[0] and not finished.is_running
+    saved = list(tmp_path.glob("frontlines-battleline-*.txt"))
+    assert len(saved) == 1 and GameRecord.parse(saved[0].read_text(encoding="utf-8")).tags["Result"] == "0-1"
+
+    async def saved_then_quit(pilot: Pilot[None], app: FrontlinesApp) -> None:
+        await settle(pilot, app)
+        await pilot.press("r", "y")
+        await pilot.pause()
+        await pilot.press("s")
+        await pilot.press("enter")
+        await pilot.pause()
+        await pilot.press("q")  # saved since it ended: nothing to ask
+        await pilot.pause()
+        assert not app.is_running
+
+    run_app(FrontlinesApp(GameConfig(ruleset="battleline", opponent="easy", seed=6), setup=False, bot_delay=0,
+                          save_dir=tmp_path / "again"), saved_then_quit)
+
+
+def test_saves_go_to_the_per_user_data_folder(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from frontlines.tui.session import default_save_dir, find_record
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    assert default_save_dir() == tmp_path / "xdg" / "frontlines" / "saves"
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("XDG_DATA_HOME", "relative/ignored")  # the XDG rules: only an absolute path counts
+    assert default_save_dir() == tmp_path / "home" / ".local" / "share" / "frontlines" / "saves"
+    monkeypatch.delenv("XDG_DATA_HOME")
+    assert default_save_dir() == tmp_path / "home" / ".local" / "share" / "frontlines" / "saves"
+    # a bare name is found in the saves folder; --load takes it too
+    path = _saved_against(tmp_path, "easy", seat=0)
+    saves = default_save_dir()
+    saves.mkdir(parents=True)
+    kept = saves / "kept.txt"
+    kept.write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert find_record("kept.txt") == kept and find_record("saved.txt") == Path("saved.txt")
+    app = play_command.make_app(_args("--load", "kept.txt"))
+    assert isinstance(app, FrontlinesApp) and app.load_path == kept and app.save_dir == saves
+    assert play_command.make_app(_args("--load", "nothing.txt")) == "--load nothing.txt: no such record file"
 
 
 # --- War Machine reads in words -------------------------------------------------------------

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from frontlines.commands.options import add_option_argument, rules_options
 
 # plain Python: no terminal library yet
-from frontlines.tui.session import OPPONENTS, GameConfig, load_record, resume_config
+from frontlines.tui.session import OPPONENTS, GameConfig, find_record, load_record, resume_config
 
 if TYPE_CHECKING:
     from frontlines.tui.app import FrontlinesApp
@@ -31,7 +31,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_option_argument(parser)
     parser.add_argument("--load", type=Path, metavar="RECORD", help="continue a saved game record")
     parser.add_argument("--replay", type=Path, metavar="RECORD", help="step through a game record with the arrow keys")
-    parser.add_argument("--save-dir", type=Path, default=None, help="default folder for saved records (default: .)")
+    parser.add_argument("--save-dir", type=Path, default=None,
+                        help="folder for saved games (default: your data folder, ~/.local/share/frontlines/saves "
+                        "or $XDG_DATA_HOME/frontlines/saves); --load and --replay also look there for a bare file name")
     parser.add_argument("--bot-delay", type=float, default=0.4, help="seconds between a bot's actions (default 0.4)")
 
 
@@ -74,7 +76,9 @@ def make_app(args: argparse.Namespace) -> FrontlinesApp | str:
         options = rules_options(args.option)
     except ValueError as exc:
         return str(exc)
-    for flag, path in (("--load", args.load), ("--replay", args.replay)):
+    # a bare file name is also looked for in the saves folder
+    load, replay = (find_record(path, args.save_dir) if path is not None else None for path in (args.load, args.replay))
+    for flag, path in (("--load", load), ("--replay", replay)):
         problem = _record_problem(path) if path is not None else ""
         if problem:
             return f"{flag} {path}: {problem}"
@@ -86,14 +90,14 @@ def make_app(args: argparse.Namespace) -> FrontlinesApp | str:
             ruleset(args.rules).resolve_options(options)
         except (UnknownRuleset, ValueError) as exc:
             return str(exc)
-    if args.load is not None:
+    if load is not None:
         # a saved game goes on with the seats it was saved with; a flag given here wins
-        config = resume_config(load_record(args.load), opponent=args.opponent, seat=args.seat, seed=args.seed)
+        config = resume_config(load_record(load), opponent=args.opponent, seat=args.seat, seed=args.seed)
     else:
         config = GameConfig(ruleset=args.rules or "battleline", opponent=args.opponent or "medium",
                             seat=args.seat if args.seat is not None else 0, seed=args.seed, options=options,
                             first=args.first)
     # Any of the game flags means "start now"; the setup screen is for a bare `frontlines play`.
     skip_setup = args.rules is not None or args.opponent is not None or args.seat is not None or args.seed is not None
-    return FrontlinesApp(config, load=args.load, replay=args.replay, setup=not skip_setup,
+    return FrontlinesApp(config, load=load, replay=replay, setup=not skip_setup,
                          bot_delay=max(0.0, args.bot_delay), save_dir=args.save_dir)

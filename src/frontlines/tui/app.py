@@ -31,11 +31,13 @@ from frontlines.tui.session import (
     HUMAN,
     GameConfig,
     GameSession,
+    default_save_dir,
     load_record,
     make_bot,
     replay_states,
     resume_config,
     seat_kind,
+    shown_path,
 )
 from frontlines.tui.steps import ACTION, BUTTON, CARD, CLAIM, DECK, FLAG, HAND, Move, Picker, Token
 from frontlines.tui.warmachine import END
@@ -124,7 +126,8 @@ class GameScreen(Screen[None]):
         super().__init__()
         self.session = session
         self.bot_delay = bot_delay
-        self.save_dir = save_dir or Path.cwd()
+        self.save_dir = save_dir or default_save_dir()
+        self.saved_at: tuple[int, bool] | None = None  # (actions, over) when the record was last saved
         humans = session.humans
         self.viewer: int = humans[0] if humans else 0
         mover = session.to_move()
@@ -677,7 +680,8 @@ class GameScreen(Screen[None]):
             except OSError as exc:
                 self.say(f"Could not save: {exc}", "red")
             else:
-                self.say(f"Saved to {path}", "green")
+                self.saved_at = self._progress()
+                self.say(f"Saved to {shown_path(path)}", "green")
                 if then_quit:
                     self.generation += 1
                     self.app.exit(message=f"Saved to {path}")
@@ -707,11 +711,16 @@ class GameScreen(Screen[None]):
             elif answer == "save":
                 self.action_save(then_quit=True)
 
-        if self.session.state.is_terminal():
+        over = self.session.state.is_terminal()
+        if over and self.saved_at == self._progress():
             self.generation += 1
             self.app.exit()
         else:
-            self.app.push_screen(QuitScreen(), callback=done)
+            self.app.push_screen(QuitScreen(game_over=over, save_dir=self.save_dir), callback=done)
+
+    def _progress(self) -> tuple[int, bool]:
+        """How far the game has gone: what a saved record is compared with."""
+        return (len(self.session.state.history), self.session.state.is_terminal())
 
     def on_unmount(self) -> None:
         self.generation += 1
@@ -839,7 +848,7 @@ class FrontlinesApp(App[None]):
         self.replay_path = replay
         self.want_setup = setup
         self.bot_delay = bot_delay
-        self.save_dir = save_dir
+        self.save_dir = save_dir or default_save_dir()
         self.kinds = kinds
         self.session: GameSession | None = None
 
@@ -869,7 +878,7 @@ class FrontlinesApp(App[None]):
         if self.session is not None:
             self.session.close()
             self.session = None
-        await self.push_screen(SetupScreen(self.config), callback=self._setup_done)
+        await self.push_screen(SetupScreen(self.config, save_dir=self.save_dir), callback=self._setup_done)
 
     def _setup_done(self, result: GameConfig | tuple[str, Path] | None) -> None:
         self.call_later(self._open, result)

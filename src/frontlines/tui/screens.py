@@ -6,6 +6,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import ClassVar
 
+from rich.markup import escape
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -14,7 +15,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
 from textual.widgets import Button, Input, Label, Select, Static
 
-from frontlines.tui.session import OPPONENTS, GameConfig
+from frontlines.tui.session import OPPONENTS, GameConfig, find_record, shown_path
 from frontlines.tui.words import in_place_words
 
 HELP_TEXT = """\
@@ -127,18 +128,32 @@ class ConfirmScreen(ModalScreen[bool]):
 
 
 class QuitScreen(ModalScreen[str | None]):
-    """Quit an unfinished game: ``quit``, ``save`` (save the record first, then quit) or ``None``."""
+    """Quit: ``quit``, ``save`` (save the record first, then quit) or ``None`` (stay). Asked
+    while a game runs, and after it ends while its record is not saved."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("y", "answer('quit')", "quit"),
                                              Binding("s", "answer('save')", "save and quit"),
                                              Binding("n,escape", "answer('')", "stay")]
     DEFAULT_CSS = """
     QuitScreen { align: center middle; }
-    QuitScreen > Static { width: 50; border: ascii $warning; padding: 1 2; background: $panel; }
+    QuitScreen > Static { width: 64; max-width: 100%; border: ascii $warning; padding: 1 2; background: $panel; }
     """
 
+    def __init__(self, *, game_over: bool = False, save_dir: Path | None = None) -> None:
+        super().__init__()
+        self.game_over = game_over
+        self.save_dir = save_dir
+
     def compose(self) -> ComposeResult:
-        yield Static("Quit this game?\n\n[b]y[/b] quit   [b]s[/b] save the record, then quit   [b]n[/b] stay")
+        if self.game_over:
+            lines = ["The game is over; its record is not saved.", "",
+                     "[b]s[/b]  save the record, then quit"]
+        else:
+            lines = ["Quit this game?", "", "[b]s[/b]  save it (to continue later), then quit"]
+        lines += ["[b]y[/b]  quit without saving", "[b]n[/b]  stay"]
+        if self.save_dir is not None:
+            lines += ["", "Saved games go to", f"  {escape(shown_path(self.save_dir))}"]
+        yield Static("\n".join(lines))
 
     def action_answer(self, value: str) -> None:
         self.dismiss(value or None)
@@ -191,12 +206,14 @@ class SetupScreen(Screen[GameConfig | tuple[str, Path] | None]):
     SetupScreen #record-buttons { margin: 0 0 0 13; }
     SetupScreen Button { min-width: 12; margin: 0 2 0 0; }
     SetupScreen #setup-error { color: $error; height: auto; }
+    SetupScreen #saves-folder { margin: 0 0 0 14; color: $text-muted; }
     SetupScreen Select .arrow { display: none; }  /* the arrows are ambiguous-width glyphs */
     """
 
-    def __init__(self, config: GameConfig | None = None) -> None:
+    def __init__(self, config: GameConfig | None = None, *, save_dir: Path | None = None) -> None:
         super().__init__()
         self.config = config or GameConfig()
+        self.save_dir = save_dir
         self._options_for: str | None = None  # the ruleset whose options are shown
 
     def compose(self) -> ComposeResult:
@@ -235,10 +252,12 @@ class SetupScreen(Screen[GameConfig | tuple[str, Path] | None]):
                 yield Button("Quit", id="quit", compact=True)
             with Horizontal(classes="row", id="record-row"):
                 yield Label("Record")
-                yield Input(placeholder="path of a saved game record", id="record", compact=True)
+                yield Input(placeholder="a saved game: its file name, or any path", id="record", compact=True)
             with Horizontal(id="record-buttons", classes="row"):
                 yield Button("Continue it", id="load", compact=True)
                 yield Button("Replay it", id="replay", compact=True)
+            if self.save_dir is not None:
+                yield Static(f"Saved games are in {escape(shown_path(self.save_dir))}", id="saves-folder")
             yield Static(id="setup-error")
 
     async def on_mount(self) -> None:
@@ -308,11 +327,12 @@ class SetupScreen(Screen[GameConfig | tuple[str, Path] | None]):
         elif event.button.id == "quit":
             self.dismiss(None)
         elif event.button.id in ("load", "replay"):
-            path = self.query_one("#record", Input).value.strip()
-            if not path or not Path(path).expanduser().is_file():
-                self.query_one("#setup-error", Static).update(f"No such file: {path or '(empty)'}")
+            text = self.query_one("#record", Input).value.strip()
+            path = find_record(text, self.save_dir) if text else None
+            if path is None or not path.is_file():
+                self.query_one("#setup-error", Static).update(f"No such file: {escape(text) or '(empty)'}")
                 return
-            self.dismiss((event.button.id, Path(path).expanduser()))
+            self.dismiss((event.button.id, path))
 
     @on(Input.Submitted, "#seed")
     def seed_entered(self) -> None:

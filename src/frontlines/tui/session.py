@@ -9,6 +9,8 @@ that undo is a plain sequence of ``pop`` calls. People play without a move limit
 from __future__ import annotations
 
 import datetime as _dt
+import os
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -255,6 +257,41 @@ class GameSession:
     def close(self) -> None:
         for bot in self.bots.values():
             bot.close()
+
+
+def default_save_dir() -> Path:
+    """Where the terminal saves games unless ``--save-dir`` says otherwise: a per-user data
+    folder, ``$XDG_DATA_HOME/frontlines/saves`` (``~/.local/share/frontlines/saves`` when
+    that is unset, as the XDG base directory rules say; ``%APPDATA%`` on Windows,
+    ``~/Library/Application Support`` on macOS). Created when the first game is saved."""
+    xdg = os.environ.get("XDG_DATA_HOME", "")
+    if xdg and Path(xdg).is_absolute():  # a relative value is to be ignored (XDG rules)
+        base = Path(xdg)
+    elif sys.platform == "win32" and os.environ.get("APPDATA"):
+        base = Path(os.environ["APPDATA"])
+    elif sys.platform == "darwin":
+        base = Path.home() / "Library" / "Application Support"
+    else:
+        base = Path.home() / ".local" / "share"
+    return base / "frontlines" / "saves"
+
+
+def shown_path(path: Path) -> str:
+    """``path`` as a person reads it: the home folder as ``~``."""
+    try:
+        return str(Path("~") / path.relative_to(Path.home()))
+    except (ValueError, RuntimeError):  # not under home, or no home known
+        return str(path)
+
+
+def find_record(name: str | Path, save_dir: Path | None = None) -> Path:
+    """A record's path as the user typed it; a bare name that is not a file here is looked
+    for in the saves folder (``frontlines play --load frontlines-battleline-....txt``)."""
+    path = Path(name).expanduser()
+    if path.is_file() or path.is_absolute() or len(path.parts) > 1:
+        return path
+    saved = (save_dir or default_save_dir()) / path
+    return saved if saved.is_file() else path
 
 
 def load_record(path: Path) -> GameRecord:
