@@ -447,7 +447,8 @@ def handover_shows_no_hand(page: Any, server: LiveServer) -> None:
     assert page.locator(".card").count() == 0 and page.locator("#log li").count() == 0
     assert page.locator("#moves *").count() == 0
     assert not re.search(r"\d+ cards?", text)
-    assert page.inner_text("#status") == ""
+    # the status line names who moves next, and says nothing else (issue 30 item 18)
+    assert re.fullmatch(r"Player [12] to move\.", page.inner_text("#status").strip())
 
 
 def test_pass_and_play_hides_the_hand_between_turns(browser: Any, server: LiveServer) -> None:

@@ -156,7 +156,8 @@ function playerBar(v, p, names, opts) {
   const tac = v.hand_tactics ? v.hand_tactics[p] : null;
   // pass and play: both people read the table, so each bar shows its player's name
   const who = p === opts.seat && v.viewer === p && !opts.hotseat ? t("You") : playerName(names, p);
-  const online = opts.online ? (opts.online[p] ? t("online") : t("offline")) : "";
+  // a friend who has not opened the invite yet was never here: not "offline"
+  const online = opts.online ? (p === opts.notJoined ? t("not joined yet") : opts.online[p] ? t("online") : t("offline")) : "";
   let s = `<strong>${esc(who)}</strong>`;
   if (p !== opts.seat || v.viewer !== p) s += ` <span class="muted">${esc(online)}</span>`;
   if (size !== null && size !== undefined) s += ` · ${esc(t("hand: {n} cards", { n: num(size) }))}`;

@@ -1,7 +1,7 @@
 // The table: live play over a WebSocket. The server sends this seat's view after every
 // change; we draw it and turn clicks (or keys) into actions from view.legal, the game's
 // action records, through the game's adapter (chosen once, at the first view).
-import { loadCatalog, t, esc, myGames, rememberGame, outcomeText, playerName, describeAction, seatNames, installCardTips } from "./common.js";
+import { loadCatalog, t, esc, myGames, rememberGame, outcomeText, playerName, describeAction, seatNames, installCardTips, sentences } from "./common.js";
 import { renderLog, me } from "./board.js";
 import { adapterFor, renderBoard } from "./adapters.js";
 import { snapshot, animate } from "./motion.js";
@@ -28,6 +28,9 @@ let drawn = null; // the view last drawn on the board (what animations start fro
 const pathOf = (e) => adapter.pathOf(e);
 /** Both seats' names as shown: "You", the other player's name, the bot's level in words. */
 const names = () => seatNames(msg.names, msg.opponent, msg.bot_seat, typeof msg.role === "number" ? msg.role : null);
+/** A friend game whose invite nobody has spent yet, seen from the creator's seat: the friend
+ * has not come (not "offline": they were never here). */
+const friendNotCome = () => msg.opponent === "friend" && typeof msg.role === "number" && msg.invite_open && msg.status === "active";
 
 // --- turning legal entries into click paths (the game's adapter knows how) ----------------
 function candidates() {
@@ -103,7 +106,7 @@ function draw() {
   const focusTok = active && active.dataset ? active.dataset.tok : null;
   const before = drawn && drawn.viewer === v.viewer ? snapshot($("board")) : null;
   renderBoard(adapter, $("board"), v, { seat, names: names(), next, selected: sel, online: msg.online,
-    hotseat: msg.role === "both" });
+    hotseat: msg.role === "both", notJoined: friendNotCome() ? 1 - msg.role : null });
   showRefusals($("board"), v, sel, mine);
   if (drawn !== v) animate($("board"), before, drawn, v);
   drawn = v;
@@ -118,29 +121,33 @@ function draw() {
   }
   $("replay-link").hidden = msg.status !== "finished";
   if (!$("invite").hidden && typeof msg.role === "number" && (msg.online[1 - msg.role] || !msg.invite_open)) $("invite").hidden = true;
-  // A friend who lost their seat link is invited again, with a new deal, before the first move.
+  // A friend who lost their seat link is invited again, with a new deal, before the first move;
+  // while the link this browser sent is still unspent, the friend has only to open it.
   $("reinvite-row").hidden = !(msg.opponent === "friend" && typeof msg.role === "number" && msg.ply === 0
-    && msg.status === "active" && !msg.online[1 - msg.role]);
+    && msg.status === "active" && !msg.online[1 - msg.role] && !(msg.invite_open && !$("invite").hidden));
   $("resign").hidden = msg.status === "finished" || msg.role === null || msg.role === undefined;
 }
 
 function setStatus(extra) {
   const v = msg.view;
   let s;
-  if (handoverOpen) s = "";  // the status line speaks of the game: not while the device changes hands
+  // while the device changes hands: who moves next, nothing of either hand (the box under it
+  // says to pass the device)
+  if (handoverOpen) s = t("{name} to move.", { name: playerName(names(), v.to_move) });
   else if (v.outcome) s = outcomeText(v.outcome, msg.role === "both" ? null : v.viewer, names());
   else if (v.to_move === null) s = "";
   else if (msg.role === null || msg.role === undefined) s = t("{name} to move.", { name: playerName(names(), v.to_move) });
   else if (v.to_move === v.viewer) {
     const log = v.log_records || [];
-    const last = log.length && sel.length === 0 ? t("Last move: {move}.", { move: describeAction(log[log.length - 1], v.ruleset) }) + " " : "";
+    const last = log.length && sel.length === 0 ? t("Last move: {move}.", { move: describeAction(log[log.length - 1], v.ruleset) }) : "";
     // pass and play: the device changes hands, so the mover is named
     const yours = msg.role === "both" ? t("{name}, your move.", { name: playerName(names(), v.to_move) }) : t("Your move.");
-    s = last + yours + " " + prompt();
+    s = sentences(friendNotCome() ? t("Your friend has not opened the invite link yet.") : "", last, yours, prompt());
   }
+  else if (friendNotCome()) s = t("Waiting for your friend to open the invite link.");
   else s = t("Waiting for {name}…", { name: playerName(names(), v.to_move) });
-  if (extra) s = `${extra} ${s}`;
-  else if (notice && (msg.role === null || msg.role === undefined)) s = `${notice} ${s}`;
+  if (extra) s = sentences(extra, s);
+  else if (notice && (msg.role === null || msg.role === undefined)) s = sentences(notice, s);
   $("status").textContent = s;
 }
 
@@ -189,8 +196,14 @@ $("resign").addEventListener("click", () => {
 
 $("copy-invite").addEventListener("click", async () => {
   $("invite-link").select();
-  try { await navigator.clipboard.writeText($("invite-link").value); } catch (_) { document.execCommand("copy"); }
+  let copied = true;
+  try { await navigator.clipboard.writeText($("invite-link").value); } catch (_) { copied = document.execCommand("copy"); }
+  // say so (the button's own words come back after a while)
+  $("copy-done").textContent = copied ? t("Link copied.") : t("Select the link and copy it yourself.");
+  clearTimeout(copyTimer);
+  copyTimer = setTimeout(() => { $("copy-done").textContent = ""; }, 4000);
 });
+let copyTimer = 0;
 
 $("reinvite").addEventListener("click", async () => {
   const r = await fetch(`/api/games/${encodeURIComponent(gameId)}/invite`, {

@@ -1,0 +1,79 @@
+"""End-to-end tests of what the table says around the game, in Debian's Chromium (Playwright,
+as test_web_e2e.py; its fixtures and helpers are reused from there): pass and play's hand-over,
+a friend game's creator waiting for the friend."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from test_web_e2e import browser, new_page, server, wait_turn  # noqa: F401 (pytest fixtures)
+from webhelpers import LiveServer
+
+pytestmark = [pytest.mark.e2e]
+
+
+def start(page: Any, base: str, kind: str, lang: str, starts: str) -> None:
+    page.goto(f"{base}/?lang={lang}")
+    page.wait_for_selector('#ruleset option[value="battleline"]', state="attached")
+    page.check(f'input[name="kind"][value="{kind}"]')
+    page.select_option("#seat", starts)
+    page.click("#start")
+    page.wait_for_selector("#table[data-ply]")
+
+
+@pytest.mark.parametrize("lang", ["en", "cs"])
+def test_the_handover_says_who_moves_next(browser: Any, server: LiveServer, lang: str) -> None:  # noqa: F811
+    """While the device changes hands the status line is not empty: it names who moves next
+    (and nothing of either hand); the box under it says to pass the device."""
+    page = new_page(browser, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    start(page, server.base, "hotseat", lang, "first")
+    assert wait_turn(page) == "me"
+    page.locator(".hand .card.selectable").first.click()
+    page.locator(".slot.selectable").first.click()
+    page.wait_for_selector(".deck.selectable")
+    page.locator(".deck.selectable").first.click()
+    page.wait_for_selector("#handover:not([hidden])")
+    status = page.inner_text("#status").strip()
+    assert status == {"en": "Player 2 to move.", "cs": "Na tahu je Hráč 2."}[lang]
+    assert page.inner_text("#handover-text") == {"en": "Pass the device to Player 2.", "cs": "Předejte zařízení hráči Hráč 2."}[lang]
+    assert page.locator("#board").is_hidden()
+    page.click("#handover-ok")
+    page.wait_for_function("!document.querySelector('#status').innerText.includes('2 to move') && "
+                           "!document.querySelector('#status').innerText.includes('Na tahu je')")
+    assert page.errors == []
+
+
+def test_a_friend_game_creator_waits_for_the_friend(browser: Any, server: LiveServer) -> None:  # noqa: F811
+    """The creator of a friend game, the friend not yet come: the status says so (not "waiting
+    for Opponent"), the friend's bar says "not joined yet" (not "offline"), the link to send is
+    there and copies, and there is no button to deal again (the link is still good). Once the
+    friend has opened the link, the game goes on as usual."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900},
+                                  permissions=["clipboard-read", "clipboard-write"])
+    context.set_default_timeout(60_000)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    start(page, server.base, "friend", "en", "second")
+    page.wait_for_selector("#invite:not([hidden])")
+    page.wait_for_function("document.querySelector('#status').innerText.trim() !== ''")
+    assert page.inner_text("#status").strip() == "Waiting for your friend to open the invite link."
+    assert page.locator("#reinvite-row").is_hidden()
+    bar = page.inner_text(".opp-bar")
+    assert "not joined yet" in bar and "offline" not in bar
+    link = page.input_value("#invite-link")
+    assert "?invite=" in link
+    page.click("#copy-invite")
+    page.wait_for_function("document.querySelector('#copy-done').innerText !== ''")
+    assert page.inner_text("#copy-done") == "Link copied."
+    assert page.evaluate("navigator.clipboard.readText()") == link
+    # the friend comes
+    friend = new_page(browser, viewport={"width": 1280, "height": 900})
+    friend.goto(link)
+    assert wait_turn(friend) == "me"  # the friend moves first
+    page.wait_for_selector("#invite", state="hidden")
+    page.wait_for_function("document.querySelector('#status').innerText.startsWith('Waiting for Opponent')")
+    assert "online" in page.inner_text(".opp-bar") and page.locator("#reinvite-row").is_hidden()
+    assert errors == [] and friend.errors == []
+    context.close()
