@@ -106,3 +106,30 @@ def test_house_set_plays_out() -> None:
         rng = random.Random(seed)
         while not s.is_terminal():
             s.apply(rng.choice(s.legal_actions()))
+
+
+def test_face_down_battlefields_are_unknown_until_the_game_ends() -> None:
+    """Face down, every battlefield card looks the same (docs/rules.md §5.2): no view names the
+    one at a flag, for either seat or a watcher, while the game is on; once it is over each is
+    turned over (name and text, its rule marked as never applied). Face-up cards are shown
+    throughout."""
+    import random
+
+    state = new_state("medieval", seed=3, options={"battlefields": "mixed", "battlefield_set": "house"})
+    assert isinstance(state, BattleLineState) and 0 < state.bf_up < 511
+    up = {f for f in range(9) if state.bf_up >> f & 1}
+    rng = random.Random(3)
+    while True:
+        for viewer in (0, 1, None):
+            for f, flag in enumerate(state.view(viewer).to_dict()["flags"]):
+                b = flag["battlefield"]
+                if state.is_terminal():
+                    assert b["name"] and b["id"] and b["text"].startswith("House rule")
+                    assert b["face_up"] == (f in up) and b["turned_over"] == (f not in up)
+                elif f in up:
+                    assert b["face_up"] and b["name"] and b["text"] and not b["turned_over"]
+                else:
+                    assert b == {"id": None, "name": None, "face_up": False, "text": "", "turned_over": False}
+        if state.is_terminal():
+            break
+        state.apply(rng.choice(state.legal_actions()))

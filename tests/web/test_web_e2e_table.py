@@ -77,3 +77,40 @@ def test_a_friend_game_creator_waits_for_the_friend(browser: Any, server: LiveSe
     assert "online" in page.inner_text(".opp-bar") and page.locator("#reinvite-row").is_hidden()
     assert errors == [] and friend.errors == []
     context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "fa"])
+def test_face_down_battlefields_say_little_and_are_turned_over_at_the_end(browser: Any, server: LiveServer,  # noqa: F811
+                                                                           lang: str) -> None:
+    """Medieval with its battlefields face down: no flag carries "Battlefield face down" (one
+    line under the flags says what face down means; each flag's label still says it for screen
+    readers), nothing names a battlefield while the game is on; when it ends, every one is
+    turned over, named under its flag, its rule marked as never applied."""
+    from webhelpers import http_json
+
+    from frontlines.web.i18n import gettext
+
+    g = http_json(server.base, "/api/games", {"ruleset": "medieval", "opponent": "bot:random", "seed": 5, "seat": "0",
+                                              "options": {"battlefields": "face_down", "battlefield_set": "house"}},
+                  timeout=60)
+    page = new_page(browser, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page.goto(f"{server.base}{g['url']}&lang={lang}")
+    page.wait_for_selector("#table[data-ply]")
+    page.wait_for_selector(".flag-col")
+    face_down = gettext(lang, "Battlefield face down")
+    assert face_down not in page.inner_text("#board")
+    assert page.locator(".flag-col .mark.bf").count() == 0
+    assert page.locator(".bf-note").count() == 1
+    labels = page.locator(".flag-col").evaluate_all("(els) => els.map((e) => e.getAttribute('aria-label'))")
+    assert len(labels) == 9 and all(face_down in label for label in labels)
+    html = page.content()
+    assert not any(name in html for name in ("Hill", "Marsh", "Village", "Castle"))
+    http_json(server.base, f"/api/games/{g['id']}/action", {"t": g["token"], "type": "resign"}, timeout=60)
+    page.wait_for_selector('#table[data-turn="over"]')
+    page.wait_for_selector(".flag-col .mark.bf.turned")
+    turned = page.locator(".flag-col .mark.bf.turned").all_inner_texts()
+    assert len(turned) == 9 and {gettext(lang, n) for n in ("Hill", "Marsh", "Village")} <= set(turned), turned
+    assert face_down not in page.inner_text("#board")
+    assert gettext(lang, "The face-down battlefields are turned over: their rules did not apply in this game.") \
+        in page.inner_text(".bf-note")
+    assert page.errors == []

@@ -148,6 +148,8 @@ def test_schotten_totten_says_stone_wherever_battle_line_says_flag() -> None:
     battle_line_only |= {
         "Leader: any colour and any value, chosen when the flag is decided. One leader per player.",
         "the battlefield {battlefield} at flag {flag} refuses {card} ({rule})",
+        "Flags without a battlefield name have theirs face down: no rule changes there. They are turned over "
+        "when the game ends.",
     }
     speaks_of_flags = [m for m in i18n.extract_messages() if flag.search(m)]
     assert [m for m in speaks_of_flags if m not in stone and m not in battle_line_only] == []

@@ -199,7 +199,11 @@ def view_dict(v: Table, viewer: int | None, log: list[str], log_seats: list[int]
         if bf_set is not None:
             card = bf_set.cards[v.bf_ids[f]]
             up = bool(v.bf_up >> f & 1)
-            battlefield = {"id": card.id, "name": card.name, "face_up": up, "text": card.text if up else ""}
+            # Face down, every battlefield card looks the same (docs/rules.md §5.2): which one
+            # lies there is nobody's to know until the game ends, when all are turned over.
+            shown = up or v.out is not None
+            battlefield = {"id": card.id if shown else None, "name": card.name if shown else None, "face_up": up,
+                           "text": card.text if shown else "", "turned_over": shown and not up}
         env: list[list[str]] = [[], []]
         if v.fog[f] >= 0:
             env[v.fog[f]].append("FO")

@@ -1,6 +1,6 @@
 // Drawing a view dict: the Battle Line family's table and tracker, the generic table and the
 // log. Each game's adapter (adapters.js) picks its renderer; the live table and replays use them.
-import { t, num, esc, listOf, cardImg, cardSvg, cardName, cardRule, ruleAttrs, isTroop, formationText, playerName, describeAction, COLOURS, COLOUR_NAMES } from "./common.js";
+import { t, num, esc, listOf, cardImg, cardSvg, cardName, cardRule, ruleAttrs, isTroop, formationText, playerName, describeAction, sentences, COLOURS, COLOUR_NAMES } from "./common.js";
 import { proofText } from "./reasons.js";
 
 /** The seat drawn at the bottom: the viewer, else the first player. */
@@ -71,11 +71,17 @@ export function renderBattleLine(box, v, opts) {
     if (f.battlefield) {
       const b = f.battlefield;
       // The battlefield's rule is under its name, and on its popover (the phone has no room
-      // for the text in a flag's column).
-      const tip = b.face_up && b.text ? ` data-tip="${esc(`${t(b.name || "")}: ${t(b.text)}`)}" tabindex="0"` : "";
-      marks.push(b.face_up
-        ? `<span class="mark bf"${tip}>${esc(t(b.name || ""))}</span>${b.text ? `<small class="bf-text">${esc(t(b.text))}</small>` : ""}`
-        : `<span class="mark bf down" title="${esc(t("Battlefield face down"))}"><span class="long">${esc(t("Battlefield face down"))}</span><span class="short" aria-hidden="true">?</span></span>`);
+      // for the text in a flag's column). A face-down card shows nothing of itself (every one
+      // looks the same; the line under the flags says what that means) until the game ends and
+      // it is turned over: its name then, its rule marked as one that did not apply.
+      if (b.face_up) {
+        const tip = b.text ? ` data-tip="${esc(`${t(b.name || "")}: ${t(b.text)}`)}" tabindex="0"` : "";
+        marks.push(`<span class="mark bf"${tip}>${esc(t(b.name || ""))}</span>${b.text ? `<small class="bf-text">${esc(t(b.text))}</small>` : ""}`);
+      } else if (b.turned_over) {
+        const said = t("{battlefield}: turned over at the end; its rule did not apply.", { battlefield: t(b.name || "") });
+        const tip = ` data-tip="${esc(sentences(said, b.text ? t(b.text) : ""))}" tabindex="0"`;
+        marks.push(`<span class="mark bf turned"${tip}>${esc(t(b.name || ""))}</span>`);
+      }
     }
     const form = f.formation || [null, null];
     const claim = f.claim;
@@ -87,7 +93,9 @@ export function renderBattleLine(box, v, opts) {
       t("Flag {n}", { n: num(n) }),
       status,
       f.fog ? cardName("FO") : "", f.mud ? cardName("MU") : "",
-      f.battlefield && f.battlefield.face_up ? `${t(f.battlefield.name || "")}: ${t(f.battlefield.text || "")}` : "",
+      !f.battlefield ? "" : f.battlefield.face_up ? `${t(f.battlefield.name || "")}: ${t(f.battlefield.text || "")}`
+        : f.battlefield.turned_over ? t("{battlefield}: turned over at the end; its rule did not apply.", { battlefield: t(f.battlefield.name || "") })
+          : t("Battlefield face down"),
       `${t("opponent")}: ${listOf((f.sides[opp] || []).map((c) => cardName(c, rs))) || t("no cards")}` +
         (form[opp] ? ` (${formationText(form[opp])})` : ""),
       `${t("you")}: ${listOf((f.sides[seat] || []).map((c) => cardName(c, rs))) || t("no cards")}` +
@@ -130,6 +138,7 @@ export function renderBattleLine(box, v, opts) {
       `<div class="claim-line">${claimHtml}</div></section>`;
   }
   html += `</div>`;
+  html += battlefieldsNote(flags);
   html += `<div class="decks">${deckButton(v, "troop", next)}${deckButton(v, "tactics", next)}</div>`;
   html += `<div class="player-bar me-bar">${playerBar(v, seat, names, opts)}</div>`;
   const hand = v.hands && v.hands[seat];
@@ -139,6 +148,18 @@ export function renderBattleLine(box, v, opts) {
   }
   if (notes) html += `<ul class="claim-notes">${notes}</ul>`;
   box.innerHTML = html;
+}
+
+/** One line under the flags for the face-down battlefields, instead of a mark on each. */
+function battlefieldsNote(flags) {
+  const down = flags.filter((f) => f.battlefield && !f.battlefield.face_up);
+  if (!down.length) return "";
+  const text = down.some((f) => f.battlefield.turned_over)
+    ? t("The face-down battlefields are turned over: their rules did not apply in this game.")
+    : down.length === flags.length
+      ? t("Battlefields face down: none of them changes the rules. They are turned over when the game ends.")
+      : t("Flags without a battlefield name have theirs face down: no rule changes there. They are turned over when the game ends.");
+  return `<p class="bf-note muted">${esc(text)}</p>`;
 }
 
 function deckButton(v, deck, next) {
