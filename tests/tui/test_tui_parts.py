@@ -392,6 +392,20 @@ def test_schotten_totten_labels_fit_with_a_gap() -> None:
     assert flag_column(flag, 0, 9, Marks(), gap=1)[-1].plain.endswith(" ")
 
 
+def test_a_formation_name_too_long_for_its_row_takes_the_free_row() -> None:
+    """Issue 30 item 26: "Col 15" was cryptic in an 8-cell column; the name now sits whole on
+    its own row with the sum on the free card row beside it (mirrored for the opponent)."""
+    colour = {"name": "Colour", "rank": 3, "sum": 15}
+    flag = _flag(2, ["R1", "R5", "R9"], ["B2", "B4", "B7"], formation=[colour, colour])
+    rows = [row.plain.strip() for row in flag_column(flag, 0, 8, Marks(), gap=1)]
+    assert rows[:2] == ["Colour", "15"] and rows[-2:] == ["15", "Colour"], rows
+    assert "Colour 15" in [r.plain.strip() for r in flag_column(flag, 0, 13, Marks(), gap=1)]  # fits one row
+    mud = _flag(2, ["R1", "R5", "R9", "R2"], [], formation=[{"name": "Colour", "rank": 3, "sum": 17}, None], mud=True)
+    assert flag_column(mud, 0, 8, Marks(), gap=1)[-1].plain.strip() == "Colr 17"  # no free row: the short form
+    battalion = _flag(3, ["R1", "R5"], [], formation=[{"name": "Battalion Order", "rank": 3, "sum": 12}, None])
+    assert [r.plain.strip() for r in flag_column(battalion, 0, 8, Marks(), gap=1)][-2:] == ["12", "Battn"]
+
+
 def test_tracker_wraps_the_tactics_inside_its_box() -> None:
     view = {"unseen": [f"R{v}" for v in range(1, 11)], "has_tactics": True, "flags": [], "hands": [[], []]}
     text = tracker_text(view, 23, 8).plain.splitlines()
@@ -451,3 +465,19 @@ def test_schotten_totten_calls_its_troop_cards_clan_cards() -> None:
         "the clan deck is empty; only 2 unseen clan cards left; Clan deck"
     words = own_words(new_state("schotten-totten", seed=2).view(0).to_dict())
     assert words is not None and words("draws troop at flag 3") == "draws clan card at stone 3"
+
+
+def test_war_machine_front_says_the_forces_in_words() -> None:
+    """Issue 30 item 26: no "GERWM" / "GERin" / "p4": each force names its country and its end,
+    each position what winning there scores and how many support cards are left."""
+    from frontlines.tui.warmachine import position_column
+
+    position = {"index": 3, "country": "GBR", "depicted": "war_machine", "pile": 4, "status": "open",
+                "sides": [[{"code": "GJ", "up": "war_machine", "country": "GER", "strength": 2}],
+                          [{"code": "GJ", "up": "infantry", "country": "JPN", "strength": 1}]],
+                "strengths": [2, 1], "colours": ["GER", "JPN"], "winner": None}
+    wide = [row.plain.strip() for row in position_column(position, 0, 13, False, False, ["you", "bot"])]
+    assert {"GER machine", "JPN infantry", "2pt, pile 4"} <= set(wide), wide
+    narrow = [row.plain.strip() for row in position_column(position, 0, 9, False, False, ["you", "bot"])]
+    assert {"GER WM", "JPN inf", "2pt p4"} <= set(narrow), narrow
+    assert not any(word in " ".join(wide + narrow) for word in ("GERWM", "JPNin", "WM 2pt"))

@@ -112,7 +112,7 @@ _SHORT: dict[str, str] = {
     "sum": "Sum",
     # Schotten Totten (the view's formation_names; help explains them)
     "run": "Run",
-    "colour": "Col",
+    "colour": "Colr",  # not "Col": Medieval's column is another formation
     "three of a kind": "3Kind",
     "colour run": "C.Run",
     # Medieval
@@ -135,6 +135,24 @@ def formation_label(formation: Mapping[str, Any] | None, width: int) -> str:
     short = _SHORT.get(name.lower(), name[:5].capitalize())
     room = max(1, width - len(suffix))
     return f"{short[:room]}{suffix}"[:width]
+
+
+def formation_rows(formation: Mapping[str, Any] | None, width: int, *, two_rows: bool) -> tuple[str, str]:
+    """The formation for a side's end of a flag column: ``("Wedge 24", "")`` on one row where
+    it fits; else, where the row beside it is free (``two_rows``: the side holds fewer cards
+    than the column has rows), the whole name on one row and the sum on the other
+    (``("Colour", "15")`` in an 8-cell column, where one row would need ``Colr 15``); else the
+    short form of :func:`formation_label`."""
+    one = formation_label(formation, width)
+    if not formation or not two_rows or formation.get("sum") is None:
+        return one, ""
+    name = str(formation.get("name", "")).capitalize()
+    if len(f"{name} {formation['sum']}") <= width:
+        return one, ""
+    if len(name) > width:  # "Battalion order": its first word, else the short form
+        first = name.split()[0]
+        name = first if len(first) <= width else _SHORT.get(name.lower(), name[:5].capitalize())[:width]
+    return name, f"{formation['sum']}"[:width]
 
 
 def tracker_rows(unseen: Iterable[str]) -> list[Text]:

@@ -14,7 +14,7 @@ from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 
-from frontlines.tui.cards import card_text, formation_label
+from frontlines.tui.cards import card_text, formation_rows
 
 SLOT_ROWS = 4  # Mud makes a side four cards deep
 COLUMN_ROWS = 1 + SLOT_ROWS + 1 + SLOT_ROWS + 1  # formation, cards, flag, cards, formation
@@ -122,17 +122,25 @@ def flag_column(flag: Mapping[str, Any], me: int, width: int, marks: Marks,
     sides = flag.get("sides") or [[], []]
     formations = flag.get("formation") or [None, None]
     room = max(3, width - gap)
-    rows: list[Text] = [Text(formation_label(formations[them], room).center(room).ljust(width), style=_DIM)]
-    opp_cards = list(sides[them])
+    def label(text: str) -> Text:
+        return Text(text.center(room).ljust(width), style=_DIM)
+
+    # a name that does not fit beside its sum takes the free card row next to it (the name
+    # outermost, the sum next to the cards), rather than a short form ("Colr 15")
+    opp_cards, mine = list(sides[them]), list(sides[me])
+    opp_name, opp_sum = formation_rows(formations[them], room, two_rows=len(opp_cards) < SLOT_ROWS)
+    my_name, my_sum = formation_rows(formations[me], room, two_rows=len(mine) < SLOT_ROWS)
+    rows: list[Text] = [label(opp_name)]
     for row in range(SLOT_ROWS):
         # the opponent's first card sits next to the flag, later ones further up
         depth = SLOT_ROWS - 1 - row
-        rows.append(_card_cell(opp_cards[depth], them, width, marks) if depth < len(opp_cards) else Text(" " * width))
+        rows.append(_card_cell(opp_cards[depth], them, width, marks) if depth < len(opp_cards)
+                    else label(opp_sum) if row == 0 else Text(" " * width))
     rows.append(flag_cell(flag, me, width, marks, names))
-    mine = list(sides[me])
     for depth in range(SLOT_ROWS):
-        rows.append(_card_cell(mine[depth], me, width, marks) if depth < len(mine) else Text(" " * width))
-    rows.append(Text(formation_label(formations[me], room).center(room).ljust(width), style=_DIM))
+        rows.append(_card_cell(mine[depth], me, width, marks) if depth < len(mine)
+                    else label(my_sum) if depth == SLOT_ROWS - 1 else Text(" " * width))
+    rows.append(label(my_name))
     return rows
 
 

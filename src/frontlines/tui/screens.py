@@ -54,11 +54,15 @@ HELP_TEXT = """\
   3* = you can claim it now, 3:you / 3:opp = claimed.
   >R7< / >3< = a choice you can make now; \\[R7] / \\[3] = picked or
   under the cursor; R7+ = just placed by the other side.
-  Under each side: its formation and sum (Wedge 24). Short forms:
-  Phlnx phalanx, Battn battalion, Skirm skirmish; Schotten Totten
-  Col colour, 3Kind three of a kind, C.Run colour run.
-  War Machine: GJ = German war machine (2) / Japanese infantry (1);
-  GERWM / JPNin = the end that is up; p4 = 4 support cards left.
+  Under each side: its formation and sum (Wedge 24); in a narrow
+  column the name, with its sum on the row beside it. Short forms
+  where even that does not fit: Battn battalion, Skirm skirmish,
+  Phlnx phalanx; Schotten Totten 3Kind three of a kind, C.Run
+  colour run, Colr colour.
+  War Machine: a hand card GJ = German war machine (2) / Japanese
+  infantry (1); on the front GER machine / JPN infantry = the end
+  that is up; 2pt, pile 4 = winning there scores 2, 4 support
+  cards are left on its pile.
 
 [b]Replay[/b]  left/right step, Home/End, v change seat, q back
 """

@@ -101,16 +101,22 @@ def _centre(text: Text, width: int) -> Text:
     return out
 
 
-def _deployed(card: Mapping[str, Any]) -> Text:
-    up = "WM" if card.get("up") == "war_machine" else "in"
+def deployed_label(card: Mapping[str, Any], width: int) -> Text:
+    """A deployed force in words: its country and the end that is up, ``GER machine``
+    (a war machine, strength 2) or ``GER infantry`` (strength 1); ``GER WM`` / ``GER inf``
+    where the column is narrower than that."""
+    war_machine = card.get("up") == "war_machine"
     country = str(card.get("country", "?"))
-    return Text(f"{country}{up}", style=country_style(country))
+    words = "machine" if war_machine else "infantry"
+    if len(country) + 1 + len(words) > width:
+        words = "WM" if war_machine else "inf"
+    return Text(f"{country} {words}", style=country_style(country))
 
 
 def _side_rows(cards: Sequence[Mapping[str, Any]], width: int, top: bool) -> list[Text]:
     shown = list(cards)[-CARD_ROWS:]
     extra = len(cards) - len(shown)
-    rows = [_centre(_deployed(c), width) for c in shown]
+    rows = [_centre(deployed_label(c, width), width) for c in shown]
     if extra:
         rows[0 if top else -1] = _centre(Text(f"+{extra} more"), width)
     blank = [Text(" " * width) for _ in range(CARD_ROWS - len(rows))]
@@ -134,8 +140,12 @@ def position_column(pos: Mapping[str, Any], me: int, width: int, offered: bool, 
         head = Text("[" if cursor else ">") + head + Text("]" if cursor else "<")
         head.stylize("reverse")
     rows.append(_centre(head, width))
-    depicted = "WM 2pt" if pos.get("depicted") == "war_machine" else "inf 1pt"
-    rows.append(_centre(Text(f"{depicted} p{pos.get('pile', 0)}"), width))
+    # what winning the battle scores (the country card's end: war machine 2, infantry 1) and
+    # the support cards left on its pile
+    points = 2 if pos.get("depicted") == "war_machine" else 1
+    pile = pos.get("pile", 0)
+    worth = f"{points}pt, pile {pile}"
+    rows.append(_centre(Text(worth if len(worth) <= width else f"{points}pt p{pile}"), width))
     status = str(pos.get("status", ""))
     winner = pos.get("winner")
     if winner is not None:
