@@ -4,6 +4,7 @@ ids, masks, returns, game length and tensors built from views only."""
 from __future__ import annotations
 
 import random
+from array import array
 
 import pytest
 
@@ -138,6 +139,58 @@ def test_live_observations_equal_fresh_tensors(ruleset: str, options: dict[str, 
             assert live[me].update(state.view(me)) == enc.observation_tensor(state.view(me))
     with pytest.raises(ValueError, match="player 0 or 1"):
         enc.live_observation(2)
+
+
+@pytest.mark.parametrize(("ruleset", "options"), VARIANTS, ids=IDS)
+def test_live_information_states_equal_fresh_tensors(ruleset: str, options: dict[str, str]) -> None:
+    """The same for the information state: along games played in place (every player at
+    every position, as OpenSpiel's rl_environment asks), across games, and from views; and
+    the information state of a full position is that of its view."""
+    enc = encoding(ruleset, options)
+    live = [enc.live_information_state(0), enc.live_information_state(1)]
+    rng = random.Random(6)
+    for g in range(3):
+        state = new_state(ruleset, seed=60 + g, options=options)
+        while True:
+            for p in (0, 1):
+                fresh = enc.information_state_tensor(state.view(p))
+                assert enc.information_state_tensor_of(state, p) == fresh
+                assert live[p].update(state) == fresh
+            if state.is_terminal():
+                break
+            state.apply(rng.choice(state.legal_actions()))
+    for state in positions(ruleset, options, 3, seed=7)[::-7]:
+        for me in (0, 1):
+            fresh = enc.information_state_tensor(state.view(me))
+            assert live[me].update(state) == fresh
+            assert live[me].update(state.view(me)) == fresh
+    with pytest.raises(ValueError, match="player 0 or 1"):
+        enc.live_information_state(2)
+
+
+@pytest.mark.parametrize(("ruleset", "options"), VARIANTS, ids=IDS)
+def test_private_entries_are_all_that_a_spectator_cannot_see(ruleset: str, options: dict[str, str]) -> None:
+    """With the private entries zeroed, a player's observation is the same in every
+    position a spectator cannot tell apart (samples of the spectator's view); the private
+    entries do differ between such positions (so the comparison can fail)."""
+    enc = encoding(ruleset, options)
+    private = enc.private_entries(options)
+    rng = random.Random(8)
+    differ = 0
+    for state in positions(ruleset, options, 3, seed=9)[::4]:
+        spectator = state.view(None)
+        for me in (0, 1):
+            public = enc.observation_tensor_of(state, me)
+            for entries in private:
+                public[entries] = array("f", bytes(4 * len(public[entries])))
+            for _ in range(3):
+                other = spectator.sample(rng)
+                seen = enc.observation_tensor_of(other, me)
+                differ += seen != enc.observation_tensor_of(state, me)
+                for entries in private:
+                    seen[entries] = array("f", bytes(4 * len(seen[entries])))
+                assert seen == public
+    assert differ > 0
 
 
 def test_spectator_views_have_no_tensor() -> None:

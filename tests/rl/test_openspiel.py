@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+np = pytest.importorskip("numpy")
 pyspiel = pytest.importorskip("pyspiel")
 
 from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
@@ -17,6 +18,7 @@ from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
 from frontlines.bots.registry import make_bot  # noqa: E402
 from frontlines.games import all_rulesets, encoding, new_state  # noqa: E402
 from frontlines.games.battleline.cards import parse_card  # noqa: E402
+from frontlines.games.battleline.state import DRAW_TROOP  # noqa: E402
 from frontlines.rl import openspiel as fo  # noqa: E402
 
 
@@ -283,3 +285,133 @@ def test_the_arena_imports_no_openspiel_unless_asked() -> None:
     code = ("import sys, frontlines.commands.arena, frontlines.arena.runner, frontlines.bots.registry as r; "
             "r.make_bot('heuristic'); assert 'pyspiel' not in sys.modules, 'pyspiel imported'")
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+# --- what OpenSpiel users expect (issue 27) --------------------------------------------------
+@pytest.mark.parametrize("ruleset", ["battleline", "battleline-basic", "warmachine"])
+def test_tensors_along_a_game_are_the_encodings_through_python_and_cpp(ruleset: str) -> None:
+    """The tensors a Python caller gets (numpy, kept up to date along the game) equal the
+    observer's that C++ callers get (the unbound pyspiel methods) and the encoding's from the
+    view, for both players at every node, chance nodes and the set-up included; a clone's too."""
+    game = pyspiel.load_game(fo.game_name(ruleset))
+    enc = game.rules.encoding
+    rng = random.Random(3)
+    state = game.new_initial_state()
+    clones = 0
+    while not state.is_terminal():
+        for p in (0, 1):
+            obs, info = state.observation_tensor(p), state.information_state_tensor(p)
+            assert obs.dtype == np.float32 and list(obs) == pyspiel.State.observation_tensor(state, p)
+            assert list(info) == pyspiel.State.information_state_tensor(state, p)
+            if state.dealing:
+                assert not info.any()
+            else:
+                view = state.view(p)
+                assert list(obs) == list(enc.observation_tensor(view))
+                assert list(info) == list(enc.information_state_tensor(view))
+        if rng.random() < 0.05:
+            clone = state.clone()
+            assert list(clone.information_state_tensor(0)) == list(state.information_state_tensor(0))
+            clones += 1
+        outcomes = [o for o, _ in state.chance_outcomes()] if state.is_chance_node() else state.legal_actions()
+        state.apply_action(rng.choice(outcomes))
+    assert clones
+    with pytest.raises(pyspiel.SpielError, match="player 2"):
+        state.observation_tensor(2)
+
+
+def test_rewards_come_at_the_end() -> None:
+    game = pyspiel.load_game("frontlines_battleline_basic")
+    state = _past_setup(game)
+    assert state.rewards() == [0.0, 0.0]
+    state = _play_randomly(state, random.Random(1), lambda s: False)
+    assert state.rewards() == state.returns() and sorted(state.returns()) == [-1.0, 1.0]
+
+
+def _deal(game: Any, cards: list[int]) -> Any:
+    """A battleline-basic state with player 0 first and ``cards`` dealt in that order."""
+    state = game.new_initial_state()
+    state.apply_action(0)  # player 0 moves first
+    for c in cards:
+        state.apply_action(c)
+    return state
+
+
+def test_the_information_state_remembers_the_order_of_the_players_own_cards() -> None:
+    """Perfect recall: histories that differ only in the order in which player 0's cards
+    came (dealt, or drawn) give player 0 different information-state strings, and player 1,
+    who saw none of them, the same."""
+    game = pyspiel.load_game("frontlines_battleline_basic")
+    hand0, hand1 = list(range(0, 7)), list(range(20, 27))
+    deal = [c for pair in zip(hand0, hand1, strict=True) for c in pair]
+    swapped = [c for pair in zip([hand0[1], hand0[0], *hand0[2:]], hand1, strict=True) for c in pair]
+    a, b = _deal(game, deal), _deal(game, swapped)
+    assert a.view(0).to_notation() == b.view(0).to_notation()  # the same hand: the order differs
+    assert a.information_state_string(0) != b.information_state_string(0)
+    assert a.information_state_string(1) == b.information_state_string(1)
+    assert a.information_state_tensor(1).tolist() == b.information_state_tensor(1).tolist()
+    # player 0 draws R9 then (next turn) R10, or R10 then R9
+    strings = []
+    for first, second in ((8, 9), (9, 8)):
+        state = _deal(game, deal)
+        for card in (first, None, second):
+            mover = state.current_player()
+            state.apply_action(state.legal_actions()[0])  # a card at a flag
+            state.apply_action(encoding("battleline-basic").action_id(DRAW_TROOP))
+            outcomes = [o for o, _ in state.chance_outcomes()]
+            state.apply_action(card if card is not None else max(set(outcomes) - {8, 9}))
+            assert mover == (0 if card is not None else 1)
+        strings.append((state.information_state_string(0), state.information_state_string(1)))
+        assert "draw:troop=R9" in strings[-1][0] and "R9" not in strings[-1][1].split("| log:")[1]
+    assert strings[0][0] != strings[1][0] and strings[0][1] == strings[1][1]
+
+
+def test_a_public_observer_sees_what_everyone_sees() -> None:
+    """OpenSpiel's public observation (private_info=NONE): the same in every position a
+    spectator cannot tell apart, for both players; a player's own observation differs there."""
+    from open_spiel.python.observation import make_observation
+
+    for ruleset in ("battleline", "warmachine"):
+        game = pyspiel.load_game(fo.game_name(ruleset))
+        public = make_observation(game, pyspiel.IIGObservationType(
+            perfect_recall=False, public_info=True, private_info=pyspiel.PrivateInfoType.NONE))
+        private = make_observation(game, pyspiel.IIGObservationType(perfect_recall=False))
+        rng = random.Random(4)
+        state = _play_randomly(_past_setup(game, 4), rng, lambda s: len(s.history()) > 50 and not s.is_chance_node())
+        spectator = state.view(None)
+        differs = 0
+        for _ in range(4):
+            other = fo.state_from_view(game, spectator, rng)
+            for p in (0, 1):
+                public.set_from(state, p)
+                seen = public.tensor.copy()
+                public.set_from(other, p)
+                assert public.tensor.tolist() == seen.tolist()
+                assert public.string_from(other, p) == public.string_from(state, p) == spectator.to_notation()
+                private.set_from(state, p)
+                seen = private.tensor.copy()
+                private.set_from(other, p)
+                differs += private.tensor.tolist() != seen.tolist()
+        assert differs
+    with pytest.raises(ValueError, match="supported observers"):
+        make_observation(game, pyspiel.IIGObservationType(
+            perfect_recall=True, public_info=True, private_info=pyspiel.PrivateInfoType.NONE))
+
+
+def test_the_longest_history_is_reported() -> None:
+    """``max_chance_nodes_in_history`` is the most chance nodes a game can have (OpenSpiel's
+    default, ``max_game_length``, is 1,000 for the Battle Line family), so that
+    ``max_history_length`` bounds real histories; random games reach the bound, never pass it."""
+    expected = {"battleline-basic": 61, "battleline": 73, "schotten-totten": 55, "schotten-totten-tactics": 67,
+                "medieval": 82, "warmachine": 34}
+    rng = random.Random(6)
+    for ruleset, bound in expected.items():
+        game = pyspiel.load_game(fo.game_name(ruleset))
+        assert game.max_chance_nodes_in_history() == bound
+        assert game.max_history_length() == game.max_game_length() + bound
+        for _ in range(5):
+            state = _play_randomly(game.new_initial_state(), rng, lambda s: False)
+            chance = sum(1 for step in state.full_history() if step.player == pyspiel.PlayerId.CHANCE)
+            assert chance <= bound and len(state.history()) - chance <= game.max_game_length()
+    assert pyspiel.load_game("frontlines_warmachine", {"match": "best_of_3"}).max_chance_nodes_in_history() == 100
+    assert pyspiel.load_game("frontlines_medieval", {"battlefields": "mixed"}).max_chance_nodes_in_history() == 91

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from array import array
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from math import prod
 
@@ -177,6 +177,21 @@ class Encoding(ABC):
         """The observation and what the viewer remembers, in
         :attr:`information_state_layout`."""
 
+    def information_state_tensor_of(self, state: State, player: int) -> array[float]:
+        """``information_state_tensor(state.view(player))``; games may compute it without
+        building the view (tests compare the two)."""
+        return self.information_state_tensor(state.view(player))
+
+    def live_information_state(self, player: int) -> LiveObservation:
+        """Like :meth:`live_observation`, for the information-state tensor."""
+        return LiveInformationState(self, player)
+
+    def private_entries(self, options: Mapping[str, str] | None = None) -> tuple[slice, ...]:
+        """The entries of the observation tensor that only its player may know (the
+        player's own hand, ...), as slices: a public observation is the observation with
+        these zero. Every other entry is public (docs/research.md)."""
+        return ()
+
 
 class LiveObservation:
     """One player's observation tensor, kept up to date: :meth:`update` returns the tensor of
@@ -205,6 +220,18 @@ class LiveObservation:
         return self.encoding.observation_tensor_of(state, self.player)
 
 
+class LiveInformationState(LiveObservation):
+    """:class:`LiveObservation` of the information-state tensor (this base class builds it
+    afresh; the games override :meth:`update`)."""
+
+    __slots__ = ()
+
+    def update(self, state: State | View) -> array[float]:
+        if isinstance(state, View):
+            return self.encoding.information_state_tensor(state)
+        return self.encoding.information_state_tensor_of(state, self.player)
+
+
 def player_of(view: View) -> int:
     """The view's player; ``ValueError`` for a spectator's view (tensors are per player)."""
     viewer = view.viewer
@@ -214,4 +241,4 @@ def player_of(view: View) -> int:
     return viewer
 
 
-__all__ = ["Block", "Encoding", "LiveObservation", "layout_offsets", "layout_size", "player_of", "returns_of"]
+__all__ = ["Block", "Encoding", "LiveInformationState", "LiveObservation", "layout_offsets", "layout_size", "player_of", "returns_of"]

@@ -86,9 +86,12 @@ class Table:
             "action_mask": spaces.Box(0, 1, (enc.num_actions,), np.int8),
         })
         self.action_space = LegalDiscrete(self)
-        # each seat's observation tensor, brought up to date at each observe (only what the
-        # moves since its last observe changed is rewritten)
-        self.live = (enc.live_observation(0), enc.live_observation(1))
+        # each seat's tensor, brought up to date at each observe (only what the moves since
+        # its last observe changed is rewritten)
+        if observation == "observation":
+            self.live = (enc.live_observation(0), enc.live_observation(1))
+        else:
+            self.live = (enc.live_information_state(0), enc.live_information_state(1))
         self._tensors: list[array[float]] = [array("f"), array("f")]
         self._observed: list[tuple[State | None, int]] = [(None, -1), (None, -1)]  # the position of each tensor
         self._ids = enc.action_ids()
@@ -111,17 +114,13 @@ class Table:
         """The observation of ``seat``: its tensor and its legal actions (none when it is not
         its turn). Both arrays are new (a learner may keep them)."""
         state = self.state
-        if self.observation == "observation":
-            # asked again in the same position (several observers, api_test): no update
-            moves = len(state.history)
-            seen, seen_moves = self._observed[seat]
-            if seen is not state or seen_moves != moves:
-                self._tensors[seat] = self.live[seat].update(state)
-                self._observed[seat] = (state, moves)
-            tensor = self._tensors[seat][:]
-        else:
-            tensor = self.encoding.information_state_tensor(state.view(seat))
-        return {"observation": np.frombuffer(tensor, np.float32), "action_mask": self.mask(seat)}
+        # asked again in the same position (several observers, api_test): no update
+        moves = len(state.history)
+        seen, seen_moves = self._observed[seat]
+        if seen is not state or seen_moves != moves:
+            self._tensors[seat] = self.live[seat].update(state)
+            self._observed[seat] = (state, moves)
+        return {"observation": np.frombuffer(self._tensors[seat][:], np.float32), "action_mask": self.mask(seat)}
 
     def mask(self, seat: int) -> npt.NDArray[np.int8]:
         """1 for the ids ``seat`` may play now (all zero when it is not its turn)."""

@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
+from array import array
 from collections.abc import Callable, Mapping, Sequence
 from itertools import repeat
 from typing import Any
@@ -48,7 +49,7 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from frontlines.core.encoding import Encoding
+from frontlines.core.encoding import Encoding, LiveObservation
 from frontlines.core.errors import IllegalAction
 from frontlines.core.game import OptionSpec, Ruleset, State, View
 from frontlines.games import all_rulesets, encoding
@@ -84,6 +85,7 @@ class _Rules(ABC):
     states (copies and pickles of a state refer to it by ruleset and options)."""
 
     max_chance_outcomes: int
+    max_chance_nodes: int  # the most chance nodes in one game's history
 
     def __init__(self, ruleset: str, options: dict[str, str]) -> None:
         self.ruleset = ruleset
@@ -113,6 +115,11 @@ class _Rules(ABC):
     @abstractmethod
     def setup_seen(self, done: Sequence[int], player: int, engine: State | None) -> str:
         """What ``player`` knows of the set-up so far (for strings at set-up chance nodes)."""
+
+    def setup_receiver(self, done: Sequence[int], engine: State | None) -> int:
+        """The player into whose hand the next set-up outcome (after ``done``) goes; -1
+        when it goes to nobody's hand."""
+        return -1
 
     def new_deal(self, engine: State) -> bool:
         """Whether the engine has just begun a game of a match, dealt from its own seed: the
@@ -158,6 +165,10 @@ class _BattleLineRules(_Rules):
         self.troops = [c for c in range(NUM_TROOPS) if cfg.variant.troop_mask >> c & 1]
         self.tactics = list(range(NUM_TROOPS, NUM_CARDS)) if cfg.variant.tactics else []
         self.hand = cfg.variant.hand_size
+        # the set-up's nodes, then one per card drawn: every card of the decks once, and the
+        # (at most two) cards the one Scout puts back once more
+        setup = (self.first < 0) + NUM_FLAGS * (self.battlefields + self.mixed) + 2 * self.hand
+        self.max_chance_nodes = setup + len(self.troops) + len(self.tactics) - 2 * self.hand + 2 * bool(self.tactics)
 
     def _split(self, done: Sequence[int]) -> tuple[int, list[int], list[int], list[int]]:
         """(first player or -1, battlefield per flag, face-up bits, cards dealt) so far."""
@@ -199,6 +210,12 @@ class _BattleLineRules(_Rules):
 
     def _dealt_to(self, first: int, k: int) -> int:
         return first if k % 2 == 0 else 1 - first
+
+    def setup_receiver(self, done: Sequence[int], engine: State | None) -> int:
+        first, bf, up, dealt = self._split(done)
+        if first < 0 or (self.battlefields and len(bf) < NUM_FLAGS) or (self.mixed and len(up) < NUM_FLAGS):
+            return -1
+        return self._dealt_to(first, len(dealt))
 
     def setup_text(self, done: Sequence[int], outcome: int, engine: State | None) -> str:
         first, bf, up, dealt = self._split(done)
@@ -243,6 +260,10 @@ class _WarMachineRules(_Rules):
     def __init__(self, ruleset: str, options: dict[str, str]) -> None:
         super().__init__(ruleset, options)
         self.opts = Opts.resolve(options)
+        # per game: the front (3 cards, 3 orientations), 3 leftover cards, a node per draw
+        # (at most the 24 support cards: tensors.py); who shuffles only before the first
+        per_game = 6 + 3 + 24
+        self.max_chance_nodes = (self.opts.shuffler < 0) + per_game * (3 if self.opts.best_of_3 else 1)
 
     def _split(self, done: Sequence[int], engine: State | None) -> tuple[int, list[int], list[int], list[int]]:
         """(shuffler or -1, front cards, their flips, leftover cards) so far."""
@@ -416,13 +437,26 @@ class FrontlinesGame(pyspiel.Game):  # type: ignore[misc]
     def new_initial_state(self) -> FrontlinesState:
         return FrontlinesState(self)
 
+    def max_chance_nodes_in_history(self) -> int:
+        """The most chance nodes one game can pass (OpenSpiel's default is
+        ``max_game_length``, 1,000 player actions for the Battle Line family): with it,
+        ``max_history_length`` bounds a real history."""
+        return self.rules.max_chance_nodes
+
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> FrontlinesObserver:
         if params:
             raise ValueError(f"observation parameters are not supported; got {params}")
-        perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
-        if iig_obs_type is not None and iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER:
-            raise ValueError("only a player's own observation is supported (private_info=SINGLE_PLAYER)")
-        return FrontlinesObserver(self.rules, perfect_recall)
+        if iig_obs_type is None:
+            return FrontlinesObserver(self.rules, perfect_recall=False)
+        perfect_recall = bool(iig_obs_type.perfect_recall)
+        private = iig_obs_type.private_info
+        if private == pyspiel.PrivateInfoType.SINGLE_PLAYER and iig_obs_type.public_info:
+            return FrontlinesObserver(self.rules, perfect_recall)
+        if private == pyspiel.PrivateInfoType.NONE and iig_obs_type.public_info and not perfect_recall:
+            return FrontlinesObserver(self.rules, perfect_recall=False, public=True)
+        raise ValueError("supported observers: a player's own (private_info=SINGLE_PLAYER, public_info=True), with"
+                         " or without perfect recall, and the public one (private_info=NONE, public_info=True,"
+                         f" perfect_recall=False); not {iig_obs_type}")
 
 
 class _Engine:
@@ -451,6 +485,10 @@ class FrontlinesState(pyspiel.State):  # type: ignore[misc]
         self.pending = -1  # the engine's draw action waiting for its chance outcome
         self.moves = 0  # player actions so far
         self.prefix: tuple[list[str], list[str]] = ([], [])  # log before a resampled state began
+        # the cards that came into each player's hand from chance nodes, in order:
+        # (index in the engine's log of the draw that brought it, or -1 for the deal; card)
+        self.arrived: tuple[list[tuple[int, int]], list[tuple[int, int]]] = ([], [])
+        self.seen = _Seen()  # each player's tensors, kept up to date along the game
         # OpenSpiel asks who is to move several times per action: kept up to date by _update
         self.player = _CHANCE
         self._start()
@@ -536,6 +574,9 @@ class FrontlinesState(pyspiel.State):  # type: ignore[misc]
             outcomes = self._chance_outcomes()
             if action not in outcomes:
                 raise pyspiel.SpielError(self._not_chance(action, outcomes))
+            receiver = self.rules.setup_receiver(self.setup, self._engine_or_none())
+            if receiver >= 0:
+                self.arrived[receiver].append((-1, action))
             self.setup.append(action)
             self._start()
             return
@@ -545,7 +586,10 @@ class FrontlinesState(pyspiel.State):  # type: ignore[misc]
             self.rules.stack(engine, self.pending, action)  # checks that the card may come next
         except ValueError:
             raise pyspiel.SpielError(self._not_chance(action, self._chance_outcomes())) from None
+        drawer = engine.current_player()
         engine.apply(self.pending)
+        if drawer is not None:
+            self.arrived[drawer].append((len(engine.history) - 1, action))
         self.pending = -1
         self.dealing = self.rules.new_deal(engine)
 
@@ -602,6 +646,41 @@ class FrontlinesState(pyspiel.State):  # type: ignore[misc]
         assert self.engine is not None
         return list(self.rules.encoding.returns(self.engine.state))
 
+    def rewards(self) -> list[float]:
+        # rewards come at the end: the returns (answered here rather than by OpenSpiel's
+        # default, which calls back into Python for is_terminal and returns)
+        return self.returns()
+
+    # The tensors answer Python callers directly too (rl_environment asks for both players'
+    # at every step): kept up to date per player along the game rather than built afresh,
+    # and handed over as numpy arrays rather than OpenSpiel's Python lists.
+    def observation_tensor(self, player: int | None = None) -> np.ndarray[Any, np.dtype[np.float32]]:
+        """The observation tensor of ``player`` (default: the player to move), as a new
+        float32 numpy array (OpenSpiel's C++ games give a list; both index and convert
+        alike). All zero during the set-up."""
+        return np.frombuffer(self.tensor(self._player_arg(player), False), np.float32).copy()
+
+    def information_state_tensor(self, player: int | None = None) -> np.ndarray[Any, np.dtype[np.float32]]:
+        """The information-state tensor of ``player``, as :meth:`observation_tensor`."""
+        return np.frombuffer(self.tensor(self._player_arg(player), True), np.float32).copy()
+
+    def _player_arg(self, player: int | None) -> int:
+        if player is None:
+            player = self.player
+        if not isinstance(player, int | np.integer):
+            raise TypeError(f"a player is an int, not {player!r}")
+        if not 0 <= player < 2:
+            raise pyspiel.SpielError(f"no tensor for player {int(player)}: players are 0 and 1")
+        return int(player)
+
+    def tensor(self, player: int, information: bool) -> array[float]:
+        """``player``'s observation (or information-state) tensor now, in the array its
+        live tensor keeps (rewritten by the next call: copy it to keep it)."""
+        enc = self.rules.encoding
+        if self.dealing or self.engine is None:  # nothing to see before the deal is complete
+            return _zeros(enc.information_state_size if information else enc.observation_size)
+        return self.seen.live(enc, player, information).update(self.engine.state)
+
     def __str__(self) -> str:
         if self.dealing:
             game = "" if self.engine is None else f" after {self.engine.state.to_notation()}"
@@ -625,15 +704,33 @@ class FrontlinesState(pyspiel.State):  # type: ignore[misc]
         new.engine = _Engine(view.sample(rng))
         new.pending = self.pending
         new.moves = self.moves
-        seen = self.information_log(view)
-        new.prefix = (seen[:], seen[:])
+        viewer = view.viewer
+        if viewer is None:  # a spectator's view: what everyone saw
+            seen = self.rules.log(view)
+            new.prefix = (seen, seen[:])
+        else:
+            seen = self.information_log(view)
+            plain = self.prefix[viewer] + self.rules.log(view)  # without the viewer's cards
+            new.prefix = (seen, plain) if viewer == 0 else (plain, seen)
+            new.arrived[viewer].extend(a for a in self.arrived[viewer] if a[0] < 0)  # the deal
         new._update()
         return new
 
     def information_log(self, view: View) -> list[str]:
-        """The action log as ``view``'s player saw it since the set-up."""
-        assert view.viewer is not None
-        return self.prefix[view.viewer] + self.rules.log(view)
+        """The action log as ``view``'s player saw it since the set-up, each of its own
+        draws with the card it brought (``draw:troop=R7``)."""
+        viewer = view.viewer
+        assert viewer is not None
+        log = self.rules.log(view)
+        text = self.rules.card_text
+        for k, card in self.arrived[viewer]:
+            if 0 <= k < len(log):
+                log[k] += "=" + text(card)
+        return self.prefix[viewer] + log
+
+    def dealt(self, player: int) -> list[int]:
+        """The cards dealt to ``player`` in the set-up, in the order they came."""
+        return [card for k, card in self.arrived[player] if k < 0]
 
     def view(self, player: int | None) -> View:
         """``player``'s view of the engine state (the set-up must be complete)."""
@@ -642,19 +739,62 @@ class FrontlinesState(pyspiel.State):  # type: ignore[misc]
         return self.engine.state.view(player)
 
 
+class _Seen:
+    """A state's live tensors, one per player and kind, made when first asked for. A copy
+    of the state (OpenSpiel's clone deep-copies it) starts with none: its first tensors are
+    built whole, then kept up to date along its own game."""
+
+    __slots__ = ("tensors",)
+
+    def __init__(self) -> None:
+        self.tensors: list[LiveObservation | None] = [None] * 4
+
+    def live(self, enc: Encoding, player: int, information: bool) -> LiveObservation:
+        k = player + 2 * information
+        live = self.tensors[k]
+        if live is None:
+            live = self.tensors[k] = enc.live_information_state(player) if information else enc.live_observation(player)
+        return live
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Seen:
+        return _Seen()
+
+    def __reduce__(self) -> tuple[type[_Seen], tuple[()]]:
+        return _Seen, ()
+
+
+_ZEROS: dict[int, array[float]] = {}
+
+
+def _zeros(size: int) -> array[float]:
+    zeros = _ZEROS.get(size)
+    if zeros is None:
+        zeros = _ZEROS[size] = array("f", bytes(4 * size))
+    return zeros
+
+
 class FrontlinesObserver:
     """OpenSpiel's observer interface: ``tensor``/``dict`` filled by ``set_from``, strings by
-    ``string_from``; the observation (what the player sees now) or, with perfect recall, the
-    information state (that and what the player remembers, with the action log)."""
+    ``string_from``. Three kinds:
 
-    def __init__(self, rules: _Rules, perfect_recall: bool) -> None:
+    * a player's observation (what the player sees now);
+    * with perfect recall, the player's information state: the observation and what the
+      player remembers; the string adds the cards dealt to the player in the order they
+      came and the action log as the player saw it, each of its own draws with the card
+      it brought, so two histories the player can tell apart never share a string;
+    * public (``private_info=NONE``): what everyone sees, the observation without the
+      player's private entries (its hand, ...: ``Encoding.private_entries``) and a
+      spectator's view as the string.
+    """
+
+    def __init__(self, rules: _Rules, perfect_recall: bool, public: bool = False) -> None:
         enc = rules.encoding
         self.perfect_recall = perfect_recall
+        self.public = public
+        self.private = enc.private_entries(rules.options) if public else ()
         layout = enc.information_state_layout if perfect_recall else enc.observation_layout
         size = enc.information_state_size if perfect_recall else enc.observation_size
         self.tensor = np.zeros(size, np.float32)
-        # kept up to date per player: an observer asked along a game rewrites only what changed
-        self.live = (enc.live_observation(0), enc.live_observation(1))
         self.dict: dict[str, Any] = {}
         start = 0
         for block in layout:
@@ -662,23 +802,21 @@ class FrontlinesObserver:
             start += block.size
 
     def set_from(self, state: FrontlinesState, player: int) -> None:
-        if state.dealing or state.engine is None:
-            self.tensor.fill(0.0)  # nothing to see before the deal is complete
-            return
-        enc = state.rules.encoding
-        engine = state.engine.state
-        if self.perfect_recall:
-            values = enc.information_state_tensor(engine.view(player))
-        else:
-            values = self.live[player].update(engine)  # the same as from the view, faster
-        self.tensor[:] = np.frombuffer(values, dtype=np.float32)
+        tensor = self.tensor
+        tensor[:] = np.frombuffer(state.tensor(player, self.perfect_recall), dtype=np.float32)
+        for entries in self.private:
+            tensor[entries] = 0.0
 
     def string_from(self, state: FrontlinesState, player: int) -> str:
+        rules = state.rules
         if state.dealing or state.engine is None:
-            return state.rules.setup_seen(state.setup, player, state._engine_or_none())
-        view = state.engine.state.view(player)
+            return rules.setup_seen(state.setup, -1 if self.public else player, state._engine_or_none())
+        view = state.engine.state.view(None if self.public else player)
         text = view.to_notation()
         if self.perfect_recall:
+            dealt = state.dealt(player)
+            if dealt:
+                text += " | dealt: " + ".".join(map(rules.card_text, dealt))
             text += " | log: " + "; ".join(state.information_log(view))
         if state.pending >= 0:
             text += f" | drawing: {view.action_to_text(state.pending)}"
@@ -688,7 +826,7 @@ class FrontlinesObserver:
 def state_from_view(game: FrontlinesGame, view: View, rng: random.Random, moves: int = 0) -> FrontlinesState:
     """An OpenSpiel state consistent with ``view`` (its hidden cards sampled), from which an
     OpenSpiel search may choose ``view.viewer``'s action: its information state for that
-    player is the view's."""
+    player is the view's (a spectator's view: any position everyone sees alike)."""
     start: FrontlinesState = game.new_initial_state()
     start.moves = moves
     return start._from_view(view, rng)

@@ -58,7 +58,6 @@ from frontlines.games.battleline.state import (
     BattleLineView,
 )
 from frontlines.games.battleline.table import Table
-from frontlines.games.battleline.text import deck_marks
 from frontlines.games.battleline.view import UNMARKED
 
 MAX_GAME_LENGTH = 1000
@@ -158,13 +157,30 @@ class BattleLineEncoding(Encoding):
     def live_observation(self, player: int) -> LiveBattleLine:
         return LiveBattleLine(self, player)
 
+    def live_information_state(self, player: int) -> LiveBattleLine:
+        return LiveBattleLine(self, player, information=True)
+
     def information_state_tensor(self, view: View) -> array[float]:
         t = _ZEROS_INFO[:]
         me = player_of(view)
         v = _battleline_view(view)
         _observe(v, me, t)
-        _remember(v, me, t)
+        _remember(t, _memory(v, me))
         return t
+
+    def information_state_tensor_of(self, state: State, player: int) -> array[float]:
+        # the memory is read from the full position as the view would show it (tests compare)
+        if not isinstance(state, BattleLineState) or player not in (0, 1):
+            return super().information_state_tensor_of(state, player)
+        t = _ZEROS_INFO[:]
+        _observe(state, player, t)
+        _remember(t, _memory(state, player))
+        return t
+
+    def private_entries(self, options: Mapping[str, str] | None = None) -> tuple[slice, ...]:
+        # only the hand is private: everything else in the observation is on the table or
+        # a count everyone sees
+        return (slice(MY_HAND, _CARDS_END, PLACES),)
 
 
 def _battleline_view(view: View) -> BattleLineView:
@@ -189,12 +205,15 @@ class LiveBattleLine(LiveObservation):
     are replaced, never changed in place), so comparing with the copies finds every change.
     """
 
-    __slots__ = ("base_caps", "bf_ids", "bf_up", "claimed", "completed", "discards", "fog", "guile", "hand", "mud", "phase",
-                 "rare", "sides", "t")
+    __slots__ = ("base_caps", "bf_ids", "bf_up", "claimed", "completed", "discards", "fog", "guile", "hand", "information",
+                 "memory", "mud", "phase", "rare", "sides", "t")
 
-    def __init__(self, encoding: Encoding, player: int) -> None:
+    def __init__(self, encoding: Encoding, player: int, information: bool = False) -> None:
         super().__init__(encoding, player)
-        self.t = _ZEROS_OBS[:]
+        #: whether this is the information-state tensor: the observation, then the memory
+        self.information = information
+        self.t = (_ZEROS_INFO if information else _ZEROS_OBS)[:]
+        self.memory = _NO_MEMORY  # what the memory blocks show now
         # what ``t`` shows now; the initial values are those an all-zero tensor shows
         self.hand = 0
         self.sides = _NO_SIDES
@@ -247,6 +266,12 @@ class LiveBattleLine(LiveObservation):
         if v.discards != self.discards or v.guile != self.guile:
             self._piles(v)
         self._globals(v)
+        if self.information:
+            memory = _memory(v, me)
+            if memory != self.memory:
+                self.memory = memory
+                t[OBSERVATION_SIZE:] = _ZEROS_MEMORY
+                _remember(t, memory)
         return t
 
     def _flag_marks(self, v: Table) -> int:
@@ -458,33 +483,64 @@ def _observe(v: Table, me: int, t: array[float]) -> None:
         t[g + 22] = 1.0
 
 
-def _remember(v: BattleLineView, me: int, t: array[float]) -> None:
-    """Fill the memory blocks of an information-state tensor from the view ``v``."""
-    base = OBSERVATION_SIZE
+# what the memory blocks of an information state are made of (:func:`_memory`)
+Memory = tuple[int, int, tuple[tuple[int, int, int], ...], tuple[tuple[int, int, int], ...], int]
+_NO_MEMORY: Memory = (0, 0, (), (), 0)
+_ZEROS_MEMORY = array("f", bytes(4 * (INFORMATION_STATE_SIZE - OBSERVATION_SIZE)))
+
+
+def _memory(v: Table, me: int) -> Memory:
+    """What ``me`` remembers in ``v``, a full position or a view of ``me`` (the same for
+    both): the cards of their hand I saw go there, the cards of my hand they know, the
+    marked places of each deck (position from the top, knowers, card or -1 when I do not
+    know it), and which decks' marks they know (``theirs``: a count per deck, packed)."""
+    known = v.known
+    k0, k1 = known
     you = 1 - me
-    seen = v.hands[you]  # in a view: the cards of their hand I know
+    mine = known[me]
+    # in a view, their hand holds only the cards I know, and my hand is all mine
+    seen = v.hands[you] & mine
+    marked = v.hands[me] & known[you]
+    decks: list[tuple[tuple[int, int, int], ...]] = []
+    for deck in (v.tdeck, v.xdeck):
+        if not (k0 | k1) and (not deck or min(deck) >= UNMARKED):
+            decks.append(())  # nobody knows a place in this deck (the common case)
+            continue
+        marks: list[tuple[int, int, int]] = []
+        n = len(deck)
+        for i in range(n - 1, -1, -1):
+            c = deck[i]
+            if c >= 0:  # a view holds only the cards its viewer knows; a full position all
+                knowers = (k0 >> c & 1) | (k1 >> c & 1) << 1
+                if knowers:
+                    marks.append((n - 1 - i, knowers, c if mine >> c & 1 else -1))
+            elif c != UNMARKED:
+                marks.append((n - 1 - i, -1 - c, -1))
+        decks.append(tuple(marks))
+    theirs = sum(m[1] >> you & 1 for m in decks[0]) | sum(m[1] >> you & 1 for m in decks[1]) << 8
+    return (seen, marked, decks[0], decks[1], theirs)
+
+
+def _remember(t: array[float], memory: Memory) -> None:
+    """Write ``memory`` into the memory blocks of ``t`` (zeros)."""
+    base = OBSERVATION_SIZE
+    seen, marked, tdeck, xdeck, theirs = memory
     while seen:
         low = seen & -seen
         t[base + (low.bit_length() - 1) * KNOWN] = 1.0
         seen ^= low
-    marked = v.hands[me] & v.known[you]
     while marked:
         low = marked & -marked
         t[base + (low.bit_length() - 1) * KNOWN + 3] = 1.0
         marked ^= low
-    theirs = [0, 0]
-    for k, deck in enumerate((v.tdeck, v.xdeck)):
-        if deck.count(UNMARKED) == len(deck):
-            continue  # nobody knows a place in this deck (the common case): nothing to mark
-        for pos, knowers, c in deck_marks(v, deck):
+    for marks in (tdeck, xdeck):
+        for pos, _knowers, c in marks:
             if c >= 0:
                 t[base + c * KNOWN + 1] = 1.0
                 t[base + c * KNOWN + 2] = 1 / (1 + pos)
-            if knowers >> you & 1:
-                theirs[k] += 1
     end = base + NUM_CARDS * KNOWN
-    t[end] = theirs[0] / 3
-    t[end + 1] = theirs[1] / 3
+    t[end] = (theirs & 255) / 3
+    t[end + 1] = (theirs >> 8) / 3
 
 
 _encodings: dict[str, BattleLineEncoding] = {}

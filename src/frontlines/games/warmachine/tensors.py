@@ -19,7 +19,7 @@ Tensors are relative to the viewer and read the view's board (hidden cards there
 from __future__ import annotations
 
 from array import array
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from frontlines.core.encoding import Block, Encoding, player_of
 from frontlines.core.game import State, View
@@ -125,16 +125,38 @@ class WarMachineEncoding(Encoding):
         return t
 
     def information_state_tensor(self, view: View) -> array[float]:
-        v = _board_view(view)
+        b = _board_view(view).board
         me = player_of(view)
-        b = v.board
         t = _front_template(b, _ZEROS_INFO)
         _observe(b, me, t)
-        for k, p in enumerate((me, 1 - me)):
-            for c in b.dealt[p]:
-                if c != UNKNOWN:
-                    t[OBSERVATION_SIZE + _INDEX[c] * 2 + k] = 1.0
+        _remember(b, me, t, b.dealt[1 - me])
         return t
+
+    def information_state_tensor_of(self, state: State, player: int) -> array[float]:
+        # as observation_tensor_of; the other starting hand only where the view shows it
+        if not isinstance(state, WarMachineState) or player not in (0, 1):
+            return super().information_state_tensor_of(state, player)
+        b = state.board
+        t = _front_template(b, _ZEROS_INFO)
+        _observe(b, player, t)
+        _remember(b, player, t, b.dealt[1 - player] if player == 1 - b.shuffler else ())
+        return t
+
+    def private_entries(self, options: Mapping[str, str] | None = None) -> tuple[slice, ...]:
+        # my hand, the leftover cards the chooser saw, and my burns when burns are face down
+        private = [slice(0, _CARDS_END, PLACES), slice(LEFTOVER, _CARDS_END, PLACES)]
+        if not Opts.resolve(options).burn_face_up:
+            private.append(slice(MY_BURNS, _CARDS_END, PLACES))
+        return tuple(private)
+
+
+def _remember(b: Board, me: int, t: array[float], theirs: Sequence[int]) -> None:
+    """The ``dealt`` block: my starting hand, and ``theirs`` (what I know of their
+    starting hand)."""
+    for k, cards in enumerate((b.dealt[me], theirs)):
+        for c in cards:
+            if c != UNKNOWN:
+                t[OBSERVATION_SIZE + _INDEX[c] * 2 + k] = 1.0
 
 
 def _board_view(view: View) -> WarMachineView:
