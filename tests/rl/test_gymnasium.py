@@ -27,9 +27,8 @@ def test_check_env_with_the_default_settings(env_id: str, opponent: str) -> None
 
 
 @pytest.mark.parametrize("ruleset", ["battleline", "schotten-totten", "medieval"])
-@pytest.mark.parametrize("illegal", ["raise", "lose"])
-def test_other_rulesets_and_the_information_state(ruleset: str, illegal: str) -> None:
-    env = gymnasium.make("frontlines/BattleLine-v0", ruleset=ruleset, observation="information_state", illegal=illegal)
+def test_other_rulesets_and_the_information_state(ruleset: str) -> None:
+    env = gymnasium.make("frontlines/BattleLine-v0", ruleset=ruleset, observation="information_state")
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         check_env(env.unwrapped)
@@ -73,25 +72,52 @@ def test_sampling_with_a_mask_is_discretes() -> None:
         space.sample(mask=mask.astype(np.float32))
 
 
-def test_a_stale_sample_loses_and_any_other_illegal_id_raises() -> None:
-    """The one exception to raising: the space's own sample, drawn before a reset, that is
-    illegal in the new position (what check_env steps); it loses the game, as
-    illegal="lose" would."""
-    env = gymnasium.make("frontlines/BattleLine-v0", opponent="random", seat=0)
-    env.reset(seed=3)
-    env.step(env.action_space.sample())  # a card played: now the agent draws or claims
-    stale = env.action_space.sample()
-    obs, _ = env.reset(seed=5)
-    assert obs["action_mask"][stale] == 0  # not legal in the new game's first position
-    before = env.unwrapped.table.state.to_notation()
-    _obs, reward, terminated, truncated, info = env.step(stale)
-    assert (reward, terminated, truncated) == (-1.0, True, False)
-    assert "action space" in info["illegal"] and env.unwrapped.table.state.to_notation() == before
-    env.reset(seed=5)
-    env.action_space.sample()  # a new sample, legal here: the old id is just an illegal id now
-    with pytest.raises(AssertionError, match="not legal now"):
-        env.step(stale)
-    assert env.unwrapped.table.state.to_notation() == before
+def test_a_vector_env_with_gymnasiums_defaults_and_masked_sampling() -> None:
+    """``make_vec`` with the default next-step autoreset: masked sampling from every
+    observation never meets an all-zero mask (the step after a game's end is an autoreset,
+    whose action is ignored: the last observation's mask is all ones), and the games go on."""
+    envs = gymnasium.make_vec("frontlines/BattleLine-v0", num_envs=3, opponent="random")
+    assert envs.metadata["autoreset_mode"] == gymnasium.vector.AutoresetMode.NEXT_STEP
+    envs.single_action_space.seed(1)
+    obs, _ = envs.reset(seed=1)
+    ended = 0
+    for _ in range(400):
+        masks = obs["action_mask"]
+        assert masks.any(axis=1).all()
+        actions = np.array([envs.single_action_space.sample(mask=m) for m in masks])
+        obs, _rewards, terminated, truncated, _info = envs.step(actions)
+        ended += int((terminated | truncated).sum())
+    assert ended >= 3
+    envs.close()
+
+
+def test_a_vector_env_steps_its_action_spaces_samples() -> None:
+    """``action_space.sample()`` of a vector env (any ids: the batched space knows no game)
+    never raises: an illegal id loses that game (-1), the default, and the run goes on."""
+    for mode in ("sync", "async"):
+        envs = gymnasium.make_vec("frontlines/WarMachine-v0", num_envs=2, vectorization_mode=mode)
+        envs.action_space.seed(2)
+        envs.reset(seed=2)
+        lost = told = 0
+        for _ in range(10):
+            _obs, rewards, terminated, _truncated, info = envs.step(envs.action_space.sample())
+            lost += int((terminated & (rewards == -1.0)).sum())
+            told += "illegal" in info
+        assert lost > 0 and told > 0
+        envs.close()
+
+
+def test_the_action_space_does_not_carry_the_game() -> None:
+    """The space refers to its game weakly: a pickle is a plain Discrete of a few hundred
+    bytes, which samples every id (it was the whole game, about 43 KB)."""
+    import pickle
+
+    env = gymnasium.make("frontlines/BattleLine-v0")
+    env.reset(seed=1)
+    data = pickle.dumps(env.action_space)
+    assert len(data) < 2000
+    space = pickle.loads(data)
+    assert type(space) is gymnasium.spaces.Discrete and space.n == env.action_space.n
 
 
 def play_out(env: object, rng: np.random.Generator, obs: dict[str, np.ndarray]) -> tuple[float, bool, bool]:
@@ -126,7 +152,7 @@ def test_random_seats() -> None:
 
 
 def test_an_illegal_action_raises_and_changes_nothing() -> None:
-    env = gymnasium.make("frontlines/BattleLine-v0", opponent="random")
+    env = gymnasium.make("frontlines/BattleLine-v0", opponent="random", illegal="raise")
     obs, _ = env.reset(seed=9)
     state = env.unwrapped.table.state
     enc = env.unwrapped.table.encoding
@@ -140,16 +166,18 @@ def test_an_illegal_action_raises_and_changes_nothing() -> None:
     assert state.to_notation() == before
 
 
-def test_illegal_lose_ends_the_game_lost() -> None:
-    env = gymnasium.make("frontlines/BattleLine-v0", illegal="lose")
+def test_an_illegal_action_loses_the_game_by_default() -> None:
+    env = gymnasium.make("frontlines/BattleLine-v0")
     obs, _ = env.reset(seed=9)
     before = env.unwrapped.table.state.to_notation()
     illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
     obs, reward, terminated, truncated, info = env.step(illegal)
     assert (reward, terminated, truncated) == (-1.0, True, False)
-    assert "not legal" in info["illegal"]
-    assert not env.unwrapped.action_masks().any()
+    assert "not legal" in info["illegal"] and "legal: " in info["illegal"]
+    assert env.unwrapped.action_masks().all() and obs["action_mask"].all()  # the game is over: any id
     assert env.unwrapped.table.state.to_notation() == before
+    with pytest.raises(IllegalActionId, match="reset"):
+        env.step(0)
 
 
 def test_same_seed_same_game() -> None:

@@ -84,8 +84,8 @@ def test_the_agent_to_move_is_the_player_to_move() -> None:
 
 
 @pytest.mark.parametrize("ruleset", ["battleline-basic", "warmachine"])
-def test_an_illegal_action_raises_and_changes_nothing(ruleset: str) -> None:
-    e = env(ruleset=ruleset)
+def test_an_illegal_action_raises_and_changes_nothing_in_the_raw_env(ruleset: str) -> None:
+    e = raw_env(ruleset=ruleset)
     e.reset(seed=2)
     obs, *_ = e.last()
     state = e.unwrapped.table.state
@@ -100,7 +100,7 @@ def test_an_illegal_action_raises_and_changes_nothing(ruleset: str) -> None:
     assert f"action id {illegal} ({state.action_to_text(enc.action(illegal))})" in text
     assert f"{legal} ({state.action_to_text(enc.action(legal))})" in text
     assert state.to_notation() == before
-    with pytest.raises(AssertionError):  # outside the space: PettingZoo's bounds check
+    with pytest.raises(AssertionError, match="not an action id"):  # outside the space
         e.step(enc.num_actions)
     assert state.to_notation() == before
     for junk in (float(legal) + 0.5, str(legal), None):  # ids are integers (Python or numpy)
@@ -109,6 +109,35 @@ def test_an_illegal_action_raises_and_changes_nothing(ruleset: str) -> None:
     assert state.to_notation() == before
     e.step(np.int64(legal))  # the game goes on
     assert state.to_notation() != before
+
+
+def test_env_is_wrapped_as_the_classic_environments_are() -> None:
+    """``env()``: an illegal id ends the game with -1 for its player (and 0 for the other),
+    an id outside the space is refused by an assertion, and stepping before ``reset()``
+    is refused; ``raw_env()`` is the same environment unwrapped."""
+    from pettingzoo.utils import wrappers
+
+    e = env(ruleset="battleline-basic")
+    assert isinstance(e, wrappers.OrderEnforcingWrapper) and isinstance(e.unwrapped, raw_env)
+    assert e.metadata["render_fps"] > 0 and raw_env().metadata["render_fps"] > 0
+    with pytest.raises(Exception, match="reset"):
+        e.step(0)
+    e.reset(seed=2)
+    with pytest.raises(AssertionError):
+        e.step(e.unwrapped.table.encoding.num_actions)
+    obs, *_ = e.last()
+    offender = e.agent_selection
+    before = e.unwrapped.table.state.to_notation()
+    e.step(int(np.flatnonzero(obs["action_mask"] == 0)[0]))  # PettingZoo logs "Illegal move made"
+    assert all(e.terminations.values())
+    assert e.unwrapped.table.state.to_notation() == before
+    rewards = {}
+    for agent in e.agent_iter():
+        _obs, reward, termination, truncation, _info = e.last()
+        rewards[agent] = reward
+        assert termination or truncation
+        e.step(None)
+    assert rewards[offender] == -1 and rewards[next(a for a in rewards if a != offender)] == 0
 
 
 def test_truncation_at_the_game_length(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import operator
 import random
+import weakref
 from array import array
 from collections.abc import Mapping
 from typing import Any
@@ -39,30 +40,26 @@ class LegalDiscrete(spaces.Discrete):
     The draw uses the space's own generator (``action_space.seed(s)`` makes it
     reproducible); ``sample(mask=...)`` and ``sample(probability=...)`` are Discrete's, and
     ``contains`` is the whole space (a legal id depends on the position; ``step`` checks it).
+    The space refers to its game weakly and never carries it: a copy refers to the same
+    game, and a pickle (what a vector environment sends between processes) is the plain
+    ``Discrete`` space, whose ``sample()`` draws among all ids.
     """
 
     def __init__(self, table: Table) -> None:
         super().__init__(table.encoding.num_actions)
-        self.table = table
-        #: the last ``sample()`` without a mask: (id, the position it was drawn in)
-        self.drawn: tuple[int, int] | None = None
+        self._table = weakref.ref(table)
 
     def sample(self, mask: Any = None, probability: Any = None) -> np.int64:
-        if mask is not None or probability is not None:
+        table = self._table()
+        if mask is not None or probability is not None or table is None:
             return super().sample(mask, probability)
-        table = self.table
         legal = table.encoding.legal_ids(table.state) if not table.over() else []
-        if not legal:  # the game is over: any id (step refuses it)
+        if not legal:  # the game is over: any id
             return super().sample()
-        action = legal[int(self.np_random.integers(len(legal)))]
-        self.drawn = (action, table.position())
-        return np.int64(action)
+        return np.int64(legal[int(self.np_random.integers(len(legal)))])
 
-    def stale(self, action: object) -> bool:
-        """Whether ``action`` is this space's last unmasked sample, drawn in an earlier
-        position (before a reset or a move)."""
-        drawn = self.drawn
-        return drawn is not None and drawn[0] == action and drawn[1] != self.table.position()
+    def __reduce__(self) -> tuple[type[spaces.Discrete], tuple[int]]:
+        return spaces.Discrete, (int(self.n),)
 
 
 class Table:

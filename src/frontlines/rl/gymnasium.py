@@ -23,17 +23,23 @@ Observations are like PettingZoo's (``observation`` tensor, ``action_mask``);
 
 ``env.action_space`` is a ``Discrete`` space whose ``sample()`` without a mask draws among
 the legal ids of the current position (:class:`~frontlines.rl._common.LegalDiscrete`): a
-random agent that steps ``env.action_space.sample()`` always plays legal moves.
+random agent that steps ``env.action_space.sample()`` always plays legal moves. The space
+does not carry the game (a pickle of it is the plain ``Discrete`` space).
 
-An illegal action id (``illegal="raise"``, the default) raises
-:class:`~frontlines.rl._common.IllegalActionId`, an ``AssertionError`` naming the action and
-the legal ones, and changes nothing. ``illegal="lose"`` ends the game instead, lost (reward
--1, ``info["illegal"]`` says why), like PettingZoo's ``TerminateIllegalWrapper``: for
-learners that cannot mask actions. One exception to raising: the id of the action space's
-last ``sample()``, drawn in an earlier position (before a reset or a move) and illegal now,
-loses the game as with ``illegal="lose"``. Gymnasium's ``check_env`` does exactly that (it
-samples, then resets with a seed, then steps the sample, twice, to see the same result), so
-it passes with the default settings.
+An illegal action id (``illegal="lose"``, the default) ends the game, lost (reward -1,
+``info["illegal"]`` names the action and the legal ones; the game itself unchanged), as
+PettingZoo's ``TerminateIllegalWrapper`` does: so an agent that samples the whole space,
+``action_space.sample()`` of a vector environment included, never stops the run.
+``illegal="raise"`` raises :class:`~frontlines.rl._common.IllegalActionId` instead, an
+``AssertionError`` naming the action and the legal ones, and changes nothing (for
+debugging an agent that should only play legal ids).
+
+Vector environments (``gymnasium.make_vec``) work with Gymnasium's defaults: with the
+next-step autoreset, the step that ends a game returns its last observation, and the next
+step resets that environment whatever its action. That last observation's ``action_mask``
+is therefore all ones (any id will do), never all zero, so masked sampling
+(``action_space.sample(mask)``, a masked softmax) works at every step; ``action_masks()``
+says the same once a game is over.
 """
 
 from __future__ import annotations
@@ -59,7 +65,7 @@ class FrontlinesEnv(gymnasium.Env[Observation, np.int64]):
     metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "render_fps": 4}  # noqa: RUF012 (Gymnasium declares it so)
 
     def __init__(self, ruleset: str = "battleline-basic", opponent: str = "random", seat: int | None = 0,
-                 observation: str = "observation", illegal: str = "raise", render_mode: str | None = None,
+                 observation: str = "observation", illegal: str = "lose", render_mode: str | None = None,
                  **options: str) -> None:
         if seat not in (0, 1, None):
             raise ValueError(f"seat must be 0, 1 or None (a random seat each game), not {seat!r}")
@@ -90,33 +96,30 @@ class FrontlinesEnv(gymnasium.Env[Observation, np.int64]):
         self.opponent.new_game(self.table.ruleset, 1 - self.seat, seed=game_seed)
         self._forfeited = False
         self._opponent_moves()
-        return self.table.observe(self.seat), self._info()
+        return self._observe(), self._info()
 
     def step(self, action: np.int64 | int) -> tuple[Observation, SupportsFloat, bool, bool, dict[str, Any]]:
         table = self.table
-        if table.over() or table.truncated() or self._forfeited:
+        if self._over():
             raise IllegalActionId("the game is over: call reset()")
         try:
             table.play(action)
         except IllegalActionId as exc:
-            # a sample the action space drew in an earlier position forfeits instead of
-            # raising: check_env samples one, then resets, then steps it (see the module text)
-            stale = table.action_space.stale(action)
-            if self.illegal == "raise" and not stale:
+            if self.illegal == "raise":
                 raise
             self._forfeited = True
             info = self._info()
-            info["illegal"] = f"{exc} (drawn by the action space in an earlier position)" if stale else str(exc)
-            return table.observe(self.seat), -1.0, True, False, info
+            info["illegal"] = str(exc)
+            return self._observe(), -1.0, True, False, info
         self._opponent_moves()
         terminated = table.over()
         reward = table.encoding.returns(table.state)[self.seat] if terminated else 0.0
-        return table.observe(self.seat), reward, terminated, table.truncated(), self._info()
+        return self._observe(), reward, terminated, table.truncated(), self._info()
 
     def action_masks(self) -> np.ndarray[Any, np.dtype[np.int8]]:
-        """1 for the legal action ids (all zero once the game is over)."""
-        if self._forfeited:
-            return np.zeros(self.table.encoding.num_actions, np.int8)
+        """1 for the legal action ids; all ones once the game is over (see the module text)."""
+        if self._over():
+            return np.ones(self.table.encoding.num_actions, np.int8)
         return self.table.mask(self.seat)
 
     def render(self) -> str | None:
@@ -137,6 +140,18 @@ class FrontlinesEnv(gymnasium.Env[Observation, np.int64]):
     def _opponent_action(self, state: State, other: int) -> Action:
         """The bot's action: its view, then its choice (what asking the bot costs)."""
         return self.opponent.choose(state.view(other))
+
+    def _over(self) -> bool:
+        table = self.table
+        return self._forfeited or table.over() or table.truncated()
+
+    def _observe(self) -> Observation:
+        """The agent's observation; once the game is over, its mask is all ones: the step
+        that follows in a vector environment is an autoreset, which ignores its action."""
+        obs = self.table.observe(self.seat)
+        if self._over():
+            obs["action_mask"] = np.ones(self.table.encoding.num_actions, np.int8)
+        return obs
 
     def _info(self) -> dict[str, Any]:
         return {"seat": self.seat, "moves": len(self.table.state.history)}

@@ -16,10 +16,16 @@ when it is not the agent's turn). Actions are the ruleset's dense action ids;
 ``action_space(agent).sample()`` without a mask draws among the ids legal for the player to
 move (:class:`~frontlines.rl._common.LegalDiscrete`). Rewards come
 at the end: +1 win, -1 loss, 0 draw. A Battle Line game still going at
-``max_game_length`` actions is truncated. An illegal action id raises
+``max_game_length`` actions is truncated. ``render_mode="ansi"``: ``render()`` returns the
+table as the terminal game lays it out (``"human"`` prints it).
+
+``env()`` is wrapped as PettingZoo's classic environments are: an illegal action id ends
+the game, -1 for the player who sent it and 0 for the other (``TerminateIllegalWrapper``),
+an id outside the space fails an assertion (``AssertOutOfBoundsWrapper``), and ``reset()``
+must come before anything else (``OrderEnforcingWrapper``). ``raw_env()`` is the same
+environment unwrapped: dealt from the start, and an illegal action id raises
 :class:`~frontlines.rl._common.IllegalActionId` (an ``AssertionError``) naming it and the
-legal ones, and changes nothing. ``render_mode="ansi"``: ``render()`` returns the table as
-the terminal game lays it out (``"human"`` prints it).
+legal ones, changing nothing.
 
 Rules options are keyword arguments with text values: ``env(ruleset="battleline",
 claim_timing="after_play")``.
@@ -31,6 +37,7 @@ from typing import Any
 
 from gymnasium import spaces
 from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
 
 from frontlines.rl._common import IllegalActionId, Observation, Table
 
@@ -38,22 +45,24 @@ AGENTS = ("player_0", "player_1")
 
 
 def env(ruleset: str = "battleline-basic", render_mode: str | None = None, observation: str = "observation",
-        **options: str) -> raw_env:
-    """The AEC environment of ``ruleset`` with ``options``.
-
-    It is not wrapped in PettingZoo's ``AssertOutOfBoundsWrapper`` and
-    ``OrderEnforcingWrapper``: the environment checks every action id itself (an id outside
-    the space is an illegal action like any other), it is dealt and usable from the start,
-    and the wrappers' attribute forwarding would cost more than the game itself.
-    """
-    return raw_env(ruleset, render_mode=render_mode, observation=observation, **options)
+        **options: str) -> AECEnv:
+    """The AEC environment of ``ruleset`` with ``options``, wrapped as PettingZoo's classic
+    environments are: an illegal action id ends the game, -1 for the player who sent it
+    (``TerminateIllegalWrapper``), an id outside the space is an assertion error
+    (``AssertOutOfBoundsWrapper``), and ``reset()`` must come first
+    (``OrderEnforcingWrapper``). :class:`raw_env` is the environment without them."""
+    e: AECEnv = raw_env(ruleset, render_mode=render_mode, observation=observation, **options)
+    e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
+    e = wrappers.AssertOutOfBoundsWrapper(e)
+    return wrappers.OrderEnforcingWrapper(e)
 
 
 class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo is untyped; the name is its convention
-    """The environment without wrappers (see the module's documentation)."""
+    """The environment without wrappers (see the module's documentation): dealt and usable
+    from the start, and an illegal action id raises :class:`IllegalActionId`."""
 
     metadata: dict[str, Any] = {  # noqa: RUF012 (PettingZoo declares it so)
-        "render_modes": ["ansi", "human"], "name": "frontlines_v0", "is_parallelizable": False,
+        "render_modes": ["ansi", "human"], "name": "frontlines_v0", "is_parallelizable": False, "render_fps": 4,
     }
 
     def __init__(self, ruleset: str = "battleline-basic", render_mode: str | None = None,
