@@ -58,6 +58,11 @@ class LegalDiscrete(spaces.Discrete):
             return super().sample()
         return np.int64(legal[int(self.np_random.integers(len(legal)))])
 
+    def contains(self, x: Any) -> bool:
+        if type(x) is int:  # the common case, without Discrete's numpy checks
+            return bool(0 <= x < self.n)
+        return super().contains(x)
+
     def __reduce__(self) -> tuple[type[spaces.Discrete], tuple[int]]:
         return spaces.Discrete, (int(self.n),)
 
