@@ -658,28 +658,24 @@ class FrontlinesState(pyspiel.State):  # type: ignore[misc]
         """The observation tensor of ``player`` (default: the player to move), as a new
         float32 numpy array (OpenSpiel's C++ games give a list; both index and convert
         alike). All zero during the set-up."""
-        return np.frombuffer(self.tensor(self._player_arg(player), False), np.float32).copy()
+        return np.frombuffer(self.tensor(self.player if player is None else player, False), np.float32).copy()
 
     def information_state_tensor(self, player: int | None = None) -> np.ndarray[Any, np.dtype[np.float32]]:
         """The information-state tensor of ``player``, as :meth:`observation_tensor`."""
-        return np.frombuffer(self.tensor(self._player_arg(player), True), np.float32).copy()
-
-    def _player_arg(self, player: int | None) -> int:
-        if player is None:
-            player = self.player
-        if not isinstance(player, int | np.integer):
-            raise TypeError(f"a player is an int, not {player!r}")
-        if not 0 <= player < 2:
-            raise pyspiel.SpielError(f"no tensor for player {int(player)}: players are 0 and 1")
-        return int(player)
+        return np.frombuffer(self.tensor(self.player if player is None else player, True), np.float32).copy()
 
     def tensor(self, player: int, information: bool) -> array[float]:
         """``player``'s observation (or information-state) tensor now, in the array its
         live tensor keeps (rewritten by the next call: copy it to keep it)."""
+        if player != 0 and player != 1:  # the common case first, quickly
+            if not isinstance(player, int | np.integer):
+                raise TypeError(f"a player is an int, not {player!r}")
+            raise pyspiel.SpielError(f"no tensor for player {int(player)}: players are 0 and 1")
         enc = self.rules.encoding
         if self.dealing or self.engine is None:  # nothing to see before the deal is complete
             return _zeros(enc.information_state_size if information else enc.observation_size)
-        return self.seen.live(enc, player, information).update(self.engine.state)
+        live = self.seen.tensors[player + 2 * information] or self.seen.live(enc, int(player), information)
+        return live.update(self.engine.state)
 
     def __str__(self) -> str:
         if self.dealing:

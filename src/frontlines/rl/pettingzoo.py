@@ -88,6 +88,16 @@ class _Classic(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
         self._raw = env
         super().__init__(env)
 
+    def observe(self, agent: str) -> Observation:
+        if not self._has_reset:
+            EnvLogger.error_observe_before_reset()
+        return self._raw.observe(agent)
+
+    def last(self, observe: bool = True) -> tuple[Any, ...]:
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        return self._raw.last(observe)  # type: ignore[no-any-return]
+
     def step(self, action: Any) -> None:
         raw = self._raw
         if not self._has_reset:
