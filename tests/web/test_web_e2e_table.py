@@ -114,3 +114,71 @@ def test_face_down_battlefields_say_little_and_are_turned_over_at_the_end(browse
     assert gettext(lang, "The face-down battlefields are turned over: their rules did not apply in this game.") \
         in page.inner_text(".bf-note")
     assert page.errors == []
+
+
+# Everything a player reads or hears: the page's text and the labels, titles and popovers.
+WORDS_ON_PAGE = """() => [document.body.innerText, ...[...document.querySelectorAll(
+    '[aria-label], [title], [data-tip], [data-refusal]')].flatMap((e) => [e.getAttribute('aria-label'),
+    e.getAttribute('title'), e.dataset.tip, e.dataset.refusal])].filter(Boolean).join('\\n')"""
+
+
+def test_japanese_sentences_follow_each_other_without_a_space(browser: Any, server: LiveServer) -> None:  # noqa: F811
+    """Japanese puts no space after 。: not in the status line (last move, whose move, what to
+    do), the "not provable yet" note, a refused card's popover (its rule, then why it is
+    refused), the tutorial's words after a move."""
+    from test_web_e2e_learn import _fill_flag_one
+
+    def spaced(words: str) -> list[str]:
+        return [line for line in words.split("\n") if "。 " in line]
+
+    gid, token = _fill_flag_one(server.base)
+    page = new_page(browser, viewport={"width": 1280, "height": 900})
+    page.goto(f"{server.base}/g/{gid}?t={token}&lang=ja")
+    assert wait_turn(page) == "me"
+    page.wait_for_selector(".claim-line .counter")
+    status = page.inner_text("#status")
+    assert status.startswith("直前の手：") and status.count("。") >= 2, status
+    words = page.evaluate(WORDS_ON_PAGE)
+    assert "まだ証明できません。" in words and spaced(words) == []
+    page.goto(f"{server.base}/learn/battleline?step=12&lang=ja")  # Companion Cavalry: its rule, then the refusal
+    page.wait_for_selector('[data-tok="hand:CC"].refused')
+    tip = page.get_attribute('[data-tok="hand:CC"]', "data-tip")
+    assert "。⊘" in tip, tip
+    page.click('[data-tok="hand:CC"]', force=True)
+    page.wait_for_selector('#learn[data-done="true"]')
+    assert spaced(page.evaluate(WORDS_ON_PAGE)) == []
+    assert page.errors == []
+
+
+@pytest.mark.parametrize("lang", ["ja", "cs", "fa"])
+def test_war_machine_tracker_headers_keep_their_words_whole_on_a_phone(browser: Any, server: LiveServer,  # noqa: F811
+                                                                      lang: str) -> None:
+    """At 390 wide a country's name in the tracker's headers is never broken inside the word
+    (Japanese breaks between any two characters unless told not to): each name is one line box,
+    and the tracker still fits the screen."""
+    from webhelpers import http_json
+
+    g = http_json(server.base, "/api/games", {"ruleset": "warmachine", "opponent": "bot:random", "seed": 2, "seat": "0"},
+                  timeout=60)
+    page = new_page(browser, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, device_scale_factor=2)
+    page.goto(f"{server.base}{g['url']}&lang={lang}")
+    from frontlines.web.i18n import gettext
+
+    names = [gettext(lang, n) for n in ("Germany", "Italy", "Japan", "Britain", "USA", "USSR")]
+    page.wait_for_selector(".wm-tracker th")
+    # the lines each header's country name takes: the name's own characters, measured as laid out
+    lines = page.evaluate("""(names) => [...document.querySelectorAll('.wm-tracker th')].flatMap((th) => {
+        const walk = document.createTreeWalker(th, NodeFilter.SHOW_TEXT);
+        for (let node = walk.nextNode(); node; node = walk.nextNode()) {
+          const name = names.find((n) => node.data.includes(n));
+          if (!name) continue;
+          const range = document.createRange();
+          range.setStart(node, node.data.indexOf(name));
+          range.setEnd(node, node.data.indexOf(name) + name.length);
+          return [[name, new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size]];
+        }
+        return [];
+    })""", names)
+    assert len(lines) == 12 and all(n == 1 for _, n in lines), lines
+    assert page.evaluate("(() => { const t = document.querySelector('#tracker'); return t.scrollWidth <= t.clientWidth; })()")
+    assert page.errors == []

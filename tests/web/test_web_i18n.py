@@ -193,3 +193,15 @@ def test_the_scripts_name_tactics_cards_as_the_ruleset_does() -> None:
                for m in re.finditer(r"""\bt\(\s*"((?:[^"\\]|\\.)*)"|\bt\(\s*'((?:[^'\\]|\\.)*)'""", script.read_text("utf-8"))
                if names.search(m.group(1) or m.group(2))]
     assert spelled == []
+
+
+@pytest.mark.parametrize("domain", i18n.DOMAINS)
+def test_japanese_puts_no_space_after_its_full_stops(domain: str) -> None:
+    """Japanese sentences follow each other with nothing between them: no translation has an
+    ASCII space after 。, 、, ？, ！ or ： (sentences put together by the scripts are held to the
+    same in test_web_e2e_table.py)."""
+    from babel.messages.pofile import read_po
+
+    with i18n.po_path("ja", domain).open("rb") as fh:
+        catalog = read_po(fh, locale="ja")
+    assert [m.string for m in catalog if isinstance(m.string, str) and re.search(r"[。、？！：] ", m.string)] == []

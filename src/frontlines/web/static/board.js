@@ -120,10 +120,10 @@ export function renderBattleLine(box, v, opts) {
     if (claim && claim.claimable && claim.reason) {
       note = `<p class="proof"><span aria-hidden="true">✔ </span>${esc(proofText(claim))}</p>`;
     } else if (claim && !claim.claimable && (claim.counterexample || claim.reason)) {
-      note = `<p class="counter"><span aria-hidden="true">✘ </span>${esc(t("Not provable yet."))} ` +
-        (claim.counterexample ? `${esc(t("The opponent could still make:"))} ${counterCards(claim.counterexample, rs)}` +
-          `<span class="visually-hidden">${esc(counterText(claim.counterexample, rs))}</span>` : "") +
-        (claim.reason ? ` <span class="reason">${esc(proofText(claim))}</span>` : "") + `</p>`;
+      note = `<p class="counter"><span aria-hidden="true">✘ </span>` + sentences(esc(t("Not provable yet.")),
+        claim.counterexample ? `${esc(t("The opponent could still make:"))} ${counterCards(claim.counterexample, rs)}` +
+          `<span class="visually-hidden">${esc(counterText(claim.counterexample, rs))}</span>` : "",
+        claim.reason ? `<span class="reason">${esc(proofText(claim))}</span>` : "") + `</p>`;
     }
     claimHtml += note;
     // The same words again, under the hand, for the phone (CSS shows one of the two).

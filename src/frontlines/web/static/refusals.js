@@ -2,7 +2,7 @@
 // its parameters and its English words, docs/contracts.md `refusals`); the catalogs give the
 // words. On the table, a hand card that cannot be played says why when clicked (and on
 // hover), and once a card is picked, each flag or place that refuses it says why.
-import { t, num, esc, cardName } from "./common.js";
+import { t, num, esc, cardName, sentences } from "./common.js";
 import { reasonWords } from "./reasons.js";
 import { wmCardName } from "./warmachine.js";
 
@@ -60,7 +60,7 @@ export function showRefusals(box, v, sel, mine) {
       el.dataset.refusal = words;
       // hover, focus and long-press show it too, after the card's rule if it has one (the
       // title is also the button's accessible description)
-      el.dataset.tip = el.dataset.tip ? `${el.dataset.tip} ⊘ ${words}` : words;
+      el.dataset.tip = sentences(el.dataset.tip || "", el.dataset.tip ? `⊘ ${words}` : words);
       el.title = el.dataset.tip;
     }
   }

@@ -238,7 +238,7 @@ function errorText(data) {
   // a refused move says which rule refused it (the engine's reason, in the page's language)
   if (data.code === "illegal" && data.reason) {
     const game = msg && msg.view ? msg.view.game : undefined;
-    return `${known.illegal} ${reasonWords(data.reason, game)}`;
+    return sentences(known.illegal, reasonWords(data.reason, game));
   }
   return known[data.code] || data.message;
 }
@@ -275,7 +275,7 @@ function connect() {
       sel = [];
       const text = errorText(data);
       if (msg) { draw(); setStatus(t("Refused: {message}", { message: text })); }
-      else $("status").textContent = notice ? `${notice} ${text}` : text;
+      else $("status").textContent = sentences(notice, text);
     }
   };
   ws.onclose = (ev) => {

@@ -239,10 +239,10 @@ export function renderWarMachineTracker(box, v) {
     ? t("Not seen: {n} cards (support piles {piles}, opponent's hand {hand}, face down {down}, less {known} you saw among the leftover cards).", where)
     : t("Not seen: {n} cards (support piles {piles}, opponent's hand {hand}, face down {down}).", where))}</p>`;
   html += `<table class="tracker wm-tracker"><thead><tr><th scope="col"><span aria-hidden="true">▲ \\ ▼</span></th>` +
-    ORDER.map((b) => `<th scope="col" style="--c:${FILL[b]}">▼ ${esc(countryName(b))}</th>`).join("") +
+    ORDER.map((b) => `<th scope="col" style="--c:${FILL[b]}">▼ <span class="wm-name">${esc(countryName(b))}</span></th>`).join("") +
     `<th scope="col"><span aria-hidden="true">Σ ○</span><span class="visually-hidden">${esc(t("not seen"))}</span></th></tr></thead><tbody>`;
   for (const a of ORDER) {
-    html += `<tr><th scope="row" style="--c:${FILL[a]}">▲ ${esc(countryName(a))}</th>`;
+    html += `<tr><th scope="row" style="--c:${FILL[a]}">▲ <span class="wm-name">${esc(countryName(a))}</span></th>`;
     for (const b of ORDER) {
       if (a === b) { html += `<td aria-hidden="true">·</td>`; continue; }
       const code = LETTER[a] + LETTER[b];
