@@ -118,7 +118,7 @@ def test_opponents_are_offered_weakest_first_in_every_interface() -> None:
     for name in BOT_OPPONENTS:
         make_bot(name).close()
     pytest.importorskip("fastapi")
-    from frontlines.web.live import OPPONENTS as WEB
+    from frontlines.web.play.game import OPPONENTS as WEB
 
     assert ("friend", "hotseat", *(f"bot:{name}" for name in BOT_OPPONENTS)) == WEB
 

@@ -20,7 +20,7 @@ import pytest
 from webhelpers import LiveServer
 
 from conftest import _fresh_pg_database
-from frontlines.web.live import Manager
+from frontlines.web.play.manager import Manager
 
 ws_client = pytest.importorskip("websockets.sync.client")
 

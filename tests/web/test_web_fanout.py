@@ -15,7 +15,6 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 from webhelpers import make_client
 
-from frontlines.web import live
 from frontlines.web.fanout import (
     CLOSE_SPECTATORS_FULL,
     CLOSE_TOO_MANY_CONNECTIONS,
@@ -23,6 +22,8 @@ from frontlines.web.fanout import (
     Client,
     Limits,
 )
+from frontlines.web.play.game import LiveGame
+from frontlines.web.play.manager import Manager
 from frontlines.web.seats import Role
 from frontlines.web.store import Store
 from frontlines.web.workers import make_bots
@@ -81,8 +82,8 @@ async def _until(condition: Callable[[], bool], limit: float = 60.0) -> None:
         await asyncio.sleep(0.01)
 
 
-async def _manager(tmp_path: Path, limits: Limits) -> live.Manager:
-    return live.Manager(Store(f"sqlite:///{tmp_path / 'f.db'}"), bots=make_bots("thread", 1, timeout=30), limits=limits)
+async def _manager(tmp_path: Path, limits: Limits) -> Manager:
+    return Manager(Store(f"sqlite:///{tmp_path / 'f.db'}"), bots=make_bots("thread", 1, timeout=30), limits=limits)
 
 
 def test_a_dead_consumer_is_dropped_and_holds_up_nobody(tmp_path: Path) -> None:
@@ -125,13 +126,13 @@ def test_a_dead_consumer_is_dropped_and_holds_up_nobody(tmp_path: Path) -> None:
 
 def test_one_serialisation_per_audience_and_quiet_joins(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     made: list[Role | None] = []
-    original = live.LiveGame.message_text
+    original = LiveGame.message_text
 
-    def counting(self: live.LiveGame, role: Role | None) -> str:
+    def counting(self: LiveGame, role: Role | None) -> str:
         made.append(role)
         return original(self, role)
 
-    monkeypatch.setattr(live.LiveGame, "message_text", counting)
+    monkeypatch.setattr(LiveGame, "message_text", counting)
 
     async def main() -> None:
         m = await _manager(tmp_path, Limits(presence_every=0.01))

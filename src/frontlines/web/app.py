@@ -57,7 +57,8 @@ from frontlines.web.inputs import (
     parse_message,
     valid_game_id,
 )
-from frontlines.web.live import GameError, LiveGame, Manager, record_of
+from frontlines.web.play.game import GameError, LiveGame, record_of
+from frontlines.web.play.manager import Manager
 from frontlines.web.settings import Settings, from_environment
 from frontlines.web.store import STATUSES, Store
 from frontlines.web.workers import make_bots

@@ -16,7 +16,7 @@ import time
 from collections import OrderedDict
 from dataclasses import dataclass
 
-from frontlines.web.live import Manager
+from frontlines.web.play.manager import Manager
 
 log = logging.getLogger("frontlines.web")
 

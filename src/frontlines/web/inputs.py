@@ -16,7 +16,7 @@ from typing import Annotated, Any, Literal
 import pydantic_core
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, ValidationError
 
-from frontlines.web.live import MAX_NAME, OPPONENTS
+from frontlines.web.play.game import MAX_NAME, OPPONENTS
 
 MAX_BODY = 16 * 1024  # bytes of a request body (a new game is about 200)
 MAX_MESSAGE = 4096  # characters of a WebSocket message

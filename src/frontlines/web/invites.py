@@ -14,7 +14,8 @@ import secrets
 from typing import Any
 
 from frontlines.web import seats
-from frontlines.web.live import GameError, LiveGame, Manager
+from frontlines.web.play.game import GameError, LiveGame
+from frontlines.web.play.manager import Manager
 from frontlines.web.seats import Role
 
 

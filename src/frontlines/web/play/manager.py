@@ -1,10 +1,5 @@
 """Games being played: in-memory states backed by the store, connections, bot turns.
 
-The server is authoritative. A client sends action *text*; the engine parses and
-validates it; only then is it stored and applied. Each connection is sent the view of
-its own seat (``state.view(seat).to_dict()``) or the public view for spectators, so no
-message ever carries a card its receiver could not see at the table.
-
 Live games stay in memory behind an LRU cap; a game that falls out (or that was played
 before a restart) is rebuilt from its setup notation and its stored actions.
 
@@ -24,17 +19,13 @@ import secrets
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy.orm import Session
 
-from frontlines.bots.levels import BOT_OPPONENTS
 from frontlines.core.errors import FrontlinesError, IllegalAction
-from frontlines.core.game import State
 from frontlines.core.reasons import english
-from frontlines.core.record import GameRecord, outcome_tags, result_text
-from frontlines.core.referee import Failure, Referee
+from frontlines.core.referee import Failure
 from frontlines.games import game_module
 from frontlines.web import cluster, seats
 from frontlines.web.fanout import (
@@ -49,9 +40,9 @@ from frontlines.web.fanout import (
     Limits,
     Refused,
     TokenBucket,
-    dumps,
     refuse,
 )
+from frontlines.web.play.game import MAX_NAME, OPPONENTS, GameError, LiveGame, ending_of, rebuild
 from frontlines.web.seats import Role
 from frontlines.web.store import GameClosed, StaleGame, Store, StoredGame
 from frontlines.web.workers import BotFault, Bots
@@ -69,204 +60,8 @@ def _log_failure(task: asyncio.Task[None]) -> None:
     if not task.cancelled() and task.exception() is not None:
         log.warning("presence notice failed: %s", task.exception())
 
-OPPONENTS = ("friend", "hotseat", *(f"bot:{level}" for level in BOT_OPPONENTS))
-MAX_NAME = 40
-
-
-class GameError(Exception):
-    """A request that changes nothing; ``code`` is one word the client can switch on."""
-
-    def __init__(self, code: str, message: str, reason: dict[str, Any] | None = None) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        # why the game refused a move, as the engine says it (code, params, English words);
-        # pages put it in their own language
-        self.reason = reason
-
-    def to_message(self) -> dict[str, Any]:
-        """The error as sent to a client: ``{"type": "error", "code", "message"[, "reason"]}``."""
-        out: dict[str, Any] = {"type": "error", "code": self.code, "message": self.message}
-        if self.reason is not None:
-            out["reason"] = self.reason
-        return out
-
 
 _DROP_CAUSES = {CLOSE_TOO_SLOW: "too_slow", CLOSE_TOO_MANY_MESSAGES: "too_many_messages"}
-
-
-# --- one game ---------------------------------------------------------------------------
-@dataclass(eq=False)
-class LiveGame:
-    stored: StoredGame
-    state: State
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    clients: set[Client] = field(default_factory=set)
-    bot_task: asyncio.Task[None] | None = None
-    _referee: Referee | None = None
-    # Another process changed the game: ``dirty`` until this process has read the change.
-    dirty: bool = False
-    refresher: asyncio.Task[None] | None = None
-
-    @property
-    def referee(self) -> Referee:
-        """Judges moves, resignations and bot failures; people play without a move limit."""
-        if self._referee is None or self._referee.state is not self.state:  # a new deal (re-invite)
-            self._referee = Referee(self.state, max_actions=None)
-        return self._referee
-    # Connections by role (0, 1, "both", None for spectators), kept as counts so that
-    # a message to thousands of spectators does not count them each time.
-    connected: dict[Role | None, int] = field(default_factory=dict)
-    # The view of each seat (None: spectators) as JSON text, for the position it was made
-    # in: serialised once per change, however many connections receive it.
-    _views: dict[int | None, tuple[State, tuple[int, str, str], str]] = field(default_factory=dict)
-    presence_timer: asyncio.TimerHandle | None = None
-    # Seats and spectators connected to other processes (several processes on one
-    # PostgreSQL): origin -> (seat bit mask, spectators, when it was last heard). An entry
-    # not heard again within PRESENCE_TTL is dropped, so a process that died stops counting.
-    remote: dict[str, tuple[int, int, float]] = field(default_factory=dict)
-    # Spectators came or went here: the other processes are told once this fires.
-    watching_timer: asyncio.TimerHandle | None = None
-
-    @property
-    def id(self) -> str:
-        return self.stored.id
-
-    @property
-    def ply(self) -> int:
-        return len(self.stored.actions)
-
-    @property
-    def hotseat(self) -> bool:
-        return self.stored.opponent == "hotseat"
-
-    def role_of(self, token: str | None) -> Role | None:
-        """The role a token holds; ``None`` (spectator) for no token or an unknown one."""
-        return seats.seat_of(token, self.stored.seat_hashes, hotseat=self.hotseat)
-
-    def seat_to_act(self, role: Role | None) -> int | None:
-        """The seat this role may move for now, if any (never the bot's)."""
-        mover = self.referee.to_move()
-        if role is None or mover is None or (mover == self.stored.bot_seat and role is not Role.BOTH):
-            return None
-        return mover if role.seat_now(mover) == mover else None
-
-    def _view_seat(self, role: Role | None) -> int | None:
-        # Pass-and-play shows the hand of whoever is to move; the page hides it behind a
-        # "pass the device" screen between turns.
-        return None if role is None else role.seat_now(self.state.current_player())
-
-    def view_dict(self, role: Role | None) -> dict[str, Any]:
-        return self.state.view(self._view_seat(role)).to_dict()
-
-    def _view_text(self, role: Role | None) -> str:
-        seat = self._view_seat(role)
-        position = (self.ply, self.stored.status, self.stored.termination)
-        cached = self._views.get(seat)
-        # The state object counts too: a re-invite deals a new game at the same ply.
-        if cached is not None and cached[0] is self.state and cached[1] == position:
-            return cached[2]
-        text = dumps(self.state.view(seat).to_dict())
-        self._views[seat] = (self.state, position, text)
-        return text
-
-    def local_seats(self) -> int:
-        """The seats connected to this process, as a bit mask (bit 0 seat 0, bit 1 seat 1)."""
-        both = self.connected.get(Role.BOTH, 0) > 0
-        return ((both or self.connected.get(Role.SEAT_0, 0) > 0) * 1) | ((both or self.connected.get(Role.SEAT_1, 0) > 0) * 2)
-
-    def presence(self) -> int:
-        """What this process tells the others of the game: the seats connected here (bits 0
-        and 1) and, above them, how many watch here (a process that knows only the seat bits
-        reads the same seats)."""
-        return self.local_seats() | self.watching_here << 2
-
-    def online(self) -> list[bool]:
-        mask = self.local_seats()
-        for theirs, _watching, _heard in self.remote.values():
-            mask |= theirs
-        online = [bool(mask & 1), bool(mask & 2)]
-        if self.stored.bot_seat is not None:
-            online[self.stored.bot_seat] = True
-        return online
-
-    @property
-    def watching_here(self) -> int:
-        """Spectators connected to this process (its caps and its messages count these)."""
-        return self.connected.get(None, 0)
-
-    @property
-    def spectators(self) -> int:
-        """Spectators of the game on every process (as last heard from the others)."""
-        return self.watching_here + sum(watching for _seats, watching, _heard in self.remote.values())
-
-    def _head(self, role: Role | None) -> dict[str, Any]:
-        return {
-            "type": "view",
-            "game_id": self.id,
-            "ply": self.ply,
-            "role": None if role is None else role.value,
-            "ruleset": self.stored.ruleset,
-            "names": list(self.stored.names),
-            "opponent": self.stored.opponent,
-            "bot_seat": self.stored.bot_seat,
-            "status": self.stored.status,
-            "online": self.online(),
-            "spectators": self.spectators,
-            "invite_open": bool(self.stored.invite_hash),
-        }
-
-    def message(self, role: Role | None) -> dict[str, Any]:
-        return {**self._head(role), "view": self.view_dict(role)}
-
-    def message_text(self, role: Role | None) -> str:
-        """:meth:`message` as wire text, the view's part taken from the per-position cache."""
-        return dumps(self._head(role))[:-1] + ',"view":' + self._view_text(role) + "}"
-
-    def reseat(self, client: Client, role: Role | None) -> None:
-        """Give a connection another role (an invite was renewed), keeping the counts right."""
-        self.connected[client.role] = self.connected.get(client.role, 1) - 1
-        client.role = role
-        self.connected[role] = self.connected.get(role, 0) + 1
-
-    def presence_text(self) -> str:
-        return dumps({"type": "presence", "game_id": self.id, "online": self.online(), "spectators": self.spectators})
-
-    def summary(self) -> dict[str, Any]:
-        return {
-            "id": self.id, "ruleset": self.stored.ruleset, "names": list(self.stored.names),
-            "opponent": self.stored.opponent, "bot_seat": self.stored.bot_seat, "status": self.stored.status,
-            "result": self.stored.result, "reason": self.stored.reason, "plies": self.ply,
-        }
-
-
-def rebuild(stored: StoredGame) -> State:
-    """The current state of a stored game: setup, every action, then any resignation."""
-    from frontlines.games import parse_state
-
-    state = parse_state(stored.setup)
-    for text in stored.actions:
-        state.apply(state.parse_action(text))
-    if stored.termination and stored.loser is not None and not state.is_terminal():
-        state.resign(stored.loser, stored.termination)
-    return state
-
-
-def record_of(stored: StoredGame) -> GameRecord:
-    """A game record (text/JSON) of a stored game."""
-    state = rebuild(stored)
-    tags: dict[str, str] = {
-        "Game": state.game, "Ruleset": stored.ruleset, "Site": "frontlines web", "GameId": stored.id,
-    }
-    players = [stored.names[0] or "", stored.names[1] or ""]
-    if stored.bot_seat is not None:
-        players[stored.bot_seat] = players[stored.bot_seat] or stored.opponent
-    tags["Player0"], tags["Player1"] = players
-    tags.update(outcome_tags(state.outcome()))
-    for key, value in sorted(stored.options.items()):
-        tags[f"Option_{key}"] = value
-    tags["Setup"] = stored.setup
-    return GameRecord(tags, list(stored.actions))
 
 
 # --- all games --------------------------------------------------------------------------
@@ -729,7 +524,7 @@ class Manager:
         # What the action leads to, stored with it: the result if it ends the game, and the
         # bot's turn if it is the bot's to move next.
         state.push(action)
-        ending = _ending(state) if state.is_terminal() else None
+        ending = ending_of(state) if state.is_terminal() else None
         bot_next = ending is None and state.current_player() == game.stored.bot_seat
         state.pop()
         try:
@@ -771,7 +566,7 @@ class Manager:
     async def _finish(self, game: LiveGame) -> None:
         """Store how the referee ended the game (a resignation, a forfeit), only if it still
         stands at this ply. Caller holds the game lock."""
-        ending = _ending(game.state)
+        ending = ending_of(game.state)
         try:
             await self._db(self.store.finish, game.id, result=ending["result"], reason=ending["reason"],
                            termination=ending["termination"], loser=ending["loser"], ply=game.ply,
@@ -985,13 +780,4 @@ class Manager:
         await self.bots.close()
         self.db_executor.shutdown(wait=True)
 
-
-def _ending(state: State) -> dict[str, Any]:
-    """The stored form of how ``state`` ended."""
-    outcome = state.outcome()
-    termination, loser = "", None
-    if outcome is not None and outcome.reason.out_of_rules and outcome.winner is not None:
-        termination, loser = str(outcome.reason), 1 - outcome.winner
-    return {"status": "finished", "result": result_text(outcome), "reason": outcome.reason if outcome is not None else "",
-            "termination": termination, "loser": loser}
 

@@ -1,0 +1,1 @@
+"""Games in play (see docs/web.md, "Server structure")."""
