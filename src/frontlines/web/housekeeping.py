@@ -16,6 +16,7 @@ import time
 from collections import OrderedDict
 from dataclasses import dataclass
 
+from frontlines.web.play.events import GameEnded
 from frontlines.web.play.manager import Manager
 
 log = logging.getLogger("frontlines.web")
@@ -83,6 +84,7 @@ async def abandon_idle(manager: Manager, *, unstarted_after: float, idle_after: 
             async with game.lock:
                 if game.stored.status == "active":
                     game.stored.status = "abandoned"
+                    manager.bus.publish(GameEnded(game, here=True))
             await manager.broadcast(game)
     if ids:
         log.info("%d idle games marked abandoned", len(ids))

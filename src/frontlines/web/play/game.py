@@ -46,19 +46,41 @@ class GameError(Exception):
         return out
 
 
-
 # --- one game ---------------------------------------------------------------------------
 @dataclass(eq=False)
 class LiveGame:
+    """A game in this process's memory. Its fields are grouped by the part of the server
+    that keeps them (docs/web.md, "Server structure")."""
+
+    # The game itself (the table writes them; sync replaces them with what another
+    # process stored). Changes to either are made under ``lock``.
     stored: StoredGame
     state: State
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    clients: set[Client] = field(default_factory=set)
-    bot_task: asyncio.Task[None] | None = None
     _referee: Referee | None = None
-    # Another process changed the game: ``dirty`` until this process has read the change.
+    # The view of each seat (None: spectators) as JSON text, for the position it was made
+    # in: serialised once per change, however many connections receive it.
+    _views: dict[int | None, tuple[State, tuple[int, str, str], str]] = field(default_factory=dict)
+    # Connections (connections.py): the clients here, and their counts by role (0, 1,
+    # "both", None for spectators), kept as counts so that a message to thousands of
+    # spectators does not count them each time.
+    clients: set[Client] = field(default_factory=set)
+    connected: dict[Role | None, int] = field(default_factory=dict)
+    # Presence (presence.py): seats and spectators connected to other processes (several
+    # processes on one PostgreSQL): origin -> (seat bit mask, spectators, when it was last
+    # heard). An entry not heard again within PRESENCE_TTL is dropped, so a process that
+    # died stops counting. The timers: spectators here get a "presence" message once
+    # ``presence_timer`` fires; the other processes hear of spectators who came or went
+    # here once ``watching_timer`` fires.
+    remote: dict[str, tuple[int, int, float]] = field(default_factory=dict)
+    presence_timer: asyncio.TimerHandle | None = None
+    watching_timer: asyncio.TimerHandle | None = None
+    # Sync (sync.py): another process changed the game, and ``dirty`` stays set until this
+    # process has read the change (in ``refresher``).
     dirty: bool = False
     refresher: asyncio.Task[None] | None = None
+    # Bot turns (botturns.py): the bot's turn being played here.
+    bot_task: asyncio.Task[None] | None = None
 
     @property
     def referee(self) -> Referee:
@@ -66,23 +88,15 @@ class LiveGame:
         if self._referee is None or self._referee.state is not self.state:  # a new deal (re-invite)
             self._referee = Referee(self.state, max_actions=None)
         return self._referee
-    # Connections by role (0, 1, "both", None for spectators), kept as counts so that
-    # a message to thousands of spectators does not count them each time.
-    connected: dict[Role | None, int] = field(default_factory=dict)
-    # The view of each seat (None: spectators) as JSON text, for the position it was made
-    # in: serialised once per change, however many connections receive it.
-    _views: dict[int | None, tuple[State, tuple[int, str, str], str]] = field(default_factory=dict)
-    presence_timer: asyncio.TimerHandle | None = None
-    # Seats and spectators connected to other processes (several processes on one
-    # PostgreSQL): origin -> (seat bit mask, spectators, when it was last heard). An entry
-    # not heard again within PRESENCE_TTL is dropped, so a process that died stops counting.
-    remote: dict[str, tuple[int, int, float]] = field(default_factory=dict)
-    # Spectators came or went here: the other processes are told once this fires.
-    watching_timer: asyncio.TimerHandle | None = None
 
     @property
     def id(self) -> str:
         return self.stored.id
+
+    @property
+    def bot_thinking(self) -> bool:
+        """A bot turn is running for this game in this process (:mod:`frontlines.web.play.botturns`)."""
+        return self.bot_task is not None and not self.bot_task.done()
 
     @property
     def ply(self) -> int:
@@ -180,6 +194,17 @@ class LiveGame:
         self.connected[client.role] = self.connected.get(client.role, 1) - 1
         client.role = role
         self.connected[role] = self.connected.get(role, 0) + 1
+
+    def send_views(self) -> None:
+        """The change to every connection: serialised once per audience, queued on each
+        connection. Nothing in it waits, so it never waits for a connection and no other
+        change can come between two connections' copies."""
+        texts: dict[Role | None, str] = {}
+        for c in list(self.clients):
+            text = texts.get(c.role)
+            if text is None:
+                text = texts[c.role] = self.message_text(c.role)
+            c.send(text)
 
     def presence_text(self) -> str:
         return dumps({"type": "presence", "game_id": self.id, "online": self.online(), "spectators": self.spectators})
