@@ -70,6 +70,8 @@ _BAD_CALLS = [
     ["selfplay", "--rules", "battleline", "--p0", "nope", "--p1", "random"],
     ["record", "{missing}"],
     ["record", "{notrec}"],
+    ["analyse", "{missing}"],
+    ["analyse", "{notrec}"],
     ["bench", "--rules", "nope"],
     ["arena", "--rules", "nope"],
     ["arena", "--rules", "battleline", "--bot", "x=nope", "--bot", "r=random"],

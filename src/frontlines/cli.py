@@ -25,6 +25,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "bench": ("frontlines.commands.bench", "speed figures: random games/s, proofs/s, ISMCTS iterations/s"),
     "rules": ("frontlines.commands.rules", "list rulesets and their options"),
     "record": ("frontlines.commands.record", "check, replay, convert game records (text <-> JSON)"),
+    "analyse": ("frontlines.commands.analyse", "review a game record: win chance before and after each move, mistakes"),
 }
 
 

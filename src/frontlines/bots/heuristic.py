@@ -60,6 +60,17 @@ class GamePolicy:
         best = self.choose(view, rng, samples)
         return [(1.0 if a == best else 0.0, a) for a in view.legal_actions()]
 
+    def choose_in_state(self, state: State, player: int, legal: list[Action], rng: random.Random) -> Action:
+        """The heuristic's choice for ``player`` (to move) in a full ``state``, from what that
+        player knows of it (search plays the rest of a turn in a sampled deal so)."""
+        return self.choose(state.view(player), rng)
+
+    def ranked_in_state(self, state: State, player: int, legal: list[Action], rng: random.Random, n: int = 0) -> list[Action]:
+        """The heuristic's best ``n`` actions (0: all, best first) for ``player`` (to move) in a
+        full ``state``, from what that player knows of it."""
+        ranked = [a for _, a in self.ranked(state.view(player), rng)]
+        return ranked[:n] if n else ranked
+
     def candidates(self, state: State, legal: list[Action], width: int, rng: random.Random) -> list[Action]:
         """At most ``width`` promising actions among ``legal`` (search expands only these)."""
         return legal

@@ -559,6 +559,21 @@ class BattleLinePolicy(GamePolicy):
         return -1.0
 
     # --- search support -----------------------------------------------------------------
+    def choose_in_state(self, state: State, player: int, legal: list[Action], rng: random.Random) -> Action:
+        # the state itself, read as ``player`` knows it (Position reads only that player's
+        # hand and the unseen troops): no view to build and sample
+        scored = self.score_actions(cast(BattleLineState, state), player, [cast(int, a) for a in legal], rng)
+        return max(scored, key=lambda sa: sa[0])[1]
+
+    def ranked_in_state(self, state: State, player: int, legal: list[Action], rng: random.Random, n: int = 0) -> list[Action]:
+        scored = self.score_actions(cast(BattleLineState, state), player, [cast(int, a) for a in legal], rng)
+        scored.sort(key=lambda sa: -sa[0])
+        return [a for _, a in (scored[:n] if n else scored)]
+
+    def cheap_plays(self, state: BattleLineState) -> list[tuple[float, int]]:
+        """(score, action) of every troop play of the player to move, by the rollout policy's patterns, without noise."""
+        return self._cheap_plays(state, _NO_RNG, 0.0)
+
     def _cheap_plays(self, s: BattleLineState, rng: random.Random, noise: float) -> list[tuple[float, int]]:
         """(cheap score, action) of every troop play of the player to move."""
         me = s.to_move

@@ -34,6 +34,7 @@ from frontlines.bots.levels import LEVELS
 
 if TYPE_CHECKING:
     from frontlines.bots.ismcts import SearchParams
+    from frontlines.bots.pimc import PimcParams
 
 _DESCRIPTIONS: dict[str, str] = {
     "random": "uniformly random legal action, but always takes a provable claim",
@@ -41,6 +42,9 @@ _DESCRIPTIONS: dict[str, str] = {
     "ismcts": "Information Set MCTS; options time=SECONDS, iterations=N, workers=N, exploration=C, "
     "epsilon=E, rollout_depth=D, horizon=H, late_horizon=H, late_from=F, eval_samples=N, eval_scale=S, "
     "late_eval_samples=N, late_eval_scale=S, eval_hand=0|1, max_nodes=N, eval_weight=W",
+    "pimc": "perfect-information sampling with common random numbers: every candidate move judged on the same "
+    "sampled deals against the opponent's best reply there; options deals=N, width=N, all_below=N, replies=N, "
+    "reply=min|own, eval_hand=0|1, endgame=0|1, endgame_nodes=N, time=SECONDS (a safety cap)",
     "cmd": "external engine: cmd:<command line> (or cmd:proto=NAME:<command line>)",
     "openspiel": "an OpenSpiel search (extra frontlines[rl]): openspiel:ismcts or openspiel:mcts, options "
     "simulations=N, uct_c=C, rollouts=N, world_samples=N (ismcts)",
@@ -158,6 +162,22 @@ def _make_ismcts(options: dict[str, str], seed: int | None) -> Bot:
     return ISMCTSBot(seed=seed, params=search_params(options))
 
 
+def pimc_params(options: dict[str, str]) -> PimcParams:
+    """Sampling-search parameters from ``pimc:`` spec options (text values); ``ValueError`` names a bad one."""
+    from frontlines.bots.pimc import INTEGER_PARAMS, PimcParams
+
+    values: dict[str, Any] = {}
+    names = [f.name for f in fields(PimcParams)]
+    for key, value in options.items():
+        if key not in names:
+            raise ValueError(f"unknown pimc option {key!r}; known: {', '.join(names)}")
+        kind: Callable[[str], Any] = int if key in INTEGER_PARAMS else str if key == "reply" else float
+        values[key] = _number("pimc", key, value, kind)
+    params = PimcParams(**values)
+    params.check()
+    return params
+
+
 def make_bot(spec: str | BotSpec, seed: int | None = None, *, protocol: str = DEFAULT_PROTOCOL, **external: Any) -> Bot:
     """Build the bot named by ``spec``; ``ValueError`` with a clear message for a bad spec.
 
@@ -201,6 +221,13 @@ def make_bot(spec: str | BotSpec, seed: int | None = None, *, protocol: str = DE
         noise = _number(name, "noise", options.get("noise", "0"), float)
         samples = _number(name, "samples", options.get("samples", "0"), int)
         bot = HeuristicBot(seed=seed, noise=noise, samples=samples)
+        if options:
+            bot.name = text
+        return bot
+    if name == "pimc":
+        from frontlines.bots.pimc import PimcBot
+
+        bot = PimcBot(seed=seed, params=pimc_params(options))
         if options:
             bot.name = text
         return bot

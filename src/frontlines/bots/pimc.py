@@ -1,0 +1,292 @@
+"""Perfect-information sampling with common random numbers: compare moves on the same deals.
+
+One decision:
+
+1. *Deals.* ``deals`` full states consistent with the bot's view (``View.sample``, through
+   the game policy's ``determinise``), drawn once from a seed that depends on the view:
+   every candidate move is judged on the same deals (common random numbers), so the
+   difference between two moves is measured deal by deal and most of the luck of the
+   deal cancels in it.
+2. *Candidates.* The heuristic's best ``width`` moves (every legal move when there are at
+   most ``all_below``).
+3. *A line per deal and candidate.* My move, the rest of my turn (claims, the draw: the
+   heuristic's choices, the draw itself as the deal has it), then the opponent's turn *in
+   that deal*, where it knows its hand: its heuristic's best ``replies`` moves are tried
+   and the one it would pick is kept (``reply=min``: the worst for me by my evaluation;
+   ``reply=own``: the best for it by its own evaluation of its information), then my
+   provable claims, then the evaluation of the position from my side.
+4. *Choice.* The candidate with the best mean over the deals.
+
+Budgets are work units (deals and candidates), so a seed gives the same move whatever the
+load; ``time`` is only a safety cap (the deals played by every candidate when it strikes
+are the ones compared).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import random
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, fields, replace
+from typing import Any
+
+from frontlines.bots.base import Bot, Clock
+from frontlines.bots.heuristic import GamePolicy, outcome_value, policy_for
+from frontlines.bots.ismcts import _stable_seed
+from frontlines.core.game import Action, State, View
+
+INTEGER_PARAMS = frozenset({"deals", "width", "all_below", "replies", "follow", "eval_hand", "endgame", "endgame_nodes"})
+REPLY_RULES = ("min", "own")
+
+
+@dataclass(frozen=True)
+class PimcParams:
+    """Knobs of one decision (work units; ``time`` is a safety cap in seconds, ``None``: none)."""
+
+    deals: int = 32  # sampled deals, the same for every candidate
+    width: int = 6  # candidate moves: the heuristic's best N (0: every legal move)
+    all_below: int = 0  # every legal move is a candidate when there are at most this many
+    replies: int = 4  # opponent moves tried in each deal: its heuristic's best N (0: every legal move)
+    reply: str = "min"  # which of them it plays: min (worst for me by my evaluation) or own (its evaluation)
+    follow: int = 0  # then my heuristic's best N answers in the deal, the best kept (0: evaluate there)
+    eval_hand: int = 1  # 1: my evaluation reads the opponent's hand of the deal
+    endgame: int = 1  # 1: solve exactly where nothing hidden is left (Battle Line family, both decks empty)
+    endgame_nodes: int = 200_000  # node budget of the exact endgame search
+    time: float | None = None  # seconds: a safety cap, not a budget
+
+    def __reduce__(self) -> tuple[type[PimcParams], tuple[Any, ...]]:
+        return PimcParams, tuple(getattr(self, f.name) for f in fields(self))
+
+    def check(self) -> None:
+        if not 1 <= self.deals <= 100_000:
+            raise ValueError(f"pimc deals must be 1-100000, not {self.deals}")
+        if self.width < 0 or self.all_below < 0 or self.replies < 0 or self.follow < 0:
+            raise ValueError("pimc width, all_below, replies and follow must be >= 0")
+        if self.reply not in REPLY_RULES:
+            raise ValueError(f"pimc reply must be one of {', '.join(REPLY_RULES)}, not {self.reply!r}")
+        if self.eval_hand not in (0, 1) or self.endgame not in (0, 1):
+            raise ValueError("pimc eval_hand and endgame must be 0 or 1")
+        if self.endgame_nodes < 1:
+            raise ValueError("pimc endgame_nodes must be >= 1")
+        if self.time is not None and not self.time > 0:
+            raise ValueError(f"pimc time must be positive, not {self.time}")
+
+
+Evaluation = Callable[[State, int], float]
+
+
+@dataclass
+class Judged:
+    """The candidates of one decision and their values on each deal (from the mover's side)."""
+
+    actions: list[Action]
+    values: list[list[float]]  # values[i][k]: candidate i on deal k
+    deals: int  # deals every candidate was judged on
+    seconds: float
+
+    def mean(self, i: int) -> float:
+        row = self.values[i][: self.deals]
+        return sum(row) / len(row) if row else 0.5
+
+    def best(self) -> int:
+        """The index of the best mean (ties: the earlier candidate, the heuristic's order)."""
+        means = [self.mean(i) for i in range(len(self.actions))]
+        return max(range(len(means)), key=lambda i: (means[i], -i))
+
+    def difference(self, i: int, j: int) -> tuple[float, float]:
+        """Candidate ``i`` less ``j``: the mean difference over the same deals and its standard error."""
+        n = self.deals
+        d = [a - b for a, b in zip(self.values[i][:n], self.values[j][:n], strict=True)]
+        if n < 2:
+            return (d[0] if d else 0.0), 0.0
+        mean = sum(d) / n
+        var = sum((x - mean) ** 2 for x in d) / (n - 1)
+        return mean, math.sqrt(var / n)
+
+
+def _apply_forced(state: State, player: int, policy: GamePolicy) -> None:
+    """Take ``player``'s provable claims while it is to move and has one."""
+    while not state.is_terminal() and state.current_player() == player:
+        legal = state.legal_actions()
+        forced = policy.forced(state, legal)
+        if forced is None:
+            return
+        state.apply(forced)
+
+
+def _finish_turn(state: State, player: int, policy: GamePolicy, rng: random.Random) -> None:
+    """Play ``player``'s remaining decisions of its turn (claims, draws) by its heuristic."""
+    while not state.is_terminal() and state.current_player() == player:
+        legal = state.legal_actions()
+        forced = policy.forced(state, legal)
+        state.apply(forced if forced is not None else policy.choose_in_state(state, player, legal, rng))
+
+
+class Line:
+    """Judges lines from sampled deals for one mover: the evaluation and the opponent model."""
+
+    def __init__(self, policy: GamePolicy, params: PimcParams, me: int, evaluate: Evaluation, own: Evaluation) -> None:
+        self.policy = policy
+        self.params = params
+        self.me = me
+        self.evaluate = evaluate  # my evaluation (reads the deal's opponent hand with eval_hand)
+        self.own = own  # an evaluation of a player's information alone (the opponent's, for reply=own)
+        self._rng = random.Random(0)  # the line's generator (``value`` sets it)
+
+    def value(self, deal: State, action: Action, rng: random.Random) -> float:
+        """My value of playing ``action`` in ``deal`` (not changed)."""
+        me, policy = self.me, self.policy
+        self._rng = rng
+        state = deal.clone()
+        state.apply(action)
+        _finish_turn(state, me, policy, rng)
+        if state.is_terminal():
+            return outcome_value(state.outcome(), me)
+        opp = state.current_player()
+        assert opp is not None
+        _apply_forced(state, opp, policy)
+        if state.is_terminal() or state.current_player() != opp:
+            return self._settle(state)
+        legal = state.legal_actions()
+        replies = policy.ranked_in_state(state, opp, legal, rng, self.params.replies)
+        best = -1.0
+        chosen = 0.5
+        for reply in replies:
+            after = state.clone()
+            after.apply(reply)
+            _finish_turn(after, opp, policy, rng)
+            mine = self._settle(after)
+            if self.params.reply == "min":
+                score = 1.0 - mine
+            else:
+                score = 1.0 - mine if after.is_terminal() else self.own(after, opp)
+            if score > best:
+                best, chosen = score, mine
+        return chosen
+
+    def _settle(self, state: State) -> float:
+        """My value of ``state`` after the opponent's turn: my provable claims, then the
+        evaluation, or with ``follow`` the best of my heuristic's best answers, each evaluated
+        after my turn."""
+        me, policy = self.me, self.policy
+        _apply_forced(state, me, policy)
+        if state.is_terminal():
+            return outcome_value(state.outcome(), me)
+        follow = self.params.follow
+        if not follow or state.current_player() != me:
+            return self.evaluate(state, me)
+        best = 0.0
+        rng = self._rng
+        for answer in policy.ranked_in_state(state, me, state.legal_actions(), rng, follow):
+            after = state.clone()
+            after.apply(answer)
+            _finish_turn(after, me, policy, rng)
+            value = outcome_value(after.outcome(), me) if after.is_terminal() else self.evaluate(after, me)
+            best = max(best, value)
+        return best
+
+
+def judge(
+    view: View,
+    actions: list[Action],
+    params: PimcParams,
+    seed: int,
+    policy: GamePolicy | None = None,
+    evaluate: Evaluation | None = None,
+) -> Judged:
+    """Every action of ``actions`` on the same ``params.deals`` deals sampled from ``view``."""
+    policy = policy or policy_for(view.ruleset)
+    me = view.viewer
+    if me is None:
+        raise ValueError("pimc judges a player's view, not a spectator's")
+    mine = policy.with_evaluation(0, 0.0, bool(params.eval_hand))
+    line = Line(policy, params, me, evaluate or mine.evaluate, policy.evaluate)
+    values: list[list[float]] = [[] for _ in actions]
+    started = time.perf_counter()
+    deadline = None if params.time is None else started + params.time
+    done = 0
+    for k in range(params.deals):
+        deal_rng = random.Random(_stable_seed(seed, "deal", k))
+        deal = policy.determinise(view, deal_rng)
+        for i, action in enumerate(actions):
+            # the same generator for every candidate on this deal: ties in the heuristic's
+            # choices down the line break alike
+            values[i].append(line.value(deal, action, random.Random(_stable_seed(seed, "line", k))))
+        done += 1
+        if deadline is not None and time.perf_counter() >= deadline:
+            break
+    return Judged(list(actions), values, done, time.perf_counter() - started)
+
+
+class PimcBot(Bot):
+    """Perfect-information sampling with common random numbers (module text)."""
+
+    name = "pimc"
+
+    def __init__(self, seed: int | None = None, params: PimcParams | None = None, **options: Any) -> None:
+        self.params = replace(params or PimcParams(), **options)
+        self.params.check()
+        self._seed = seed if seed is not None else int.from_bytes(os.urandom(8), "big")
+        self._game_seed: object = ""
+        self._last: dict[str, Any] = {}
+
+    def new_game(self, ruleset: str, seat: int, seed: int | None = None) -> None:
+        self._game_seed = f"{seed}:{seat}"
+
+    def candidates(self, view: View, policy: GamePolicy, seed: int) -> list[Action]:
+        legal = view.legal_actions()
+        params = self.params
+        if not params.width or len(legal) <= max(params.all_below, params.width):
+            ranked = policy.ranked(view, random.Random(seed), 0)
+            order = [a for _, a in ranked]
+            return order + [a for a in legal if a not in set(order)]
+        return [a for _, a in policy.ranked(view, random.Random(seed), 0)[: params.width]]
+
+    def choose(self, view: View, clock: Clock | None = None) -> Action:
+        legal = view.legal_actions()
+        if not legal:
+            raise ValueError("pimc asked to move with no legal action")
+        policy = policy_for(view.ruleset)
+        forced = policy.forced(view, legal)
+        if forced is not None or len(legal) == 1:
+            action = forced if forced is not None else legal[0]
+            self._last = {"forced": True, "move": view.action_to_text(action)}
+            return action
+        seed = _stable_seed(self._seed, self._game_seed, view.to_notation())
+        params = self.params
+        if clock is not None and clock.time_left is not None:
+            share = clock.budget(moves_left_guess=25)
+            if share is not None:
+                cap = 0.9 * share if params.time is None else min(params.time, 0.9 * share)
+                params = replace(params, time=max(0.01, cap))
+        if params.endgame:
+            from frontlines.bots.endgame import solve_view
+
+            solved = solve_view(view, params.endgame_nodes, params.time)
+            if solved is not None:
+                self._last = {
+                    "endgame": True,
+                    "win_probability": solved.value,
+                    "nodes": solved.nodes,
+                    "move": view.action_to_text(solved.action),
+                }
+                return solved.action
+        actions = self.candidates(view, policy, seed)
+        judged = judge(view, actions, params, seed, policy)
+        best = judged.best()
+        action = judged.actions[best]
+        order = sorted(range(len(actions)), key=lambda i: -judged.mean(i))
+        self._last = {
+            "deals": judged.deals,
+            "seconds": round(judged.seconds, 3),
+            "win_probability": round(judged.mean(best), 4),
+            "move": view.action_to_text(action),
+            "top": [(view.action_to_text(actions[i]), round(judged.mean(i), 4)) for i in order[:5]],
+            "params": asdict(params),
+        }
+        return action
+
+    def info(self) -> dict[str, Any]:
+        return dict(self._last)
