@@ -74,6 +74,12 @@ class TrueDealPolicy(GamePolicy):
     def ranked(self, view: View, rng: Random, samples: int = 0) -> list[tuple[float, Action]]:
         return self.inner.ranked(view, rng, samples)
 
+    def choose_in_state(self, state: State, player: int, legal: list[Action], rng: Random) -> Action:
+        return self.inner.choose_in_state(state, player, legal, rng)
+
+    def ranked_in_state(self, state: State, player: int, legal: list[Action], rng: Random, n: int = 0) -> list[Action]:
+        return self.inner.ranked_in_state(state, player, legal, rng, n)
+
     def candidates(self, state: State, legal: list[Action], width: int, rng: Random) -> list[Action]:
         return self.inner.candidates(state, legal, width, rng)
 

@@ -68,3 +68,16 @@ class SeededBot(Bot):
 
     def info(self) -> dict[str, Any]:
         return dict(self._last)
+
+
+def decision_seconds(seconds: float | None, clock: Clock | None) -> float | None:
+    """The seconds a search may spend on one decision: its own ``seconds`` (``None``: no
+    limit of time), and with a game clock at most 90 % of the clock's share for this move
+    (the rest is a margin for the work around the search)."""
+    if clock is None or clock.time_left is None:
+        return seconds
+    share = clock.budget(moves_left_guess=25)
+    assert share is not None
+    limit = share if seconds is None else min(seconds, share)
+    return max(0.01, 0.9 * limit)
+

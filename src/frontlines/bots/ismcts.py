@@ -39,7 +39,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any, NamedTuple
 
-from frontlines.bots.base import Bot, Clock
+from frontlines.bots.base import Bot, Clock, decision_seconds
 from frontlines.bots.heuristic import GamePolicy, outcome_value, policy_for
 from frontlines.core.game import Action, State, View
 
@@ -430,13 +430,7 @@ class ISMCTSBot(Bot):
         self._game_seed = f"{seed}:{seat}"
 
     def _budget(self, clock: Clock | None) -> SearchParams:
-        params = self.params
-        if clock is not None and clock.time_left is not None:
-            share = clock.budget(moves_left_guess=25)
-            assert share is not None
-            limit = share if params.time is None else min(params.time, share)
-            params = replace(params, time=max(0.01, 0.9 * limit))
-        return params
+        return replace(self.params, time=decision_seconds(self.params.time, clock))
 
     def choose(self, view: View, clock: Clock | None = None) -> Action:
         legal = view.legal_actions()

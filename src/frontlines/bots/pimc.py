@@ -32,7 +32,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
-from frontlines.bots.base import Bot, Clock
+from frontlines.bots.base import Bot, Clock, decision_seconds
 from frontlines.bots.heuristic import GamePolicy, outcome_value, policy_for
 from frontlines.bots.ismcts import _stable_seed
 from frontlines.core.game import Action, State, View
@@ -255,12 +255,7 @@ class PimcBot(Bot):
             self._last = {"forced": True, "move": view.action_to_text(action)}
             return action
         seed = _stable_seed(self._seed, self._game_seed, view.to_notation())
-        params = self.params
-        if clock is not None and clock.time_left is not None:
-            share = clock.budget(moves_left_guess=25)
-            if share is not None:
-                cap = 0.9 * share if params.time is None else min(params.time, 0.9 * share)
-                params = replace(params, time=max(0.01, cap))
+        params = replace(self.params, time=decision_seconds(self.params.time, clock))
         if params.endgame:
             from frontlines.bots.endgame import solve_view
 

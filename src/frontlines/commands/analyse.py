@@ -54,6 +54,7 @@ def run(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
     from frontlines.bots.analysis import REVIEW_PARAMS, review_record, summarise
+    from frontlines.commands.record import read_input
     from frontlines.core.errors import FrontlinesError
     from frontlines.core.record import load_records
     from frontlines.games import parse_state
@@ -63,12 +64,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     params = replace(REVIEW_PARAMS, deals=args.deals or REVIEW_PARAMS.deals, width=args.width or REVIEW_PARAMS.width)
     try:
-        if args.file == "-":
-            text = sys.stdin.read()
-        else:
-            with open(args.file, encoding="utf-8") as handle:
-                text = handle.read()
-        records = load_records(text)
+        records = load_records(read_input(args.file))
     except OSError as exc:
         print(f"frontlines analyse: {args.file}: {exc.strerror or exc}", file=sys.stderr)
         return 2

@@ -15,17 +15,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="what to print: the record as text or JSON, or the final position (default)")
 
 
+def read_input(path: str) -> str:
+    """The text of the file ``path``, or of stdin for ``-``."""
+    if path == "-":
+        return sys.stdin.read()
+    with open(path, encoding="utf-8") as handle:
+        return handle.read()
+
+
 def run(args: argparse.Namespace) -> int:
     from frontlines.core.errors import FrontlinesError
     from frontlines.core.record import dump_jsonl, load_records
     from frontlines.games import parse_state
 
     try:
-        if args.file == "-":
-            text = sys.stdin.read()
-        else:
-            with open(args.file, encoding="utf-8") as handle:
-                text = handle.read()
+        text = read_input(args.file)
     except OSError as exc:  # the record's file; an error writing the output is not about it
         print(f"frontlines record: {args.file}: {exc.strerror or exc}", file=sys.stderr)
         return 2
