@@ -133,9 +133,11 @@ def friend_waiting(page: Any, base: str, lang: str) -> None:
     page.wait_for_timeout(400)
 
 
-def rules_page(page: Any, base: str, lang: str) -> None:
-    page.goto(f"{base}/rules/battleline?lang={lang}")
-    page.wait_for_selector("h1")
+def rules_scene(ruleset: str, query: str = "") -> Scene:
+    def scene(page: Any, base: str, lang: str) -> None:
+        page.goto(f"{base}/rules/{ruleset}?{query}&lang={lang}")
+        page.wait_for_selector("h1")
+    return scene
 
 
 SCENES: dict[str, Scene] = {
@@ -151,7 +153,11 @@ SCENES: dict[str, Scene] = {
                                            over=True),
     "handover": handover,
     "friend-waiting": friend_waiting,
-    "rules-battleline": rules_page,
+    "rules-battleline": rules_scene("battleline"),
+    "rules-schotten-totten-tactics": rules_scene("schotten-totten-tactics", "claim_timing=before_draw"),
+    "rules-medieval": rules_scene("medieval"),
+    "rules-warmachine": rules_scene("warmachine"),
+    "table-links": table_scene("battleline", 3, 20, anchor=".actions-row"),
 }
 
 

@@ -182,3 +182,35 @@ def test_war_machine_tracker_headers_keep_their_words_whole_on_a_phone(browser: 
     assert len(lines) == 12 and all(n == 1 for _, n in lines), lines
     assert page.evaluate("(() => { const t = document.querySelector('#tracker'); return t.scrollWidth <= t.clientWidth; })()")
     assert page.errors == []
+
+
+def test_the_table_links_to_its_rules_and_its_lesson(browser: Any, server: LiveServer) -> None:  # noqa: F811
+    """From a Schotten Totten (tactical) table in Czech: "Pravidla" opens the rules of this
+    ruleset in Czech, in a tab of its own, this game's options marked (claims before drawing,
+    not Schotten Totten's usual after the play); "Naučte se hrát" opens the Schotten Totten
+    lesson."""
+    from webhelpers import http_json
+
+    from frontlines.web.i18n import gettext
+
+    g = http_json(server.base, "/api/games", {"ruleset": "schotten-totten-tactics", "opponent": "hotseat", "seed": 3,
+                                              "options": {"claim_timing": "before_draw"}}, timeout=60)
+    page = new_page(browser, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page.goto(f"{server.base}{g['url']}&lang=cs")
+    page.wait_for_selector("#table[data-ply]")
+    page.wait_for_function("document.querySelector('#rules-link').getAttribute('href') !== '/rules'")
+    assert page.get_attribute("#rules-link", "target") == "_blank"
+    with page.context.expect_page() as opened:
+        page.click("#rules-link")
+    rules = opened.value
+    rules.wait_for_load_state()
+    assert rules.inner_text("h1") == "Pravidla: Schotten Totten (taktická varianta)"
+    chosen = rules.locator(".rules-choice.chosen").all_inner_texts()
+    assert any(c.startswith("✔ " + gettext("cs", "Any time before drawing")) for c in chosen), chosen
+    assert gettext("cs", "Headhunter") in rules.inner_text("main")
+    with page.context.expect_page() as opened:
+        page.click("#learn-link")
+    lesson = opened.value
+    lesson.wait_for_selector('#learn[data-step="1"]')
+    assert lesson.url.split("?")[0].endswith("/learn/schotten-totten") and lesson.get_attribute("html", "lang") == "cs"
+    assert page.errors == []

@@ -143,8 +143,10 @@ def test_schotten_totten_says_stone_wherever_battle_line_says_flag() -> None:
     assert new_state("medieval", seed=1).view(0).to_dict()["place_name"] == "flag"
     stone = i18n.place_words()["stone"]
     flag = re.compile(r"\bflags?\b(?!\})", re.I)  # the word, not a {flag} placeholder
+    from frontlines.web.rules_summary import battle_line_messages
+
     battle_line_only = {m for tut in TUTORIALS.values() if not tut.ruleset.startswith("schotten")
-                        for s in tut.steps for m in (*s.say, *s.done)}
+                        for s in tut.steps for m in (*s.say, *s.done)} | set(battle_line_messages())
     battle_line_only |= {
         "Leader: any colour and any value, chosen when the flag is decided. One leader per player.",
         "the battlefield {battlefield} at flag {flag} refuses {card} ({rule})",
@@ -170,8 +172,10 @@ def test_schotten_totten_says_clan_card_wherever_battle_line_says_troop() -> Non
 
     stone = i18n.place_words()["stone"]
     troop = re.compile(r"\btroops?\b", re.I)
+    from frontlines.web.rules_summary import battle_line_messages
+
     battle_line_only = {m for tut in TUTORIALS.values() if not tut.ruleset.startswith("schotten")
-                        for s in tut.steps for m in (*s.say, *s.done)}
+                        for s in tut.steps for m in (*s.say, *s.done)} | set(battle_line_messages())
     battle_line_only |= {m for m in i18n.server_messages() if m.startswith("House rule")}  # Medieval's Marsh
     speaks_of_troops = [m for m in i18n.extract_messages() if troop.search(m)]
     assert [m for m in speaks_of_troops if m not in stone and m not in battle_line_only] == []

@@ -183,6 +183,12 @@ def option_words() -> dict[str, str]:
     return words
 
 
+def card_rules() -> dict[str, str]:
+    """``static/words.js``'s CARD_RULES: what each tactics card does, by its English name."""
+    words: dict[str, str] = _words_js("CARD_RULES")
+    return words
+
+
 def place_words() -> dict[str, dict[str, str]]:
     """``static/words.js``'s PLACE_WORDS: per place name ("stone"), the words that replace
     each message speaking of flags."""
@@ -210,7 +216,7 @@ def server_messages() -> list[str]:
 # Scripts and templates whose words belong to the ``learn`` domain (refusals and tutorials),
 # and the home page's way in.
 LEARN_SCRIPTS = ("refusals.js", "learn.js")
-LEARN_TEMPLATES = ("learn.html",)
+LEARN_TEMPLATES = ("learn.html", "rules.html")
 LEARN_WORDS = ("New here? Learn to play, step by step",)
 
 
@@ -219,12 +225,13 @@ def learn_messages() -> list[str]:
     the words of :data:`LEARN_SCRIPTS`, in a stable order."""
     from frontlines.games import game_module
     from frontlines.web.learn import tutorial_messages
+    from frontlines.web.rules_summary import messages as rules_messages
 
     found: dict[str, None] = {}
     for game in ("battleline", "warmachine"):
         for words in game_module(game).reason_words.values():
             found[words] = None
-    for message in (*tutorial_messages(), *LEARN_WORDS):
+    for message in (*tutorial_messages(), *rules_messages(), *LEARN_WORDS):
         found[message] = None
     for name in LEARN_TEMPLATES:
         for m in _TEMPLATE_CALL.finditer((Path(__file__).parent / "templates" / name).read_text(encoding="utf-8")):

@@ -1,7 +1,7 @@
 // Shared by every page: translations, card pictures and names, remembered games.
 // Plain ES module; no build step.
 
-import { PLACE_WORDS } from "./words.js";
+import { PLACE_WORDS, CARD_RULES } from "./words.js";
 
 const LANG = document.body.dataset.lang || "en";
 let catalog = {};
@@ -71,34 +71,8 @@ function tacticsNames() {
   return viewFamily === "schotten-totten" ? TACTICS_NAMES.schotten : TACTICS_NAMES.battleline;
 }
 
-// What each tactics card does, keyed by the card's English name (the view's `card_names`),
-// so Schotten Totten and Medieval cards get their own words (docs/rules.md §2.16-2.19, §4.2).
-const CARD_RULES = {
-  "Alexander": "Leader: any colour and any value, chosen when the flag is decided. One leader per player.",
-  "Darius": "Leader: any colour and any value, chosen when the flag is decided. One leader per player.",
-  "King of England": "Leader: any colour and any value, chosen when the flag is decided. One leader per player.",
-  "King of France": "Leader: any colour and any value, chosen when the flag is decided. One leader per player.",
-  "Joker": "Any colour and any value from 1 to 9, chosen when the stone is decided. One joker per player.",
-  "Companion Cavalry": "Any colour, value 8.",
-  "King's Guard": "Any colour, value 8.",
-  "Spy": "Any colour, value 7.",
-  "Shield Bearers": "Any colour, value 1, 2 or 3.",
-  "Shield-Bearer": "Any colour, value 1, 2 or 3.",
-  "Fog": "Put on a flag: formations do not count there, only the sum of the cards.",
-  "Blind-Man's Bluff": "Put on a flag: formations do not count there, only the sum of the cards.",
-  "Mud": "Put on a flag: each side needs four cards there instead of three.",
-  "Mud Fight": "Put on a flag: each side needs four cards there instead of three.",
-  "Scout": "Draw three cards from the decks, then put two cards of your hand back on top.",
-  "Spies": "Draw three cards from the decks, then put two cards of your hand back on top.",
-  "Headhunter": "Draw three cards from the decks, then put two cards of your hand back under them.",
-  "Redeploy": "Move one of your cards at an undecided flag to another undecided flag, or discard it.",
-  "Strategist": "Move one of your cards at an undecided flag to another undecided flag, or discard it.",
-  "Deserter": "Discard one of the opponent's cards at an undecided flag.",
-  "Banshee": "Discard one of the opponent's cards at an undecided flag.",
-  "Traitor": "Take one of the opponent's troops at an undecided flag and play it on your side.",
-};
-
-/** A tactics card's rule in the page language ("" for troops and hidden cards). */
+/** A tactics card's rule in the page language ("" for troops and hidden cards): CARD_RULES of
+ * words.js, by the card's English name, so each ruleset's cards have their own words. */
 export function cardRule(code) {
   const k = TACTICS.indexOf(code);
   if (k < 0) return "";

@@ -296,6 +296,12 @@ function connect() {
 }
 
 function onFirstView() {
+  // The rules of this game (its options marked) and its lesson, in the page's language, in a
+  // tab of their own so the table stays as it is.
+  const lang = document.body.dataset.lang || "en";
+  const options = new URLSearchParams({ ...(msg.view.options || {}), lang });
+  $("rules-link").href = `/rules/${encodeURIComponent(msg.ruleset)}?${options}`;
+  $("learn-link").href = `/learn/for/${encodeURIComponent(msg.ruleset)}?lang=${lang}`;
   const seat = msg.role;
   if (token && seat !== null && seat !== undefined) {
     const entry = { id: gameId, token, seat, ruleset: msg.ruleset, opponent: msg.opponent };

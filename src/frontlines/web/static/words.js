@@ -149,3 +149,31 @@ export const PLACE_WORDS = {
     "no unseen troop cards can beat your {mine}": "no unseen clan cards can beat your {mine}"
   }
 };
+
+// What each tactics card does, keyed by the card's English name (the view's `card_names`), so
+// Schotten Totten and Medieval cards get their own words (docs/rules.md §2.16-2.19, §4.2): the
+// table's popovers (common.js) and the rules pages (web/rules_summary.py) read it. Plain JSON.
+export const CARD_RULES = {
+  "Alexander": "Leader: any colour and any value, chosen when the flag is decided. One leader per player.",
+  "Darius": "Leader: any colour and any value, chosen when the flag is decided. One leader per player.",
+  "King of England": "Leader: any colour and any value, chosen when the flag is decided. One leader per player.",
+  "King of France": "Leader: any colour and any value, chosen when the flag is decided. One leader per player.",
+  "Joker": "Any colour and any value from 1 to 9, chosen when the stone is decided. One joker per player.",
+  "Companion Cavalry": "Any colour, value 8.",
+  "King's Guard": "Any colour, value 8.",
+  "Spy": "Any colour, value 7.",
+  "Shield Bearers": "Any colour, value 1, 2 or 3.",
+  "Shield-Bearer": "Any colour, value 1, 2 or 3.",
+  "Fog": "Put on a flag: formations do not count there, only the sum of the cards.",
+  "Blind-Man's Bluff": "Put on a flag: formations do not count there, only the sum of the cards.",
+  "Mud": "Put on a flag: each side needs four cards there instead of three.",
+  "Mud Fight": "Put on a flag: each side needs four cards there instead of three.",
+  "Scout": "Draw three cards from the decks, then put two cards of your hand back on top.",
+  "Spies": "Draw three cards from the decks, then put two cards of your hand back on top.",
+  "Headhunter": "Draw three cards from the decks, then put two cards of your hand back under them.",
+  "Redeploy": "Move one of your cards at an undecided flag to another undecided flag, or discard it.",
+  "Strategist": "Move one of your cards at an undecided flag to another undecided flag, or discard it.",
+  "Deserter": "Discard one of the opponent's cards at an undecided flag.",
+  "Banshee": "Discard one of the opponent's cards at an undecided flag.",
+  "Traitor": "Take one of the opponent's troops at an undecided flag and play it on your side."
+};
