@@ -34,6 +34,22 @@ def test_registry_lists_the_required_rulesets() -> None:
         assert name in RULESETS
 
 
+def test_every_rules_option_says_itself_in_words() -> None:
+    """The user interfaces show options in words, never identifiers (issue 30 item 25): each
+    option has a label, words for every choice and an explanation for players, in the
+    core, the one source the web app (through its catalogs) and the terminal both read."""
+    from frontlines.core.game import OptionSpec
+
+    for r in all_rulesets():
+        for o in r.options:
+            assert o.label and o.about and len(o.words) == len(o.choices) and all(o.words), (r.name, o.name)
+            assert o.title() == o.label and o.choice_words(o.default) == o.words[o.choices.index(o.default)]
+    bare = OptionSpec("x", "a", ("a", "b"), "the command line's help")
+    assert (bare.title(), bare.choice_words("b"), bare.explanation()) == ("x", "b", "the command line's help")
+    with pytest.raises(ValueError, match="1 words for 2 choices"):
+        OptionSpec("x", "a", ("a", "b"), words=("A",))
+
+
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_same_seed_same_deal(ruleset: str) -> None:
     assert new_state(ruleset, seed=7).to_notation() == new_state(ruleset, seed=7).to_notation()

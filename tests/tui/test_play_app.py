@@ -678,11 +678,20 @@ def test_setup_screen_starts_a_game() -> None:
         setup = app.screen
         assert isinstance(setup, SetupScreen)
         text = screen_text(app)
-        assert "Opponent" in text and "Seed" in text and "claim_timing" in text
+        assert "Opponent" in text and "Seed" in text and "When flags may be claimed" in text
+        assert "Any time before drawing" in text and "Player 1 (P1)" in text  # item 25: words, one numbering
+        setup.query_one("#ruleset", Select).value = "schotten-totten-tactics"
+        await pilot.pause()
+        await pilot.pause()
+        text = screen_text(app)
+        assert "When stones may be claimed" in text and "It loses the stone" in text and "flag" not in text.lower()
         setup.query_one("#ruleset", Select).value = "medieval"
         await pilot.pause()
         await pilot.pause()
-        assert "battlefields" in screen_text(app)
+        text = screen_text(app)
+        assert "Battlefield cards" in text and "Face down (no effects)" in text
+        # no option name or value shows as an identifier, no seat counts from 0
+        assert re.findall(r"\b[a-z]+_[a-z0-9_]+\b|\b(?:true|false)\b|seat [01]\b", text) == [], text
         chooser = next(sel for sel in setup.query("#options Select").results(Select) if sel.name == "battlefields")
         chooser.value = "face_up"
         setup.query_one("#first", Select).value = "me"

@@ -302,8 +302,13 @@ def test_play_command_rejects_bad_input(capsys: pytest.CaptureFixture[str], tmp_
     assert play_command.run(_args("--option", "novalue")) == 2
     assert "--option wants NAME=VALUE, not 'novalue'" in capsys.readouterr().err
     assert play_command.run(_args("--replay", str(tmp_path / "missing.txt"))) == 2
-    args = _args("--rules", "warmachine", "--opponent", "hard", "--seat", "1", "--seed", "9")
+    args = _args("--rules", "warmachine", "--opponent", "hard", "--seat", "p2", "--seed", "9")
     assert (args.rules, args.opponent, args.seat, args.seed) == ("warmachine", "hard", 1, 9)
+    # seats are P1 and P2 as everywhere the terminal names them; 0 and 1 keep their old meaning
+    assert [_args("--seat", text).seat for text in ("p1", "P2", "0", "1")] == [0, 1, 0, 1]
+    with pytest.raises(SystemExit):
+        _args("--seat", "2")
+    assert "choose p1 or p2, not '2'" in capsys.readouterr().err
 
 
 def test_resume_config_reads_the_seats_of_a_record() -> None:

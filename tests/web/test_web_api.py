@@ -105,9 +105,14 @@ def test_create_and_filtered_views(client: TestClient) -> None:
 def test_rulesets_say_what_their_places_are_called(client: TestClient) -> None:
     """The home page words each ruleset's options before any view exists: /api/rulesets says
     what each ruleset calls its places (Schotten Totten's stones)."""
-    places = {r["name"]: r["place_name"] for r in client.get("/api/rulesets").json()}
+    rulesets = client.get("/api/rulesets").json()
+    places = {r["name"]: r["place_name"] for r in rulesets}
     assert places["schotten-totten"] == places["schotten-totten-tactics"] == "stone"
     assert places["battleline"] == places["medieval"] == "flag" and places["warmachine"] is None
+    # and each option in words: the core's, which the terminal shows too (issue 30 item 25)
+    claim = next(o for o in rulesets[0]["options"] if o["name"] == "claim_timing")
+    assert claim["label"] == "When flags may be claimed" and claim["words"][0] == "Any time before drawing"
+    assert claim["about"].startswith("when flags may be claimed")
 
 
 def test_bad_requests(client: TestClient) -> None:

@@ -23,8 +23,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rules", metavar="RULESET", help="ruleset name (see `frontlines rules`); skips the setup screen")
     parser.add_argument("--opponent", choices=OPPONENTS,
                         help="bot level, or human for pass-and-play (default medium; with --load, the saved game's)")
-    parser.add_argument("--seat", type=int, choices=(0, 1),
-                        help="your seat: 0 = P1, 1 = P2 (default 0; with --load, the saved game's)")
+    parser.add_argument("--seat", type=seat_number, metavar="p1|p2",
+                        help="your seat: p1 (Player 1) or p2 (Player 2); default p1, with --load the saved game's "
+                        "(the older 0 and 1 still mean p1 and p2)")
     parser.add_argument("--seed", type=int, help="deal seed (default: random)")
     parser.add_argument("--first", choices=("random", "me", "opponent"), default="random",
                         help="who moves first (War Machine: who chooses the leftover cards)")
@@ -35,6 +36,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="folder for saved games (default: your data folder, ~/.local/share/frontlines/saves "
                         "or $XDG_DATA_HOME/frontlines/saves); --load and --replay also look there for a bare file name")
     parser.add_argument("--bot-delay", type=float, default=0.4, help="seconds between a bot's actions (default 0.4)")
+
+
+def seat_number(text: str) -> int:
+    """``--seat``: ``p1``/``p2`` as the terminal names the seats everywhere (``Player 1 (P1)``);
+    ``0``/``1``, the engine's numbers and this flag's earlier values, still mean P1 and P2."""
+    seat = {"p1": 0, "p2": 1, "0": 0, "1": 1}.get(text.strip().lower())
+    if seat is None:
+        raise argparse.ArgumentTypeError(f"choose p1 or p2, not {text!r}")
+    return seat
 
 
 def _record_problem(path: Path) -> str:

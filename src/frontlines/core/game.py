@@ -269,12 +269,40 @@ class State(ABC):
 
 @dataclass(frozen=True)
 class OptionSpec:
-    """A named rules option with its allowed values and its default."""
+    """A named rules option with its allowed values and its default.
+
+    ``help`` explains it for the command line, naming the values as they are typed. For
+    players the option says the same in words: ``label`` (what it decides), ``words`` (one
+    per choice, in the order of ``choices``) and ``about`` (its help). These English words
+    are the one source every user interface shows: the terminal as they are, the web app
+    through its catalogs, which translate each of them.
+    """
 
     name: str
     default: str
     choices: tuple[str, ...]
     help: str = ""
+    label: str = ""
+    words: tuple[str, ...] = ()
+    about: str = ""
+
+    def __post_init__(self) -> None:
+        if self.words and len(self.words) != len(self.choices):
+            raise ValueError(f"option {self.name}: {len(self.words)} words for {len(self.choices)} choices")
+
+    def title(self) -> str:
+        """The option in players' words (its name where it has none)."""
+        return self.label or self.name
+
+    def choice_words(self, choice: str) -> str:
+        """``choice`` in players' words (the value itself where it has none)."""
+        if self.words and choice in self.choices:
+            return self.words[self.choices.index(choice)]
+        return choice
+
+    def explanation(self) -> str:
+        """The option's help for players (the command line's where it has none)."""
+        return self.about or self.help
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
 from textual.widgets import Button, Input, Label, Select, Static
 
-from frontlines.tui.session import OPPONENTS, GameConfig, find_record, shown_path
+from frontlines.tui.session import OPPONENTS, GameConfig, find_record, seat_words, shown_path
 from frontlines.tui.words import in_place_words
 
 HELP_TEXT = """\
@@ -199,14 +199,16 @@ class SetupScreen(Screen[GameConfig | tuple[str, Path] | None]):
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "quit_app", "quit"), Binding("ctrl+s", "start", "start")]
     DEFAULT_CSS = """
     SetupScreen { align: center top; }
-    SetupScreen > VerticalScroll { width: 78; max-width: 100%; height: 1fr; }
+    SetupScreen > VerticalScroll { width: 80; max-width: 100%; height: 1fr;
+                                   scrollbar-size-vertical: 0; }  /* ambiguous-width glyphs; Tab scrolls */
     SetupScreen .row { height: 1; }
     SetupScreen .row Label { width: 12; padding: 0 0 0 1; }
     SetupScreen .row Select, SetupScreen .row Input { width: 1fr; }
     SetupScreen #options { height: auto; margin: 1 0 0 0; }
-    SetupScreen .option Label { width: 31; }
+    SetupScreen .row.option { height: auto; }
+    SetupScreen .option Label { width: 40; }
     SetupScreen #buttons { height: 1; margin: 1 0 0 13; }
-    SetupScreen #record-row { margin: 1 0 0 0; }
+    SetupScreen #record-row { margin: 0; }
     SetupScreen #record-buttons { margin: 0 0 0 13; }
     SetupScreen Button { min-width: 12; margin: 0 2 0 0; }
     SetupScreen #setup-error { color: $error; height: auto; }
@@ -228,9 +230,9 @@ class SetupScreen(Screen[GameConfig | tuple[str, Path] | None]):
         ruleset = self.config.ruleset if self.config.ruleset in names else (names[0] if names else Select.BLANK)
         # "heuristic" stays accepted (``--opponent heuristic``) but is not offered: it is "hard"
         shown = [o for o in OPPONENTS if o != "heuristic" or self.config.opponent == o]
-        opponents = [(("pass-and-play (two people)" if o == "human" else f"bot: {o}"), o) for o in shown]
+        opponents = [(("a person at this keyboard (pass-and-play)" if o == "human" else f"bot: {o}"), o) for o in shown]
         with VerticalScroll():
-            yield Static("[b]Frontlines[/b] - new game\nTab / Shift+Tab move, Enter opens a list or presses a button, "
+            yield Static("[b]Frontlines[/b] - new game\nTab moves, Enter opens a list or presses a button, "
                          "Ctrl+S starts, Esc quits.")
             with Horizontal(classes="row"):
                 yield Label("Game")
@@ -240,11 +242,11 @@ class SetupScreen(Screen[GameConfig | tuple[str, Path] | None]):
                 yield Select(opponents, value=self.config.opponent, allow_blank=False, id="opponent", compact=True)
             with Horizontal(classes="row"):
                 yield Label("You play")
-                yield Select([("seat 1 (P1)", 0), ("seat 2 (P2)", 1)], value=self.config.seat,
+                yield Select([(seat_words(0), 0), (seat_words(1), 1)], value=self.config.seat,
                              allow_blank=False, id="seat", compact=True)
             with Horizontal(classes="row"):
                 yield Label("First move")
-                yield Select([("random", "random"), ("me", "me"), ("opponent", "opponent")],
+                yield Select([("drawn at random", "random"), ("me", "me"), ("my opponent", "opponent")],
                              value=self.config.first, allow_blank=False, id="first", compact=True)
             with Horizontal(classes="row"):
                 yield Label("Seed")
@@ -283,15 +285,21 @@ class SetupScreen(Screen[GameConfig | tuple[str, Path] | None]):
         await box.remove_children()
         rows: list[Widget] = [Static("Rules options", classes="row")]
         spec_of = find_ruleset(name)
+        place = spec_of.place_name
+
+        def words(text: str) -> str:  # the option's words, with Schotten Totten's stones for flags
+            return escape(in_place_words(text, place))
+
         for spec in spec_of.options:
             if spec.name in ("first_player", "shuffler"):
                 continue  # asked above as "First move"
             value = self.config.options.get(spec.name, spec.default)
-            choices = [(c, c) for c in spec.choices]
-            rows.append(Horizontal(Label(spec.name),
+            # the core's words for the option and each choice (the web app shows the same ones)
+            choices = [(words(spec.choice_words(c)), c) for c in spec.choices]
+            rows.append(Horizontal(Label(words(spec.title())),
                                    Select(choices, value=value if value in spec.choices else spec.default,
                                           allow_blank=False, compact=True, name=spec.name,
-                                          tooltip=in_place_words(spec.help, spec_of.place_name) or None),
+                                          tooltip=words(spec.explanation()) or None),
                                    classes="row option"))
         await box.mount_all(rows)
 

@@ -26,6 +26,13 @@ HUMAN = "human"
 OPPONENTS = (*BOT_OPPONENTS, HUMAN)
 
 
+def seat_words(seat: int) -> str:
+    """A seat as people see it everywhere in the terminal: ``Player 1 (P1)`` for seat 0. The
+    engine numbers seats from 0; people, the status line, the replay and ``--seat p1`` say
+    P1 and P2 (docs/tui.md, *Seats*)."""
+    return f"Player {seat + 1} (P{seat + 1})"
+
+
 @dataclass
 class GameConfig:
     """What the setup screen (or the command line) decided."""

@@ -228,7 +228,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return [
             {"name": r.name, "game": r.game, "title": r.title, "description": r.description,
              "place_name": r.place_name or None,  # "flag"; Schotten Totten's "stone"
-             "options": [{"name": o.name, "default": o.default, "choices": list(o.choices), "help": o.help}
+             # players' words for each option and choice (the core's, translated by the pages)
+             "options": [{"name": o.name, "default": o.default, "choices": list(o.choices), "help": o.help,
+                          "label": o.title(), "words": [o.choice_words(c) for c in o.choices],
+                          "about": o.explanation()}
                          for o in r.options]}
             for r in all_rulesets()
         ]

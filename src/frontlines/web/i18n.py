@@ -178,8 +178,17 @@ def _words_js(name: str) -> Any:
 
 
 def option_words() -> dict[str, str]:
-    """``static/words.js``'s OPTION_WORDS: the words for each rules option and choice."""
-    words: dict[str, str] = _words_js("OPTION_WORDS")
+    """The words for each rules option (key: its name), each choice (``option=choice``) and
+    the option's help for players (``option/help``), from the core's option specs
+    (``OptionSpec.label``, ``words``, ``about``), which /api/rulesets hands the pages."""
+    from frontlines.games import all_rulesets
+
+    words: dict[str, str] = {}
+    for r in all_rulesets():
+        for o in r.options:
+            words[o.name] = o.title()
+            words.update({f"{o.name}={c}": o.choice_words(c) for c in o.choices})
+            words[f"{o.name}/help"] = o.explanation()
     return words
 
 
@@ -198,7 +207,7 @@ def place_words() -> dict[str, dict[str, str]]:
 
 def server_messages() -> list[str]:
     """What the server hands the pages in English: every ruleset's title and every
-    battlefield's name and text, in a stable order (options' words are in words.js)."""
+    battlefield's name and text, in a stable order (options' words: :func:`option_words`)."""
     from frontlines.games import all_rulesets
 
     found: dict[str, None] = {}

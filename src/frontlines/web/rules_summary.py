@@ -4,9 +4,9 @@ sentences, in the page's language, for a player who wants them from the table.
 The sentences are msgids of the ``learn`` catalog; most are the tutorials' own (learn.py), so the
 summary and the lesson say the same thing in the same words. The ruleset's own parts come from
 what the engine says of it: its tactics cards by their names (the rules of CARD_RULES in
-static/words.js), Medieval's battlefield set, and its rules options with their words
-(OPTION_WORDS), each choice marked as the default or as the one a given game plays. Schotten
-Totten's pages say "stone" wherever Battle Line says "flag" (PLACE_WORDS). The rules are those
+static/words.js), Medieval's battlefield set, and its rules options with their words (the
+core's OptionSpec words, i18n.option_words), each choice marked as the default or as the one a
+given game plays. Schotten Totten's pages say "stone" wherever Battle Line says "flag" (PLACE_WORDS). The rules are those
 of docs/rules.md (§2 Battle Line, §4 Schotten Totten, §5 Medieval, §6 War Machine).
 """
 

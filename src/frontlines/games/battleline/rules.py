@@ -8,7 +8,7 @@ options a player may change are :class:`OptionSpec` values resolved into a
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from frontlines.core.game import OptionSpec, Ruleset
 from frontlines.games.battleline.cards import NUM_COLOURS, TACTICS_NAMES
@@ -18,38 +18,62 @@ GAME = "battleline"
 CLAIM_TIMING = OptionSpec(
     "claim_timing", "before_draw", ("before_draw", "after_play", "start_of_turn"),
     "when flags may be claimed: any time before the draw, only after the card play, or only before it",
+    label="When flags may be claimed",
+    words=("Any time before drawing", "Only after playing a card", "Only before playing a card"),
+    about="when flags may be claimed: any time before the draw, only after the card play, or only before it",
 )
-CLAIM_TIMING_ST = OptionSpec("claim_timing", "after_play", CLAIM_TIMING.choices, CLAIM_TIMING.help)
+CLAIM_TIMING_ST = replace(CLAIM_TIMING, default="after_play")
 STALL_RULE = OptionSpec(
     "stall_rule", "final_side_loses", ("final_side_loses", "draw_after_passes"),
     "an incomplete side that can never grow loses (b), or two passes without a possible claim draw (a)",
+    label="A side that can never be completed",
+    words=("It loses the flag", "Drawn after two passes without a claim"),
+    about="an incomplete side that can never grow loses, or two passes without a possible claim make a draw",
 )
 # Not in the rules: a game where neither player can ever act again (our proposal, docs/rules.md §2.14; the
 # printed rules cover only the pass loop). Default: whoever holds more flags wins; ``draw`` keeps to "no winner".
 STUCK_RESULT = OptionSpec(
     "stuck_result", "more_flags", ("more_flags", "draw"),
     "when both players are stuck for good: more claimed flags wins, or the game is drawn (house rule)",
+    label="When both players are stuck for good",
+    words=("More claimed flags wins", "The game is drawn"),
+    about="when both players are stuck for good: more claimed flags wins, or the game is drawn (house rule)",
 )
 SCOUT_SHORT_DECK = OptionSpec(
     "scout_short_deck", "return_to_hand_size", ("return_to_hand_size", "return_drawn_minus_one"),
     "how many cards Scout returns when the decks held fewer than three",
+    label="Scout when the decks are nearly empty",
+    words=("Return down to the hand size", "Return one card fewer than drawn"),
+    about="how many cards Scout returns when the decks held fewer than three",
 )
 GUILE_ENV = OptionSpec(
     "guile_can_target_environment", "false", ("false", "true"),
     "whether Redeploy and Deserter may move or remove Fog and Mud",
+    label="Redeploy and Deserter may take Fog and Mud", words=("No", "Yes"),
+    about="whether Redeploy and Deserter may move or remove Fog and Mud",
 )
 MUD_EXCESS = OptionSpec(
     "mud_removed_excess", "best_subset", ("best_subset", "owner_discards"),
     "a side left with 4 cards when Mud goes: judge its best 3, or its owner discards one",
+    label="When Mud leaves a flag",
+    words=("The best three cards count", "The owner discards one card"),
+    about="a side left with 4 cards when Mud goes: judge its best 3, or its owner discards one",
 )
-FIRST_PLAYER = OptionSpec("first_player", "random", ("random", "0", "1"), "who takes the first turn")
+FIRST_PLAYER = OptionSpec(
+    "first_player", "random", ("random", "0", "1"), "who takes the first turn: 0 = P1, 1 = P2, or drawn at random",
+    label="Who moves first", words=("Random", "First seat", "Second seat"), about="who takes the first turn",
+)
 BATTLEFIELDS = OptionSpec(
     "battlefields", "face_down", ("face_down", "face_up", "mixed"),
     "battlefield cards text side down (plain), up, or some of each",
+    label="Battlefield cards", words=("Face down (no effects)", "Face up", "Some of each"),
+    about="battlefield cards text side down (no effects), up, or some of each",
 )
 BATTLEFIELD_SET = OptionSpec(
     "battlefield_set", "plain", ("plain", "house"),
     "effects of the text sides: none, or our house set (not the publisher's text)",
+    label="Battlefield effects", words=("None", "House set"),
+    about="effects of the text sides: none, or our house set (not the publisher's text)",
 )
 
 

@@ -1,6 +1,6 @@
 // Home page: start a game, resume my games, watch live ones.
 import { loadCatalog, t, esc, myGames, rememberGame, forgetGame, num, levelName, levelDescription, setPlace } from "./common.js";
-import { OPTION_WORDS, helpText } from "./words.js";
+import { helpText } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
 let rulesets = [];
@@ -20,9 +20,9 @@ function optionFields() {
     const div = document.createElement("div");
     div.className = "field";
     // Identifiers stay values; people read the option's words and its help in their language.
-    div.innerHTML = `<label for="${id}">${esc(t(OPTION_WORDS[o.name] || o.name))}</label>` +
+    div.innerHTML = `<label for="${id}">${esc(t(o.label || o.name))}</label>` +
       `<select id="${id}" data-option="${esc(o.name)}">` +
-      o.choices.map((c) => `<option value="${esc(c)}"${c === o.default ? " selected" : ""}>${esc(t(OPTION_WORDS[`${o.name}=${c}`] || c))}</option>`).join("") +
+      o.choices.map((c, i) => `<option value="${esc(c)}"${c === o.default ? " selected" : ""}>${esc(t((o.words || [])[i] || c))}</option>`).join("") +
       `</select>` + (helpText(o) ? `<small class="muted">${esc(t(helpText(o)))}</small>` : "");
     box.appendChild(div);
   }

@@ -1,94 +1,9 @@
-// Words for what the server names by identifier (/api/rulesets): each rules option's label
-// (key: the option's name), each choice's label (key: "option=choice") and the option's help
-// in players' words (key: "option/help"; the server's help names choices by id). The catalogs
-// translate these English words; web/i18n.py reads this object to list them, and a test
-// fails on an option or choice that has no words here. Keep it plain JSON between the braces.
-export const OPTION_WORDS = {
-  "claim_timing": "When flags may be claimed",
-  "claim_timing=before_draw": "Any time before drawing",
-  "claim_timing=after_play": "Only after playing a card",
-  "claim_timing=start_of_turn": "Only before playing a card",
-  "stall_rule": "A side that can never be completed",
-  "stall_rule=final_side_loses": "It loses the flag",
-  "stall_rule=draw_after_passes": "Drawn after two passes without a claim",
-  "stuck_result": "When both players are stuck for good",
-  "stuck_result=more_flags": "More claimed flags wins",
-  "stuck_result=draw": "The game is drawn",
-  "scout_short_deck": "Scout when the decks are nearly empty",
-  "scout_short_deck=return_to_hand_size": "Return down to the hand size",
-  "scout_short_deck=return_drawn_minus_one": "Return one card fewer than drawn",
-  "guile_can_target_environment": "Redeploy and Deserter may take Fog and Mud",
-  "guile_can_target_environment=false": "No",
-  "guile_can_target_environment=true": "Yes",
-  "mud_removed_excess": "When Mud leaves a flag",
-  "mud_removed_excess=best_subset": "The best three cards count",
-  "mud_removed_excess=owner_discards": "The owner discards one card",
-  "first_player": "Who moves first",
-  "first_player=random": "Random",
-  "first_player=0": "First seat",
-  "first_player=1": "Second seat",
-  "battlefields": "Battlefield cards",
-  "battlefields=face_down": "Face down (no effects)",
-  "battlefields=face_up": "Face up",
-  "battlefields=mixed": "Some of each",
-  "battlefield_set": "Battlefield effects",
-  "battlefield_set=plain": "None",
-  "battlefield_set=house": "House set",
-  "shuffler": "Who shuffles",
-  "shuffler=random": "Random",
-  "shuffler=0": "First seat",
-  "shuffler=1": "Second seat",
-  "leftover_choice_blind": "Leftover cards are taken unseen",
-  "leftover_choice_blind=true": "Yes",
-  "leftover_choice_blind=false": "No",
-  "burn_anytime": "A card may be burned at any time",
-  "burn_anytime=true": "Yes",
-  "burn_anytime=false": "No",
-  "burn_visibility": "Burned cards",
-  "burn_visibility=face_down": "Hidden",
-  "burn_visibility=face_up": "Shown",
-  "battle_timing": "When battles start",
-  "battle_timing=after_draw_step": "After the whole draw step",
-  "battle_timing=after_each_draw": "After each draw",
-  "tie_reference_p1": "A tie at the battle next to the box",
-  "tie_reference_p1=farthest": "Follows the farthest battle",
-  "tie_reference_p1=neighbour": "Follows its neighbour",
-  "tie_reference_p1=none": "No winner",
-  "pending_closed": "A tied battle is closed to new forces",
-  "pending_closed=true": "Yes",
-  "pending_closed=false": "No",
-  "hand_scoring": "Cards left in hand score",
-  "hand_scoring=per_half": "1 per end whose country you won",
-  "hand_scoring=per_card": "1 if either end matches",
-  "final_tiebreak": "Equal scores",
-  "final_tiebreak=nearest_with_winner": "Nearest battle with a winner decides",
-  "final_tiebreak=p1_only": "Only the battle next to the box, else a draw",
-  "match": "Match",
-  "match=single": "One game",
-  "match=best_of_3": "Best of three",
-  "claim_timing/help": "when flags may be claimed: any time before the draw, only after the card play, or only before it",
-  "stall_rule/help": "an incomplete side that can never grow loses, or two passes without a possible claim make a draw",
-  "stuck_result/help": "when both players are stuck for good: more claimed flags wins, or the game is drawn (house rule)",
-  "scout_short_deck/help": "how many cards Scout returns when the decks held fewer than three",
-  "guile_can_target_environment/help": "whether Redeploy and Deserter may move or remove Fog and Mud",
-  "mud_removed_excess/help": "a side left with 4 cards when Mud goes: judge its best 3, or its owner discards one",
-  "first_player/help": "who takes the first turn",
-  "battlefields/help": "battlefield cards text side down (no effects), up, or some of each",
-  "battlefield_set/help": "effects of the text sides: none, or our house set (not the publisher's text)",
-  "shuffler/help": "who shuffles (rules §6.2); the other player chooses 1 or 2 leftover cards. Random: drawn by lot",
-  "leftover_choice_blind/help": "the chooser takes the leftover cards unseen (no: looks at all three and picks)",
-  "burn_anytime/help": "burning is a free alternative to deploying (no: only when no deployment is legal)",
-  "burn_visibility/help": "whether cards burned by the burn action are shown to the opponent",
-  "battle_timing/help": "battles of emptied piles start after the whole draw step (or after each single draw)",
-  "tie_reference_p1/help": "a tie at P1 (next to the box) follows P6 (farthest), P2 (neighbour) or has no winner",
-  "pending_closed/help": "a tied, pending battle is closed to new forces (no: open, and a force that breaks the tie wins it)",
-  "hand_scoring/help": "a card in hand scores 1 per end whose country you won (or: 1 if either end matches)",
-  "final_tiebreak/help": "equal scores go to the winner of the battle nearest the box that has one (or: P1 only, else a draw)",
-  "match/help": "one game, or a best-of-three match carried by one state (the next game is dealt when one ends)"
-};
+// The rules options' words (each option's label, each choice's words, its help for players)
+// come from the core with /api/rulesets (OptionSpec.label, .words, .about): one source for the
+// web app and the terminal; web/i18n.py lists them for the catalogs.
 
-/** An option's help in players' words (the server's own help, should a new option lack them). */
-export function helpText(o) { return OPTION_WORDS[`${o.name}/help`] || o.help || ""; }
+/** An option's help in players' words (the command line's help, should an option lack them). */
+export function helpText(o) { return o.about || o.help || ""; }
 
 // What a ruleset that calls its flags otherwise says instead (the view's and the ruleset's
 // `place_name`; Schotten Totten's boundary stones, docs/rules.md §4.1), and its other words
