@@ -143,7 +143,7 @@ def test_schotten_totten_says_stone_wherever_battle_line_says_flag() -> None:
     assert new_state("medieval", seed=1).view(0).to_dict()["place_name"] == "flag"
     stone = i18n.place_words()["stone"]
     flag = re.compile(r"\bflags?\b(?!\})", re.I)  # the word, not a {flag} placeholder
-    from frontlines.web.rules_summary import battle_line_messages
+    from frontlines.web.rules_texts import battle_line_messages
 
     battle_line_only = {m for tut in TUTORIALS.values() if not tut.ruleset.startswith("schotten")
                         for s in tut.steps for m in (*s.say, *s.done)} | set(battle_line_messages())
@@ -172,7 +172,7 @@ def test_schotten_totten_says_clan_card_wherever_battle_line_says_troop() -> Non
 
     stone = i18n.place_words()["stone"]
     troop = re.compile(r"\btroops?\b", re.I)
-    from frontlines.web.rules_summary import battle_line_messages
+    from frontlines.web.rules_texts import battle_line_messages
 
     battle_line_only = {m for tut in TUTORIALS.values() if not tut.ruleset.startswith("schotten")
                         for s in tut.steps for m in (*s.say, *s.done)} | set(battle_line_messages())

@@ -234,7 +234,7 @@ def learn_messages() -> list[str]:
     the words of :data:`LEARN_SCRIPTS`, in a stable order."""
     from frontlines.games import game_module
     from frontlines.web.learn import tutorial_messages
-    from frontlines.web.rules_summary import messages as rules_messages
+    from frontlines.web.rules_texts import messages as rules_messages
 
     found: dict[str, None] = {}
     for game in ("battleline", "warmachine"):
