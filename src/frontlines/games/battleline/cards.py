@@ -81,7 +81,9 @@ _CODE_TO_CARD: dict[str, int] = {card_code(c): c for c in range(NUM_CARDS)}
 
 def parse_card(code: str) -> int:
     """Inverse of :func:`card_code` (case-insensitive); raises :class:`NotationError`."""
-    card = _CODE_TO_CARD.get(code.strip().upper())
+    card = _CODE_TO_CARD.get(code)  # as card_code writes it: the common case, no copies made
+    if card is None:
+        card = _CODE_TO_CARD.get(code.strip().upper())
     if card is None:
         raise NotationError(f"not a card code: {code!r} (troops are a colour of {COLOURS} and 1-10, e.g. R7; tactics {' '.join(TACTICS_CODES)})")
     return card
