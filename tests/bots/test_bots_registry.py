@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import ast
 import doctest
+import gc
+import weakref
 from dataclasses import fields
 from pathlib import Path
 
@@ -11,6 +13,7 @@ import pytest
 
 import frontlines.bots.registry
 import frontlines.commands.options
+import frontlines.commands.selfplay
 from frontlines.bots import LEVELS, list_bots, make_bot
 from frontlines.bots.heuristic import HeuristicBot
 from frontlines.bots.ismcts import INTEGER_PARAMS, ISMCTSBot, SearchParams
@@ -157,6 +160,42 @@ def test_selfplay_many_games_alternates_seats_and_writes_records(tmp_path: Path,
     assert len(records) == 4
     assert [r.tags["Player0"] for r in records] == ["heuristic", "random", "heuristic", "random"]
     assert all(r.replay(parse_state).is_terminal() for r in records)
+
+
+@pytest.mark.parametrize("record", [None, "games.jsonl", "games.txt", "-"])
+def test_selfplay_keeps_no_game_once_told(record: str | None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """A game's record (about 10 KB) and result are let go once the game is told and its
+    record written: a million-game run does not grow by a million records. Every earlier
+    game is gone (garbage collected) when the next one starts; --record - still prints
+    the records after the summary."""
+    worker = frontlines.commands.selfplay.SelfplayWorker
+    play = worker.play
+    played: list[weakref.ref[frontlines.commands.selfplay.SelfplayGame]] = []
+
+    def watched(self: frontlines.commands.selfplay.SelfplayWorker,
+                job: frontlines.commands.selfplay.Job) -> frontlines.commands.selfplay.SelfplayGame:
+        gc.collect()
+        assert [i for i, game in enumerate(played) if game() is not None] == [], "an earlier game is kept"
+        game = play(self, job)
+        played.append(weakref.ref(game))
+        return game
+
+    monkeypatch.setattr(worker, "play", watched)
+    args = ["selfplay", "--rules", "battleline-basic", "--p0", "random", "--p1", "random", "--games", "6", "--quiet"]
+    if record is not None:
+        args += ["--record", record if record == "-" else str(tmp_path / record)]
+    assert main(args) == 0
+    assert len(played) == 6
+    out = capsys.readouterr().out
+    assert "6 games in" in out
+    if record == "-":  # the records follow the summary, separated by blank lines as before
+        texts = out[out.index("[Game"):]
+        assert texts.count("[Game") == 6 and out.index("--p0 score") < out.index("[Game")
+        assert GameRecord.parse(texts.split("\n\n[Game")[0]).replay(parse_state).is_terminal()
+    elif record is not None:
+        written = (tmp_path / record).read_text()
+        assert written.count("Ruleset") == 6
 
 
 def test_selfplay_rejects_bad_input(capsys: pytest.CaptureFixture[str]) -> None:

@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import sys
+import tempfile
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
@@ -46,6 +48,27 @@ class SelfplayGame:
         """(seconds, decisions, slowest decision) of the spec ``label``."""
         seat = self.seats.index(label)
         return self.result.think[seat], self.result.decisions[seat], self.result.longest[seat]
+
+
+@dataclass
+class Tally:
+    """What the summary needs, summed game by game: a run of a million games keeps no game."""
+
+    games: int = 0
+    wins: dict[str, int] = field(default_factory=lambda: {"a": 0, "b": 0})
+    think: dict[str, float] = field(default_factory=lambda: {"a": 0.0, "b": 0.0})
+    decisions: dict[str, int] = field(default_factory=lambda: {"a": 0, "b": 0})
+    slowest: dict[str, float] = field(default_factory=lambda: {"a": 0.0, "b": 0.0})
+
+    def add(self, game: SelfplayGame) -> None:
+        self.games += 1
+        if game.winner_label is not None:
+            self.wins[game.winner_label] += 1
+        for label in ("a", "b"):
+            seconds, decisions, slowest = game.think(label)
+            self.think[label] += seconds
+            self.decisions[label] += decisions
+            self.slowest[label] = max(self.slowest[label], slowest)
 
 
 Job = tuple[str, str, str, int, int, bool, dict[str, str], int]
@@ -157,24 +180,33 @@ def run(args: argparse.Namespace) -> int:
         return 2
     jobs = ((args.rules, args.p0, args.p1, args.seed, i, not args.no_swap, options, args.bot_seed) for i in range(args.games))
     labels = {"a": args.p0, "b": args.p1}
-    results: list[SelfplayGame] = []
+    tally = Tally()
     waiting: dict[int, SelfplayGame] = {}  # finished before an earlier game: told in game order
     replayed: list[tuple[int, int]] = []
-    # A file gets each record as soon as the games before it are done, so that a stopped run
-    # keeps what it played; stdout gets them all after the summary lines, as before.
-    sink = None if not args.record or args.record == "-" else open(args.record, "w", encoding="utf-8")  # noqa: SIM115
+    shown: list[SelfplayGame] = []  # the one game whose record is printed after the summary
+    # Each record is written as soon as the games before it are done, so that a stopped run
+    # keeps what it played, and no record stays in memory (about 10 KB a game). A file gets
+    # them at once; stdout (--record -) after the summary lines, as before, through a
+    # temporary file.
+    to_stdout = args.record == "-"
+    sink: IO[str] | None = None
+    if to_stdout:
+        sink = tempfile.TemporaryFile("w+", encoding="utf-8")  # noqa: SIM115
+    elif args.record:
+        sink = open(args.record, "w", encoding="utf-8")  # noqa: SIM115
 
     def finished(job: Job, game: SelfplayGame, replays: int) -> bool:
         if replays:
             replayed.append((game.index, replays))
         waiting[game.index] = game
-        while len(results) in waiting:
-            game = waiting.pop(len(results))
+        while tally.games in waiting:
+            game = waiting.pop(tally.games)
             _tell(args, labels, game)
             if sink is not None:
-                _write_record(sink, game, args.record, first=not results)
-                game = replace(game, record={})  # written: millions of games must not pile up here
-            results.append(game)
+                _write_record(sink, game, "" if to_stdout else args.record, first=tally.games == 0)
+            elif args.games == 1 and not args.quiet:
+                shown.append(game)
+            tally.add(game)
         return False
 
     stopped = False
@@ -186,34 +218,35 @@ def run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         stopped = True  # stopped by hand: the games played are summed up (and their records kept)
     finally:
-        if sink is not None:
+        if sink is not None and not to_stdout:
             sink.close()
     elapsed = time.perf_counter() - started
+    n = tally.games
     if stopped:
-        print(f"stopped by hand after {len(results)} of {args.games} games")
-        if not results:
+        print(f"stopped by hand after {n} of {args.games} games")
+        if not n:
             return 130
-    wins_a = sum(1 for r in results if r.winner_label == "a")
-    wins_b = sum(1 for r in results if r.winner_label == "b")
-    draws = len(results) - wins_a - wins_b
+    wins_a, wins_b = tally.wins["a"], tally.wins["b"]
+    draws = n - wins_a - wins_b
     score = wins_a + 0.5 * draws
-    n = len(results)
     print(f"{args.rules}: {n} game{'s' if n != 1 else ''} in {elapsed:.1f} s")
     print(f"  {args.p0} (--p0): {wins_a} wins   {args.p1} (--p1): {wins_b} wins   draws/unfinished: {draws}")
     # Wilson, unlike a normal interval, stays honest for a few games and at 0 % or 100 %
     low, high = wilson(score, n)
     print(f"  --p0 score {100 * score / n:.1f}% (95% interval {100 * low:.1f}%-{100 * high:.1f}%)")
     for label in ("a", "b"):
-        total = sum(r.think(label)[0] for r in results)
-        count = sum(r.think(label)[1] for r in results)
-        peak = max(r.think(label)[2] for r in results)
+        count = tally.decisions[label]
         if count:
-            print(f"  {labels[label]}: {1000 * total / count:.2f} ms per decision (max {1000 * peak:.0f} ms)")
+            print(f"  {labels[label]}: {1000 * tally.think[label] / count:.2f} ms per decision "
+                  f"(max {1000 * tally.slowest[label]:.0f} ms)")
     for index, times in sorted(replayed):
         print(f"  game {index + 1} was played again from its deal: its worker died ({times} time{'s' if times > 1 else ''})")
-    if args.record == "-":
-        sys.stdout.write("\n".join(GameRecord.from_json(r.record).to_text() for r in results))
-    elif not args.record and n == 1 and not args.quiet:
+    if sink is not None and to_stdout:
+        sys.stdout.flush()
+        with sink:
+            sink.seek(0)
+            shutil.copyfileobj(sink, sys.stdout)
+    elif shown:
         print()
-        sys.stdout.write(GameRecord.from_json(results[0].record).to_text())
+        sys.stdout.write(GameRecord.from_json(shown[0].record).to_text())
     return 130 if stopped else 0
