@@ -320,11 +320,17 @@ class Store:
                 also(s)
             self._announce(s, "g", game_id)
 
-    def set_name(self, game_id: str, seat: int, name: str) -> None:
+    def set_name(self, game_id: str, seat: int, name: str) -> bool:
+        """Name a seat of an active game; ``False`` (nothing written) once the game is over,
+        checked in the update itself, so that no process renames a finished game's player."""
         column = GameRow.name0 if seat == 0 else GameRow.name1
         with self._session() as s, s.begin():
-            s.execute(update(GameRow).where(GameRow.id == game_id).values({column: name}))
+            done = s.execute(update(GameRow).where(GameRow.id == game_id, GameRow.status == "active")
+                             .values({column: name}))
+            if _changed(done) != 1:
+                return False
             self._announce(s, "g", game_id)
+            return True
 
     # --- reads ----------------------------------------------------------------------
     def load(self, game_id: str) -> StoredGame | None:

@@ -280,8 +280,14 @@ class Table:
         if seat is None or seat == game.stored.bot_seat:
             raise GameError("spectator", "only a seated player can name their seat")
         clean = _clean(name)
-        await self.process.db(self.process.store.set_name, game.id, seat, clean)
-        names = list(game.stored.names)
-        names[seat] = clean
-        game.stored.names = (names[0], names[1])
+        async with game.lock:
+            # A finished game's record keeps the names it was played under.
+            if game.stored.status != "active" or game.state.is_terminal():
+                raise GameError("game_over", "the game is over: its names stay as they were")
+            if not await self.process.db(self.process.store.set_name, game.id, seat, clean):
+                await self.sync.reload(game)  # ended through another process meanwhile
+                raise GameError("game_over", "the game is over: its names stay as they were")
+            names = list(game.stored.names)
+            names[seat] = clean
+            game.stored.names = (names[0], names[1])
         game.send_views()
