@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from test_web_e2e import HTTP_TIMEOUT, browser, new_page, server, wait_turn  # noqa: F401 (pytest fixtures)
-from webhelpers import LiveServer
+from webhelpers import LiveServer, http_json
 
 pytestmark = [pytest.mark.e2e]
 
@@ -218,3 +218,43 @@ def test_home_page_words_the_rules_options_of_each_ruleset(browser: Any, server:
     options = page.inner_text("#options")
     assert re.search(flag, options) and not re.search(stone, options), options
     assert page.errors == []
+
+
+@pytest.mark.parametrize("lang", ["fa", "cs"])
+def test_a_name_with_a_direction_override_is_refused_in_the_page_language(browser: Any, server: LiveServer,  # noqa: F811
+                                                                          lang: str, shots: Path) -> None:
+    """A name holding a right-to-left override is refused with a sentence in the page's
+    language, on the home page and when a friend names their seat; a Persian name with its
+    zero-width non-joiner is taken as it is."""
+    from frontlines.web.i18n import gettext
+
+    said = gettext(lang, "A name cannot hold invisible characters or characters that change the direction of the text.")
+    assert said != "A name cannot hold invisible characters or characters that change the direction of the text."
+    page = new_page(browser, viewport={"width": 390, "height": 844})
+    page.goto(f"{server.base}/?lang={lang}")
+    page.check('input[name="kind"][value="friend"]')
+    page.fill("#name", "Ann\u202emaI")
+    page.click("#start")
+    page.wait_for_function("document.querySelector('#new-error').textContent.length > 0")
+    assert said in page.inner_text("#new-error")
+    page.screenshot(path=str(shots / f"name-refused-{lang}-390.png"))
+    page.fill("#name", "علی‌رضا")
+    page.click("#start")
+    page.wait_for_selector("#table[data-ply]")
+    gid = page.url.split("/g/")[1].split("?")[0]
+    assert "علی‌رضا" in http_json(server.base, f"/api/games/{gid}", timeout=HTTP_TIMEOUT)["names"]
+    # the friend's side: a name typed into the join form
+    ticket = page.evaluate("JSON.parse(localStorage.getItem('frontlines.games') || '[]')[0].invite")
+    assert ticket, "the creator's page keeps the invite link"
+    friend = new_page(browser, viewport={"width": 390, "height": 844})
+    friend.goto(f"{server.base}{ticket}&lang={lang}" if "?" in ticket else f"{server.base}{ticket}?lang={lang}")
+    friend.wait_for_selector("#join:not([hidden])")
+    friend.fill("#join-name", "Bob\u200b")
+    friend.click("#join-save")
+    friend.wait_for_function(f"document.body.innerText.includes({said!r})")
+    friend.screenshot(path=str(shots / f"name-refused-join-{lang}-390.png"))
+    friend.wait_for_selector("#join:not([hidden])")  # offered again, to fix
+    friend.fill("#join-name", "Bořek")
+    friend.click("#join-save")
+    page.wait_for_function("document.body.innerText.includes('Bořek')")  # the creator sees the friend's name
+    assert page.errors == [] and friend.errors == []

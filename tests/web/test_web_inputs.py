@@ -10,6 +10,8 @@ import pytest
 from fastapi.testclient import TestClient
 from test_web_api import RULESET, create, drain
 
+from frontlines.web.inputs import name_problem
+
 
 def test_deep_and_long_bodies_are_refused(client: TestClient) -> None:
     deep = client.post("/api/games", content=b"[" * 3000, headers={"Content-Type": "application/json"})
@@ -109,7 +111,9 @@ def test_bad_websocket_messages_are_malformed_not_internal(client: TestClient) -
                     '"\\ud800"', json.dumps({"type": None}), json.dumps({}), "null", "", "\u0000"):
             ws.send_text(raw)
             reply = ws.receive_json()
-            assert reply["type"] == "error" and reply["code"] == "malformed", (raw[:40], reply)
+            # a name with a control character is refused as a name, which the page says in words
+            expected = "bad_name" if raw.startswith('{"type": "name"') else "malformed"
+            assert reply["type"] == "error" and reply["code"] == expected, (raw[:40], reply)
         ws.send_bytes(b"\x00\x01")
         assert ws.receive_json()["code"] == "malformed"
         ws.send_json({"type": "ping", "extra": 1})  # unknown fields in messages are ignored
@@ -128,3 +132,40 @@ def test_pages_cannot_be_framed_and_send_no_referer(client: TestClient) -> None:
         assert r.headers["referrer-policy"] == "no-referrer" and r.headers["x-content-type-options"] == "nosniff"
     refused = client.post("/api/games", content=b"[" * 3000)
     assert refused.status_code == 400 and refused.headers["x-frame-options"] == "DENY"
+
+
+# Names people write: Persian compounds with the zero-width non-joiner, Japanese with an
+# ideographic space (folded), Czech diacritics, an emoji sequence joined by ZWJ.
+GOOD_NAMES = ["علی‌رضا حسین‌زاده", "مهسا", "山田\u3000太郎", "やまだ たろう", "Bořek Žďárský", "Šárka Nováková",
+              "Ann 👩\u200d💻", "Zoë ❤\ufe0f", "O'Neil-Smith"]
+# Names that show something other than what they hold.
+BAD_NAMES = ["Ann\u202eliam", "Ma\u200blory", "\u200bAnn", "Ann\u200c", "An\u200cn", "x\u2066y\u2069", "\u200fAnn",
+             "\ufeffAnn", "so\u00adft", "\u3164", "line\u2028break", "\ue000", "tag\U000e0041", "a\u2060b"]
+
+
+def test_names_are_what_they_show() -> None:
+    for name in GOOD_NAMES:
+        assert name_problem(name) is None, repr(name)
+    for name in BAD_NAMES:
+        assert name_problem(name) is not None, repr(name)
+
+
+def test_a_name_with_invisible_or_direction_characters_is_refused_by_its_code(client: TestClient) -> None:
+    """Refused, not stripped: the player sees why (the pages word the code bad_name in their
+    language) and fixes it; names in Persian, Japanese and Czech go through untouched."""
+    for name in BAD_NAMES:
+        r = client.post("/api/games", json={"ruleset": RULESET, "opponent": "hotseat", "name": "Ann", "other_name": name})
+        assert r.status_code == 400 and r.json()["code"] == "bad_name", (repr(name), r.text)
+        assert "invisible characters" in r.json()["detail"]
+    for name in GOOD_NAMES:
+        r = client.post("/api/games", json={"ruleset": RULESET, "opponent": "friend", "name": name})
+        assert r.status_code == 200, (repr(name), r.text)
+        assert client.get(f"/api/games/{r.json()['id']}").json()["names"][0] == " ".join(name.split())
+    game = create(client)
+    with client.websocket_connect(f"/ws/{game['id']}?t={game['friend_token']}") as ws:
+        drain(ws, 1)
+        ws.send_json({"type": "name", "name": "Bob\u202e"})
+        reply = ws.receive_json()
+        assert reply["type"] == "error" and reply["code"] == "bad_name", reply
+        ws.send_json({"type": "name", "name": "علی‌رضا"})
+        assert ws.receive_json()["names"][1] == "علی‌رضا"

@@ -53,6 +53,7 @@ from frontlines.web.inputs import (
     NewGame,
     SeatToken,
     Ticket,
+    error_code,
     explain,
     parse_message,
     valid_game_id,
@@ -192,7 +193,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(request: Request, exc: RequestValidationError) -> Response:
-        return error_response(request, 400, explain(exc.errors()))
+        errors = exc.errors()
+        response = error_response(request, 400, explain(errors))
+        code = error_code(errors)
+        if code is not None and isinstance(response, JSONResponse):  # a refused name: said by its code
+            response = JSONResponse({"detail": explain(errors), "code": code}, status_code=400)
+        return response
 
     @app.get("/", response_class=HTMLResponse)
     async def home(request: Request) -> HTMLResponse:
@@ -417,7 +423,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             try:
                 msg = parse_message(raw)
             except BadInput as exc:
-                raise GameError("malformed", exc.message) from exc
+                raise GameError(exc.code, exc.message) from exc
             if msg.type == "action":
                 await m.act(game, client.role, msg.text, msg.ply)
             elif msg.type == "resign":

@@ -10,6 +10,7 @@ a 400 with a message that says what is wrong.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Annotated, Any, Literal
 
@@ -25,8 +26,6 @@ MAX_SEED = 2**63 - 1
 GAME_ID_RE = re.compile(r"[A-Za-z0-9_-]{1,32}")
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
-# Names may hold line breaks and tabs (they are folded into single spaces), nothing else.
-_NAME_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
 
 
 def _plain(value: str) -> str:
@@ -35,9 +34,58 @@ def _plain(value: str) -> str:
     return value
 
 
+# What a refused name's error says (the pages show it in their language by its code).
+BAD_NAME = "bad_name"
+BAD_NAME_TEXT = "A name cannot hold invisible characters or characters that change the direction of the text."
+# Letters drawn the same as an empty space (Hangul fillers, the combining grapheme joiner…).
+_BLANK_LETTERS = frozenset("\u034f\u115f\u1160\u17b4\u17b5\u3164\uffa0")
+# Scripts whose words use the zero-width (non-)joiner between letters: Persian compounds
+# (حسین‌زاده), the Indic scripts. Elsewhere they only hide a difference between two names.
+_JOINING_SCRIPTS = ("ARABIC", "SYRIAC", "NKO", "DEVANAGARI", "BENGALI", "GURMUKHI", "GUJARATI", "ORIYA",
+                    "TAMIL", "TELUGU", "KANNADA", "MALAYALAM", "SINHALA", "MONGOLIAN", "KHMER", "MYANMAR")
+_ZWNJ, _ZWJ = "\u200c", "\u200d"
+
+
+def _joins(before: str, after: str, joiner: str) -> bool:
+    """A zero-width joiner between two letters of a joining script (ZWNJ or ZWJ), or a ZWJ
+    between two pictographs (an emoji sequence: 👩‍💻)."""
+    letters = all(unicodedata.category(c)[0] in "LM" for c in (before, after))
+    if letters and any(unicodedata.name(c, "").startswith(_JOINING_SCRIPTS) for c in (before, after)):
+        return True
+    pictures = all(unicodedata.category(c) in ("So", "Mn") for c in (before, after))
+    return joiner == _ZWJ and pictures
+
+
+def name_problem(value: str) -> str | None:
+    """Why ``value`` cannot be a player's name (``None`` when it can).
+
+    A name is shown to the other player and kept in the game's record, so what it shows
+    must be what it is: refused are control and format characters (Unicode categories Cc
+    other than line breaks and tabs, which are folded into spaces; Cf: the right-to-left
+    override and the other direction marks and isolates, zero-width spaces, the byte-order
+    mark, soft hyphens, invisible operators, tags), line and paragraph separators, private
+    use, unassigned code points and lone surrogates, and letters drawn as blanks. The
+    zero-width non-joiner and joiner are kept where they belong: between the letters of
+    a script that writes words with them, and (the joiner) inside an emoji sequence.
+    """
+    for i, char in enumerate(value):
+        if char in "\t\n\r":
+            continue
+        kind = unicodedata.category(char)
+        if char in (_ZWNJ, _ZWJ):
+            if 0 < i < len(value) - 1 and _joins(value[i - 1], value[i + 1], char):
+                continue
+            return f"U+{ord(char):04X}"
+        if kind in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp") or char in _BLANK_LETTERS:
+            return f"U+{ord(char):04X}"
+    return None
+
+
 def _name(value: str) -> str:
-    if _NAME_CONTROL.search(value):
-        raise ValueError("control characters are not allowed")
+    found = name_problem(value)
+    if found is not None:
+        # its own error type: the app answers it with the code the pages translate
+        raise pydantic_core.PydanticCustomError(BAD_NAME, f"{BAD_NAME_TEXT} ({found})")
     return value
 
 
@@ -137,9 +185,16 @@ _MESSAGE: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 
 
 class BadInput(Exception):
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: str, code: str = "malformed") -> None:
         super().__init__(message)
         self.message = message
+        self.code = code  # what a WebSocket error says: malformed, or bad_name for a refused name
+
+
+def error_code(errors: Any) -> str | None:
+    """``bad_name`` when a refused name is among pydantic's errors (the pages say why in
+    their language), else ``None``."""
+    return BAD_NAME if any(err.get("type") == BAD_NAME for err in errors) else None
 
 
 def parse_message(raw: str) -> ActionMessage | ResignMessage | NameMessage | PingMessage | SyncMessage:
@@ -149,7 +204,8 @@ def parse_message(raw: str) -> ActionMessage | ResignMessage | NameMessage | Pin
     try:
         return _MESSAGE.validate_json(raw)
     except ValidationError as exc:
-        raise BadInput(explain(exc.errors(include_url=False, include_input=False))) from exc
+        errors = exc.errors(include_url=False, include_input=False)
+        raise BadInput(explain(errors), error_code(errors) or "malformed") from exc
 
 
 def explain(errors: Any) -> str:

@@ -71,7 +71,13 @@ async function startGame(ev) {
   const r = await fetch("/api/games", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
   if (!r.ok) {
     let msg = r.statusText;
-    try { msg = (await r.json()).detail || msg; } catch (_) { /* keep */ }
+    try {
+      const body = await r.json();
+      // a refused name is said in the page language; other refusals as the server words them
+      msg = body.code === "bad_name"
+        ? t("A name cannot hold invisible characters or characters that change the direction of the text.")
+        : body.detail || msg;
+    } catch (_) { /* keep */ }
     $("new-error").textContent = t("Could not start the game: {error}", { error: msg });
     return;
   }

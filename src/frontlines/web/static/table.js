@@ -233,6 +233,7 @@ function errorText(data) {
     not_found: t("There is no such game."),
     internal: t("Server error; please try again."),
     malformed: t("The server could not read that."),
+    bad_name: t("A name cannot hold invisible characters or characters that change the direction of the text."),
     ...closeWords(),
   };
   // a refused move says which rule refused it (the engine's reason, in the page's language)
@@ -273,6 +274,7 @@ function connect() {
       if (msg) { msg.online = data.online; msg.spectators = data.spectators; draw(); }
     } else if (data.type === "error") {
       sel = [];
+      if (data.code === "bad_name") $("join").hidden = false;  // the name form again, to fix it
       const text = errorText(data);
       if (msg) { draw(); setStatus(t("Refused: {message}", { message: text })); }
       else $("status").textContent = sentences(notice, text);
