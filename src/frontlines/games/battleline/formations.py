@@ -78,6 +78,13 @@ def formation_name(score: int) -> str:
     return RANK_NAMES.get(score >> _RANK_SHIFT, FOG_NAME)
 
 
+# Entries each cache holds before it is emptied (it refills with what is used next), per
+# set of card rules: side summaries (side_cache), and complete sides' scores with and
+# without Fog (eval_plain, eval_fog). Sized by benchmarks/bench_eval_caches.py.
+SIDE_CACHE_LIMIT = 1 << 19
+EVAL_CACHE_LIMIT = 1 << 20
+
+
 class _Tables:
     """Lookup tables and caches for one (max_value, cavalry_value) pair."""
 
@@ -147,7 +154,7 @@ class _Tables:
         info = self.side_cache.get(side)
         if info is None:
             info = self._summarise(side)
-            if len(self.side_cache) > 1 << 19:  # bounded memory; refills lazily
+            if len(self.side_cache) >= SIDE_CACHE_LIMIT:  # bounded memory; refills lazily
                 self.side_cache.clear()
             self.side_cache[side] = info
         return info
@@ -448,7 +455,7 @@ def _score_new(t: _Tables, mask: int, n: int, fog: bool) -> int:
             raise AssertionError("no score for a complete side")
         score = found[0]
     cache = t.eval_fog if fog else t.eval_plain
-    if len(cache) > 1 << 20:  # bounded memory; refills lazily
+    if len(cache) >= EVAL_CACHE_LIMIT:  # bounded memory; refills lazily
         cache.clear()
     cache[mask] = score
     return score
