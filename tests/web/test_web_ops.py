@@ -3,7 +3,9 @@ errors through the real command line (one line, exit 2, no traceback, no port bo
 
 from __future__ import annotations
 
+import json
 import os
+import select
 import signal
 import socket
 import subprocess
@@ -17,6 +19,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+import websockets.sync.client
 from sqlalchemy import create_engine, text
 from webhelpers import free_port, make_client
 
@@ -52,10 +55,10 @@ def readyz(port: int) -> tuple[int, str]:
 
 
 @contextmanager
-def serving(url: str) -> Iterator[tuple[subprocess.Popen[str], int]]:
-    """A real `frontlines serve` process, once it answers /healthz."""
+def serving(url: str, *more: str) -> Iterator[tuple[subprocess.Popen[str], int]]:
+    """A real `frontlines serve` process (with the options ``more``), once it answers /healthz."""
     port = free_port()
-    proc = subprocess.Popen(serve_args(url, port), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen([*serve_args(url, port), *more], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         deadline = time.monotonic() + START_LIMIT
         while True:
@@ -217,6 +220,47 @@ def test_a_port_in_use_stops_the_server_before_it_starts(tmp_path: Path) -> None
         line = refused(args, status=1)
     assert f"port {port} is in use on 127.0.0.1" in line and "--port" in line
     assert "cannot listen on 192.0.2.1:" in refused([*serve_args(url, free_port()), "--host", "192.0.2.1"])
+
+
+def test_a_client_that_sends_its_headers_slowly_is_cut_off(tmp_path: Path) -> None:
+    """A slowloris: 100 connections that send a request's headers one line every 0.3 s. With
+    --header-timeout 1 each is answered 408 and closed once its headers are a second late (a
+    loaded machine may take longer; without the deadline none ever closes), while a plain
+    request is answered and a WebSocket game, whose headers came at once, stays open."""
+    with serving(f"sqlite:///{tmp_path / 'g.db'}", "--header-timeout", "1") as (_proc, port):
+        slow = []
+        for _ in range(100):
+            sock = socket.create_connection(("127.0.0.1", port), timeout=60)
+            sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n")
+            slow.append(sock)
+        game = json.loads(urllib.request.urlopen(urllib.request.Request(
+            f"http://127.0.0.1:{port}/api/games", data=json.dumps({"ruleset": "battleline-basic", "opponent": "friend"}).encode(),
+            headers={"Content-Type": "application/json"}), timeout=60).read())
+        with websockets.sync.client.connect(f"ws://127.0.0.1:{port}/ws/{game['id']}?t={game['token']}",
+                                            open_timeout=60) as ws:
+            assert json.loads(ws.recv(timeout=60))["type"] == "view"
+            answers: dict[socket.socket, bytes] = {}
+            started = time.monotonic()
+            while len(answers) < len(slow) and time.monotonic() - started < 60:
+                for sock in slow:
+                    if sock in answers:
+                        continue
+                    if select.select([sock], [], [], 0)[0]:  # the server answered, or closed
+                        answers[sock] = sock.recv(4096)
+                        continue
+                    try:
+                        sock.sendall(b"X-Slow: 1\r\n")
+                    except OSError:  # closed under us: read what was said
+                        answers[sock] = b"closed"
+                time.sleep(0.3)
+            assert len(answers) == len(slow), f"{len(slow) - len(answers)} slow connections still open after 60 s"
+            assert all(a.startswith(b"HTTP/1.1 408") or a in (b"", b"closed") for a in answers.values())
+            assert sum(a.startswith(b"HTTP/1.1 408") for a in answers.values()) > len(slow) // 2
+            assert get(port, "/healthz")[0] == 200
+            ws.send(json.dumps({"type": "ping"}))  # open well past the deadline
+            assert json.loads(ws.recv(timeout=60)) == {"type": "pong"}
+        for sock in slow:
+            sock.close()
 
 
 def test_a_sqlite_schema_newer_than_the_code_stops_the_server(tmp_path: Path) -> None:

@@ -60,6 +60,16 @@ def listen_on(host: str, port: int) -> list[socket.socket]:
     return bound
 
 
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if not value > 0:  # NaN too
+        raise argparse.ArgumentTypeError(f"must be a number of seconds above 0, not {text!r}")
+    return value
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     parser.add_argument("--port", type=int, default=8000, help="port (default 8000)")
@@ -68,6 +78,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--ws-compression", action="store_true",
                         help="compress WebSocket messages (permessage-deflate): a fifth of the bytes, but each "
                              "connection compresses each message again, the main cost of a large audience")
+    parser.add_argument("--header-timeout", type=_seconds, default=10.0, metavar="SECONDS",
+                        help="seconds a client has to send a request's headers, from its connection or its previous "
+                             "answer (default 10): a client that sends them a line at a time is cut off then")
     parser.add_argument("--log-level", default="info", help="uvicorn log level")
     # Every option may also come from the environment: FRONTLINES_BOT_LEASE=5 is --bot-lease 5.
     web_settings.use_environment(parser)
@@ -81,6 +94,7 @@ def run(args: argparse.Namespace) -> int:
         from frontlines.web.app import create_app
         from frontlines.web.cluster import run_server
         from frontlines.web.database import sqlite_file
+        from frontlines.web.deadline import header_deadline
         from frontlines.web.logs import mask_url, uvicorn_log_config
     except ImportError as exc:  # the web stack is an optional extra
         print(f"frontlines serve needs the web extra: pip install 'frontlines[web]' ({exc})")
@@ -99,7 +113,8 @@ def run(args: argparse.Namespace) -> int:
     print(f"Frontlines: http://{args.host}:{port}  (database {mask_url(args.database)})", flush=True)
     # Seat tokens ride in URLs: every uvicorn line goes through the redacting filter.
     # On SIGTERM the process drains first: bot turns handed over, clients told to reconnect.
+    # uvicorn has no deadline for a request's headers: its HTTP protocol is given one.
     run_server(app, grace=settings.shutdown_grace, sockets=listeners, host=args.host, port=args.port,
-               log_level=args.log_level,
+               log_level=args.log_level, http=header_deadline(args.header_timeout),
                ws_max_size=64 * 1024, log_config=uvicorn_log_config(), ws_per_message_deflate=args.ws_compression)
     return 0
