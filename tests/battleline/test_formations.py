@@ -346,3 +346,37 @@ def test_rules_pickle_and_copy_cheaply() -> None:
 def test_cards_helper_roundtrip() -> None:
     assert cards_of(BL.troop_mask) == list(range(60))
     assert len(cards_of(ST.troop_mask)) == 54
+
+
+def test_the_evaluation_caches_stay_small_on_long_work() -> None:
+    """A server evaluates side after side for as long as it runs: the caches of one set of
+    card rules keep at most their limits' entries (sized by benchmarks/bench_eval_caches.py),
+    a few MB, where the former limits let them grow past 100 MB before emptying."""
+    import random
+    import sys
+
+    from frontlines.games.battleline import formations
+
+    rng = random.Random(30)
+    t = SCHOTTEN_CARDS._t  # the card rules fewer tests use: their caches are not warm
+    for table in (t.eval_plain, t.eval_fog, t.side_cache):
+        table.clear()
+    cards = [c for c in range(64) if (c < 60 and c % 10 != 9) or c >= 60]  # Schotten Totten: values 1-9
+    for _ in range(200_000):  # three times the scores' limit
+        side = rng.sample(cards, rng.choice((3, 4)))
+        evaluate_mask(sum(1 << c for c in side), rng.random() < 0.5, SCHOTTEN_CARDS)
+        t.side_info(sum(1 << c for c in side[:-1]))
+    assert len(t.side_cache) <= formations.SIDE_CACHE_LIMIT
+    assert len(t.eval_plain) <= formations.EVAL_CACHE_LIMIT and len(t.eval_fog) <= formations.EVAL_CACHE_LIMIT
+
+    def size(obj: object) -> int:  # the cache's own bytes: its table, its keys, its values
+        if isinstance(obj, dict):
+            return sys.getsizeof(obj) + sum(size(k) + size(v) for k, v in obj.items())
+        if isinstance(obj, tuple):
+            return sys.getsizeof(obj) + sum(size(v) for v in obj)
+        return sys.getsizeof(obj) if isinstance(obj, int) and not -5 <= obj <= 256 else 0
+
+    full = {name: size(table) / max(1, len(table)) * limit for name, table, limit in (
+        ("sides", t.side_cache, formations.SIDE_CACHE_LIMIT), ("plain", t.eval_plain, formations.EVAL_CACHE_LIMIT),
+        ("fog", t.eval_fog, formations.EVAL_CACHE_LIMIT))}
+    assert sum(full.values()) < 16 * 2**20, full  # bytes at their fullest
