@@ -223,6 +223,11 @@ def test_a_lost_seat_is_invited_again_before_the_first_move(browser: Any, server
     stale.goto(f"{server.base}/g/{gid}?t={lost}")
     stale.wait_for_selector("#table[data-ply]")
     assert stale.locator(".hand .card").count() == 0  # the old seat link only watches
+    # The creator gone too: the friend gets no button to invite "again" (it would take the
+    # creator's seat away: only the creator invites again).
+    host.context.close()
+    again.wait_for_function("document.querySelector('.opp-bar').innerText.includes('offline')")
+    assert again.locator("#reinvite-row").is_hidden()
     assert host.errors == [] and again.errors == []
 
 

@@ -174,11 +174,13 @@ def test_downgrade_and_upgrade_again_keep_the_games(db_url: str, capsys: pytest.
     engine = engine_for(db_url)
     with engine.begin() as conn:
         conn.execute(text(
-            "INSERT INTO games VALUES ('kept', :rs, '{}', 'setup', '', '', '', 'Ann', 'Bob', 'friend', NULL,"
+            "INSERT INTO games (id, ruleset, options, setup, seat_hash0, seat_hash1, invite_hash, name0, name1,"
+            " opponent, bot_seat, status, result, reason, termination, loser, plies, created, updated)"
+            " VALUES ('kept', :rs, '{}', 'setup', 'h0', '', '', 'Ann', 'Bob', 'friend', NULL,"
             " 'active', '*', '', '', NULL, 1, 1.0, 2.0)"), {"rs": RULESET})
         conn.execute(text("INSERT INTO actions VALUES ('kept', 1, 'first')"))
     code, out, err = db(capsys, "downgrade", "0001", "--database", db_url)
-    assert (code, err) == (0, "") and "was at revision 0002, the newest; now at revision 0001, older" in out
+    assert (code, err) == (0, "") and "was at revision 0003, the newest; now at revision 0001, older" in out
     assert "bot_leases" not in inspect(engine).get_table_names()
     code, out, _ = db(capsys, "current", "--database", db_url)
     assert code == 1 and "at revision 0001" in out
@@ -190,12 +192,13 @@ def test_downgrade_and_upgrade_again_keep_the_games(db_url: str, capsys: pytest.
     code, _, err = db(capsys, "downgrade", "base", "--database", db_url)
     assert code == 2 and "the 1 games in them; nothing was changed" in err and err.count("\n") == 1
     code, out, err = db(capsys, "upgrade", "--database", db_url)
-    assert (code, err) == (0, "") and "was at revision 0001" in out and "now at revision 0002, the newest" in out
+    assert (code, err) == (0, "") and "was at revision 0001" in out and "now at revision 0003, the newest" in out
     assert schema_drift(db_url) == []
     store = Store(db_url, upgrade=False)
     try:
         game = store.load("kept")
         assert game is not None and game.actions == ["first"] and game.names == ("Ann", "Bob")
+        assert game.guest_seat == 1  # revision 0003 told the invited seat from the tokens
     finally:
         store.close()
     engine.dispose()

@@ -4,15 +4,19 @@ holds digests, not tokens. Every test runs on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 from test_web_api import RULESET, create
-from webhelpers import make_client
+from test_web_cluster import call
+from webhelpers import LiveServer, make_client
 
+from conftest import _fresh_pg_database
 from frontlines.games import new_state
+from frontlines.web import seats
 
 
 def role(client: TestClient, gid: str, token: str) -> Any:
@@ -97,9 +101,10 @@ def test_a_lost_seat_is_invited_again_only_before_the_first_move(db_url: str) ->
         assert hands[0] != setup_before or len(hands[0]) == 0
         new = client.post(f"/api/games/{gid}/claim", json={"invite": ticket}).json()["token"]
         assert role(client, gid, new) == 1
-        # The friend may invite the creator again just the same.
-        assert client.post(f"/api/games/{gid}/invite", json={"t": new}).status_code == 200
-        assert role(client, gid, mine) is None
+        # The friend cannot "invite the creator again": that would revoke the creator's seat.
+        refused = client.post(f"/api/games/{gid}/invite", json={"t": new})
+        assert refused.status_code == 409 and "made the game" in refused.json()["detail"]
+        assert role(client, gid, mine) == 0 and role(client, gid, new) == 1
     with make_client(db_url) as client:
         game = create(client)
         gid, t0, t1 = game["id"], game["token"], game["friend_token"]
@@ -110,6 +115,32 @@ def test_a_lost_seat_is_invited_again_only_before_the_first_move(db_url: str) ->
         refused = client.post(f"/api/games/{gid}/invite", json={"t": t0})
         assert refused.status_code == 409 and "started" in refused.json()["detail"]
         assert role(client, gid, t1) == 1
+
+
+@pytest.mark.parametrize("creator", [0, 1])
+def test_the_invited_friend_never_takes_the_creators_seat(db_url: str, creator: int) -> None:
+    """Issue 30 item 1: the friend asked for a new invite before the first move, the creator's
+    token was revoked, and the friend spent the new ticket too, holding both seats. Only the
+    creator (the seat that was not invited) invites again, only for the invited seat."""
+    with make_client(db_url) as client:
+        game = create(client, seat=creator)
+        gid, mine, friend = game["id"], game["token"], game["friend_token"]
+        assert client.get(f"/api/games/{gid}", params={"t": mine}).json()["guest_seat"] == 1 - creator
+        for _ in range(2):  # and again: nothing changes
+            refused = client.post(f"/api/games/{gid}/invite", json={"t": friend})
+            assert refused.status_code == 409 and "made the game" in refused.json()["detail"]
+        assert role(client, gid, mine) == creator and role(client, gid, friend) == 1 - creator
+        store = client.app.state.manager.store  # type: ignore[attr-defined]
+        stored = store.load(gid)
+        assert stored.guest_seat == 1 - creator and stored.invite_hash == ""
+        # The database refuses it too, whatever a process's copy says: the friend's seat is not
+        # the creator's, a token the seat no longer holds asks for nothing, a spent ticket is gone.
+        assert not store.reinvite(gid, 1 - creator, seats.digest(friend), "", seats.digest("T" * 32), stored.setup)
+        assert not store.reinvite(gid, creator, seats.digest("X" * 32), "", seats.digest("T" * 32), stored.setup)
+        assert not store.reinvite(gid, creator, seats.digest(mine), "stale", seats.digest("T" * 32), stored.setup)
+        assert store.load(gid).seat_hashes == stored.seat_hashes
+        assert client.post(f"/api/games/{gid}/invite", json={"t": mine}).status_code == 200
+        assert role(client, gid, mine) == creator and role(client, gid, friend) is None
 
 
 def test_the_server_deals(db_url: str) -> None:
@@ -186,3 +217,71 @@ def test_roles_say_which_seat_they_speak_for() -> None:
 
     result = doctest.testmod(frontlines.web.seats)
     assert result.attempted > 0 and result.failed == 0
+
+
+def _at_once(requests: dict[str, tuple[LiveServer, str, dict[str, Any]]]) -> dict[str, tuple[int, dict[str, Any]]]:
+    """POST each request from its own thread, all released at the same moment."""
+    start = threading.Barrier(len(requests))
+    answers: dict[str, tuple[int, dict[str, Any]]] = {}
+
+    def ask(name: str, server: LiveServer, path: str, body: dict[str, Any]) -> None:
+        start.wait()
+        answers[name] = call(server.base, path, body)
+
+    threads = [threading.Thread(target=ask, args=(name, *request)) for name, request in requests.items()]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return answers
+
+
+def _race_reinvites(servers: tuple[LiveServer, LiveServer], rounds: int) -> None:
+    """Friend games in which, before the first move, the creator asks for a new invite through
+    one server while the friend asks through the other and the creator asks again there, all
+    at the same moment. Every game must stay playable: the creator keeps the seat, the friend's
+    requests are refused, the ticket the database holds is one the creator was given, and the
+    friend who opens it plays."""
+    a, b = servers
+    for _ in range(rounds):
+        status, game = call(a.base, "/api/games", {"ruleset": RULESET, "opponent": "friend", "seat": "random"})
+        assert status == 200
+        gid, mine = game["id"], game["token"]
+        status, claimed = call(b.base, f"/api/games/{gid}/claim", {"invite": game["invite_token"]})
+        assert status == 200
+        friend = claimed["token"]
+        call(a.base, f"/api/games/{gid}")  # both servers hold the game in memory
+        call(b.base, f"/api/games/{gid}")
+        path = f"/api/games/{gid}/invite"
+        answers = _at_once({"creator": (a, path, {"t": mine}), "friend": (b, path, {"t": friend}),
+                            "creator again": (b, path, {"t": mine})})
+        assert answers["friend"][0] == 409, answers
+        tickets = [body["invite_token"] for name, (status, body) in answers.items() if status == 200]
+        assert answers["creator"][0] == 200 or answers["creator again"][0] == 200, answers
+        _, view = call(b.base, f"/api/games/{gid}?t={mine}")
+        creator = view["role"]
+        assert creator in (0, 1) and view["guest_seat"] == 1 - creator
+        # The database's open ticket is one the creator holds; spent, it seats the friend.
+        opened = [t for t in tickets if call(a.base, f"/api/games/{gid}/claim", {"invite": t})[0] == 200]
+        assert len(opened) == 1, answers
+        _, view = call(a.base, f"/api/games/{gid}?t={mine}")
+        assert view["role"] == creator and view["invite_open"] is False
+        _, seated = call(b.base, f"/api/games/{gid}")
+        assert seated["ply"] == 0 and seated["status"] == "active"
+
+
+def test_reinvites_at_the_same_moment_leave_a_game_to_play(db_url: str) -> None:
+    """Issue 30 item 2: both seats asking for a new invite at the same moment at ply 0 left
+    both seats empty and every ticket refused (8-9 games in 10). 25 games, three requests at
+    once each, one server (SQLite and PostgreSQL)."""
+    with LiveServer(db_url) as server:
+        _race_reinvites((server, server), 25)
+
+
+@pytest.mark.postgres
+def test_reinvites_at_the_same_moment_through_two_processes(pg_server: str) -> None:
+    """The same through two server instances on one PostgreSQL (each with its own copy of the
+    game): the checks are in the database's update, not only in a copy's memory."""
+    url = _fresh_pg_database(pg_server)
+    with LiveServer(url) as a, LiveServer(url) as b:
+        _race_reinvites((a, b), 25)

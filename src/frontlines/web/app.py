@@ -318,10 +318,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.post("/api/games/{game_id}/invite")
     async def new_invite(request: Request, game_id: str, body: SeatToken) -> dict[str, Any]:
-        """Before the first move, a seated player may invite again (the deal is dealt again)."""
+        """Before the first move, a friend game's creator may invite again (the deal is dealt again)."""
         game = await _game(request, game_id)
         try:
-            ticket = await invites.reinvite(manager_of(request), game, await manager_of(request).role_of(game, body.t))
+            ticket = await invites.reinvite(manager_of(request), game, body.t)
         except GameError as exc:
             raise HTTPException(409, exc.message) from exc
         return {"invite_token": ticket, "invite_url": f"/g/{game.id}?invite={ticket}"}

@@ -55,6 +55,9 @@ class GameRow(Base):
     # "bot:<spec>", "friend" or "hotseat"; bot_seat says which seat the bot plays.
     opponent: Mapped[str] = mapped_column(String(64))
     bot_seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    # A friend game's invited seat (revision 0003): only the other, the creator's, may invite
+    # again, and only this one's token is revoked by it. NULL for other games.
+    guest_seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
     status: Mapped[str] = mapped_column(String(16), default="active", index=True)  # see STATUSES
     result: Mapped[str] = mapped_column(String(16), default="*")
     reason: Mapped[str] = mapped_column(String(32), default="")
@@ -114,6 +117,14 @@ class StoredGame:
     created: float
     updated: float
     actions: list[str] = field(default_factory=list)
+    # A friend game's invited seat: the one its creator left without a token. Told from the
+    # tokens when not given (a game being created); ``None`` where it cannot be told (a game
+    # stored before revision 0003 with both seats held): then nobody may invite again.
+    guest_seat: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.guest_seat is None and self.opponent == "friend" and self.seat_hashes.count("") == 1:
+            self.guest_seat = self.seat_hashes.index("")
 
 
 def _row_to_game(row: GameRow, actions: list[str]) -> StoredGame:
@@ -135,6 +146,7 @@ def _row_to_game(row: GameRow, actions: list[str]) -> StoredGame:
         created=row.created,
         updated=row.updated,
         actions=actions,
+        guest_seat=row.guest_seat,
     )
 
 
@@ -223,11 +235,13 @@ class Store:
         also: Callable[[Session], None] | None = None,
     ) -> None:
         now = time.time()
+        # a friend's seat is the one created without a token
+        guest = seat_hashes.index("") if opponent == "friend" and seat_hashes.count("") == 1 else None
         with self._session() as s, s.begin():
             s.add(GameRow(
                 id=game_id, ruleset=ruleset, options=json.dumps(options, sort_keys=True), setup=setup,
                 seat_hash0=seat_hashes[0], seat_hash1=seat_hashes[1], invite_hash=invite_hash,
-                name0=names[0], name1=names[1],
+                name0=names[0], name1=names[1], guest_seat=guest,
                 opponent=opponent, bot_seat=bot_seat, status="active", result="*", reason="",
                 termination="", loser=None, plies=0, created=now, updated=now,
             ))
@@ -266,20 +280,35 @@ class Store:
         with self._session() as s, s.begin():
             done = s.execute(update(GameRow).where(
                 GameRow.id == game_id, GameRow.invite_hash == invite_hash, GameRow.invite_hash != "",
-                GameRow.status == "active",
+                GameRow.status == "active", GameRow.guest_seat == seat,
             ).values({column: seat_hash, "invite_hash": ""}))
             self._announce(s, "g", game_id)
             return _changed(done) == 1
 
-    def reinvite(self, game_id: str, seat: int, invite_hash: str, setup: str) -> bool:
-        """Before the first move only: revoke ``seat``'s token, open a new ticket, deal again."""
-        column = "seat_hash0" if seat == 0 else "seat_hash1"
+    def reinvite(self, game_id: str, asker: int, asker_hash: str, seen_invite: str, invite_hash: str,
+                 setup: str) -> bool:
+        """Before the first move only, for the creator of a friend game: revoke the invited
+        seat's token, open a new ticket for it, deal again. All of it is checked in the one
+        update that writes it, so that no two requests (from any processes) can both pass
+        on what each read before the other wrote: ``asker`` is the creator's seat (the
+        invited seat is the other) and still holds the token of digest ``asker_hash``, the
+        game is active and at ply 0, and its open ticket is still ``seen_invite`` (the one
+        the asker's copy knows: not spent, not renewed meanwhile). False, and nothing
+        written, otherwise."""
+        if asker not in (0, 1) or not asker_hash:
+            return False
+        guest = 1 - asker
+        mine, theirs = (GameRow.seat_hash0, "seat_hash1") if asker == 0 else (GameRow.seat_hash1, "seat_hash0")
         with self._session() as s, s.begin():
             done = s.execute(update(GameRow).where(
                 GameRow.id == game_id, GameRow.plies == 0, GameRow.status == "active",
-            ).values({column: "", "invite_hash": invite_hash, "setup": setup, "updated": time.time()}))
+                GameRow.opponent == "friend", GameRow.guest_seat == guest, mine == asker_hash,
+                GameRow.invite_hash == seen_invite,
+            ).values({theirs: "", "invite_hash": invite_hash, "setup": setup, "updated": time.time()}))
+            if _changed(done) != 1:
+                return False
             self._announce(s, "g", game_id)
-            return _changed(done) == 1
+            return True
 
     def abandon_idle(self, *, unstarted_before: float, idle_before: float, keep: set[str],
                      limit: int = 200) -> list[str]:

@@ -180,6 +180,7 @@ class LiveGame:
             "online": self.online(),
             "spectators": self.spectators,
             "invite_open": bool(self.stored.invite_hash),
+            "guest_seat": self.stored.guest_seat,  # a friend game's invited seat: the other may invite again
         }
 
     def message(self, role: Role | None) -> dict[str, Any]:

@@ -121,10 +121,12 @@ function draw() {
   }
   $("replay-link").hidden = msg.status !== "finished";
   if (!$("invite").hidden && typeof msg.role === "number" && (msg.online[1 - msg.role] || !msg.invite_open)) $("invite").hidden = true;
-  // A friend who lost their seat link is invited again, with a new deal, before the first move;
-  // while the link this browser sent is still unspent, the friend has only to open it.
+  // A friend who lost their seat link is invited again by the game's creator (the seat that
+  // was not invited), with a new deal, before the first move; while the link this browser
+  // sent is still unspent, the friend has only to open it.
   $("reinvite-row").hidden = !(msg.opponent === "friend" && typeof msg.role === "number" && msg.ply === 0
-    && msg.status === "active" && !msg.online[1 - msg.role] && !(msg.invite_open && !$("invite").hidden));
+    && msg.guest_seat === 1 - msg.role && msg.status === "active" && !msg.online[1 - msg.role]
+    && !(msg.invite_open && !$("invite").hidden));
   $("resign").hidden = msg.status === "finished" || msg.role === null || msg.role === undefined;
 }
 
