@@ -16,7 +16,7 @@ from frontlines.web import settings as web_settings
 from frontlines.web.app import app_from_env
 
 # Where the server listens, not how the app behaves: uvicorn's own options under --factory.
-SERVER_ONLY = {"host", "port", "log_level", "ws_compression"}
+SERVER_ONLY = {"host", "port", "log_level", "ws_compression", "header_timeout"}
 
 
 def serve_parser(environ: dict[str, str]) -> argparse.ArgumentParser:
@@ -36,7 +36,8 @@ def a_value(action: argparse.Action) -> str:
         return "1"
     if action.dest == "database":
         return "sqlite:////tmp/elsewhere.db"
-    return {int: "7", float: "2.5"}.get(action.type, "debug")  # type: ignore[call-overload]
+    seconds = (float, serve._seconds)  # --header-timeout's own conversion refuses 0 and below
+    return "2.5" if action.type in seconds else {int: "7"}.get(action.type, "debug")  # type: ignore[call-overload]
 
 
 @pytest.mark.parametrize("action", options(), ids=lambda a: a.dest)
