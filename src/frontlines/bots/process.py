@@ -62,7 +62,8 @@ class LineProcess:
         self._stderr: collections.deque[str] = collections.deque(maxlen=20)
         self.transcript: collections.deque[str] = collections.deque(maxlen=5000)  # for debugging a bot
         threading.Thread(target=self._pump_stdout, daemon=True).start()
-        threading.Thread(target=self._pump_stderr, daemon=True).start()
+        self._stderr_pump = threading.Thread(target=self._pump_stderr, daemon=True)
+        self._stderr_pump.start()
 
     def _pump_stdout(self) -> None:
         assert self.proc.stdout is not None
@@ -82,11 +83,15 @@ class LineProcess:
         return self.proc.poll() is None
 
     def _died(self, what: str) -> BotError:
-        # Give the stderr reader a moment so a traceback makes it into the detail.
         try:
             code = self.proc.wait(timeout=0.5)
         except subprocess.TimeoutExpired:
             code = None
+        if code is not None:
+            # The process is gone, so its stderr ends: let the reader take the last lines (a traceback)
+            # into the detail. Waiting on the reader, not on the clock: a loaded machine may not have run it
+            # yet. Bounded, for a grandchild that kept the pipe open.
+            self._stderr_pump.join(timeout=2.0)
         tail = self.stderr_tail()
         detail = f"process exited (code {code}) {what}" + (f"; stderr: {tail}" if tail else "")
         return BotError("crash", detail)
