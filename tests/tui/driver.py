@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import random
 import time
+from collections.abc import Callable
 
 from textual.pilot import Pilot
 
@@ -16,6 +17,17 @@ from frontlines.tui.warmachine import END, END_KEYS
 _DECK = {"troop": "t", "tactics": "a"}
 _BUTTON = {"pass": "p", "end": "e", "skip": "p"}
 _END = {v: k for k, v in END_KEYS.items()}
+
+
+async def until(pilot: Pilot[None], ready: Callable[[], bool], timeout: float = 60.0) -> None:
+    """Pause until ``ready()`` holds: a screen pushed or a file read from a button may take more than one
+    pause on a loaded machine, so a test waits for what it means to see, not for a count of pauses."""
+    deadline = time.monotonic() + timeout
+    while not ready():
+        if time.monotonic() > deadline:
+            raise AssertionError("the screen did not show what was awaited in time")
+        await pilot.pause()
+        await asyncio.sleep(0.005)
 
 
 def game_screen(app: FrontlinesApp) -> GameScreen:

@@ -21,7 +21,7 @@ from frontlines.tui.screens import PassScreen, SaveScreen, SetupScreen
 from frontlines.tui.session import HUMAN, GameConfig, GameSession
 from frontlines.tui.widgets import FlagColumn, HandBar, Pane
 
-from .driver import game_screen, play_move, play_to_end, screen_text, settle
+from .driver import game_screen, play_move, play_to_end, screen_text, settle, until
 
 Scenario = Callable[[Pilot[None], FrontlinesApp], Awaitable[None]]
 
@@ -592,7 +592,7 @@ def test_pass_and_play_hides_each_hand() -> None:
                         setup=False, bot_delay=0)
 
     async def scenario(pilot: Pilot[None], app: FrontlinesApp) -> None:
-        await pilot.pause()
+        await until(pilot, lambda: isinstance(app.screen, PassScreen))
         assert isinstance(app.screen, PassScreen)
         state = game_screen(app).session.state
         hands = [state.view(0).to_dict()["hands"][0], state.view(1).to_dict()["hands"][1]]
@@ -723,19 +723,14 @@ def test_setup_screen_opens_records(tmp_path: Path) -> None:
         await pilot.pause()
         app.screen.query_one("#record", Input).value = str(tmp_path / "nothing.txt")
         app.screen.query_one("#replay", Button).press()
-        await pilot.pause()
-        assert "No such file" in screen_text(app)
+        await until(pilot, lambda: "No such file" in screen_text(app))
         app.screen.query_one("#record", Input).value = str(path)
         await pilot.pause()
         app.screen.query_one("#replay", Button).press()
-        await pilot.pause()
-        await pilot.pause()
-        assert isinstance(app.screen, ReplayScreen)
-        assert "move 0/9" in screen_text(app)
+        await until(pilot, lambda: isinstance(app.screen, ReplayScreen))
+        await until(pilot, lambda: "move 0/9" in screen_text(app))
         await pilot.press("q")
-        await pilot.pause()
-        await pilot.pause()
-        assert isinstance(app.screen, SetupScreen)
+        await until(pilot, lambda: isinstance(app.screen, SetupScreen))
         app.screen.query_one("#record", Input).value = str(path)
         await pilot.pause()
         app.screen.query_one("#load", Button).press()
@@ -756,7 +751,7 @@ def test_new_game_and_quit_ask_first() -> None:
         await pilot.press("n")  # no: back to the table
         assert isinstance(app.screen, GameScreen)
         await pilot.press("n", "y")
-        await pilot.pause()
+        await until(pilot, lambda: isinstance(app.screen, SetupScreen))
         assert isinstance(app.screen, SetupScreen)
         app.screen.query_one("#start", Button).press()
         await settle(pilot, app)
@@ -764,7 +759,7 @@ def test_new_game_and_quit_ask_first() -> None:
         await pilot.press("q")
         assert "Quit this game?" in screen_text(app)
         await pilot.press("y")
-        await pilot.pause()
+        await until(pilot, lambda: not app.is_running)
         assert not app.is_running
 
     run_app(app, scenario)
@@ -986,7 +981,7 @@ def test_quit_can_save_first(data_home: Path) -> None:
         assert isinstance(app.screen, SaveScreen)
         assert app.screen.query_one("#save-path", Input).value.startswith(str(saves))
         await pilot.press("enter")
-        await pilot.pause()
+        await until(pilot, lambda: not app.is_running)
         assert not app.is_running
 
     run_app(app, scenario)
@@ -1025,7 +1020,7 @@ def test_quit_after_the_game_offers_to_save_its_record(tmp_path: Path) -> None:
         await pilot.press("enter")
         await pilot.pause()
         await pilot.press("q")  # saved since it ended: nothing to ask
-        await pilot.pause()
+        await until(pilot, lambda: not app.is_running)
         assert not app.is_running
 
     run_app(FrontlinesApp(GameConfig(ruleset="battleline", opponent="easy", seed=6), setup=False, bot_delay=0,
