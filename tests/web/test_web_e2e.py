@@ -648,7 +648,7 @@ def test_war_machine_tracker_knows_the_leftover_cards_the_chooser_looked_at(brow
     shuffler's view leaves empty) and says the opponent's hand holds them."""
     import httpx2 as httpx
 
-    from frontlines.web.i18n import gettext
+    from frontlines.web.i18n import ngettext
 
     options = {"leftover_choice_blind": "false", "shuffler": "1"}  # seat 0 chooses
     g = httpx.post(f"{server.base}/api/games", json={"ruleset": "warmachine", "opponent": "hotseat", "seed": 5,
@@ -668,8 +668,10 @@ def test_war_machine_tracker_knows_the_leftover_cards_the_chooser_looked_at(brow
     hidden = v["support"] + v["hand_sizes"][1] + v["burned_cards"].count("?")
     assert page.locator("#tracker td.unseen").count() == hidden - 2
     assert page.locator("#tracker td.seen").count() == 30 - hidden + 2
-    said = gettext(lang, "Not seen: {n} cards (support piles {piles}, opponent's hand {hand}, face down {down}, "
-                         "less {known} you saw among the leftover cards).")
+    said = ngettext(lang, "Not seen: {n} card (support piles {piles}, opponent's hand {hand}, face down {down}, "
+                          "less {known} you saw among the leftover cards).",
+                    "Not seen: {n} cards (support piles {piles}, opponent's hand {hand}, face down {down}, "
+                    "less {known} you saw among the leftover cards).", hidden - 2)
     for key, value in {"n": hidden - 2, "piles": v["support"], "hand": 2, "down": 0, "known": 2}.items():
         said = said.replace(f"{{{key}}}", str(value))
     assert said in page.inner_text("#tracker")

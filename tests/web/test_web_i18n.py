@@ -11,12 +11,56 @@ from frontlines.web import i18n
 
 @pytest.mark.parametrize("code", ["fa", "ja", "cs"])
 def test_catalog_translates_every_message(code: str) -> None:
-    catalog = i18n.catalog_dict(code)
-    missing = [m for m in i18n.extract_messages() if m not in catalog]
+    missing = [m for m in i18n.wanted_messages(code) if not i18n.translated(code, m)]
     assert missing == []
-    # Placeholders survive translation.
-    for msgid, text in catalog.items():
-        assert set(re.findall(r"\{\w+\}", msgid)) == set(re.findall(r"\{\w+\}", text)), msgid
+    # Placeholders survive translation (every plural form's; a case form's template's).
+    for key, text in i18n.catalog_dict(code).items():
+        msgid = key.split(i18n.CONTEXT_SEP)[-1]
+        for form in [text] if isinstance(text, str) else text:
+            assert i18n.placeholders(msgid) == i18n.placeholders(form), (key, form)
+
+
+# A message that counts something: a number placeholder followed by the noun it counts
+# ("hand: {n} cards"), which needs the language's plural forms ("1 card"; Czech 1, 2-4, 5+).
+COUNTS = re.compile(r"\{(?:n|count|left|need|capacity|total|known)\}\s+(?!(?:of|to|you|and|or|from|in|at|than)\b)[A-Za-z]")
+
+
+def test_every_count_goes_through_plural_forms() -> None:
+    """No plain message counts: each is a plural message (``tn`` in the scripts), and each
+    plural message has its English singular and plural and every language's forms."""
+    assert [m for m in i18n.extract_messages() if COUNTS.search(m)] == []
+    plurals = i18n.plural_messages()
+    assert len(plurals) >= 9 and all(i18n.placeholders(p.singular) == i18n.placeholders(p.plural) for p in plurals)
+    assert i18n.Plural("hand: {n} card", "hand: {n} cards") in plurals
+    cs = i18n.catalog_dict("cs")
+    assert cs["hand: {n} card"] == ["v ruce: {n} karta", "v ruce: {n} karty", "v ruce: {n} karet"]
+    assert i18n.ngettext("cs", "{n} move", "{n} moves", 3) == "{n} tahy"
+    assert i18n.ngettext("cs", "{n} move", "{n} moves", 11) == "{n} tahů"
+
+
+@pytest.mark.parametrize("code", list(i18n.LANGUAGES))
+def test_plural_categories_match_each_catalog(code: str) -> None:
+    """The browser picks a plural form by CLDR category (Intl.PluralRules) in the order of
+    ``Language.plurals``; the catalog's Plural-Forms header must pick the same form for every
+    count (the server's gettext reads the header)."""
+    from babel import Locale
+    from babel.messages.plurals import get_plural
+
+    plurals = i18n.LANGUAGES[code].plurals
+    assert get_plural(code).num_plurals == len(plurals)
+    locale = Locale.parse(code)
+    if code != i18n.DEFAULT:
+        for domain in i18n.DOMAINS:
+            with i18n.po_path(code, domain).open("rb") as fh:
+                header = fh.read().decode()
+            assert f"nplurals={len(plurals)};" in header
+    for n in range(0, 1001):
+        form = i18n.ngettext(code, "{n} move", "{n} moves", n)
+        index = plurals.index(locale.plural_form(n))
+        if code == i18n.DEFAULT:
+            assert form == ("{n} move" if index == 0 else "{n} moves")
+        else:
+            assert form == i18n.catalog_dict(code)["{n} move"][index], (code, n)
 
 
 @pytest.mark.parametrize("domain", i18n.DOMAINS)
@@ -122,11 +166,15 @@ def test_every_refusal_reason_has_words_in_every_language(code: str) -> None:
     from frontlines.games import game_module
 
     catalog = i18n.catalog_dict(code)
+    counted = {form: p for p in i18n.learn_plurals() for form in p}  # worded by a count
     for game in ("battleline", "warmachine"):
         for words in game_module(game).reason_words.values():
+            if words in counted:
+                assert i18n.translated(code, counted[words]), words
+                continue
             assert words in i18n.learn_messages()
-            assert words in catalog, words
-            assert set(re.findall(r"\{\w+\}", words)) == set(re.findall(r"\{\w+\}", catalog[words])), words
+            assert isinstance(catalog.get(words), str), words
+            assert i18n.placeholders(words) == i18n.placeholders(str(catalog[words])), words
     assert i18n.gettext(code, "your side of flag {flag} is full") != "your side of flag {flag} is full"
 
 
@@ -183,9 +231,11 @@ def test_schotten_totten_says_clan_card_wherever_battle_line_says_troop() -> Non
     schotten = {m for tut in TUTORIALS.values() if tut.ruleset.startswith("schotten") for s in tut.steps
                 for m in (*s.say, *s.done)}
     assert [m for m in schotten if troop.search(m)] == [] and any("clan cards" in m for m in schotten)
+    plural = {form: p.singular for p in i18n.plural_messages() for form in p}
     for lang, clan in (("fa", "قبیله"), ("ja", "クラン"), ("cs", "klan")):
         catalog = i18n.catalog_dict(lang)
-        assert [w for w in stone.values() if "clan" in w and clan not in catalog[w]] == [], lang
+        said = {w: " ".join(catalog[plural.get(w, w)]) if w in plural else str(catalog[w]) for w in stone.values()}
+        assert [w for w, text in said.items() if "clan" in w and clan not in text] == [], lang
 
 
 def test_the_scripts_name_tactics_cards_as_the_ruleset_does() -> None:

@@ -160,7 +160,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         kept = [(k, v) for k, v in request.query_params.multi_items() if k != "lang"]
         links = [(lg, f"{request.url.path}?{urlencode([*kept, ('lang', lg.code)])}") for lg in i18n.LANGUAGES.values()]
         html = env.get_template(template).render(
-            _=translate, lang=lang, dir=language.direction, language_links=links, **context,
+            _=translate, num=lambda n: i18n.number(lang, n), lang=lang, dir=language.direction,
+            plurals=" ".join(language.plurals), language_links=links, **context,
         )
         response = HTMLResponse(html)
         if request.query_params.get("lang") in i18n.LANGUAGES:

@@ -19,7 +19,7 @@ import sys
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
@@ -37,13 +37,17 @@ class Language:
     code: str
     name: str  # in its own language, for the switcher
     direction: str  # "ltr" or "rtl"
+    # The CLDR plural categories of whole numbers, in the order of the catalog's plural forms
+    # (its Plural-Forms header): the browser picks a form with Intl.PluralRules by category.
+    plurals: tuple[str, ...]
+    digits: str = "0123456789"  # the digits its readers read
 
 
 LANGUAGES: dict[str, Language] = {
-    "en": Language("en", "English", "ltr"),
-    "fa": Language("fa", "فارسی", "rtl"),
-    "ja": Language("ja", "日本語", "ltr"),
-    "cs": Language("cs", "Čeština", "ltr"),
+    "en": Language("en", "English", "ltr", ("one", "other")),
+    "fa": Language("fa", "فارسی", "rtl", ("one", "other"), "۰۱۲۳۴۵۶۷۸۹"),
+    "ja": Language("ja", "日本語", "ltr", ("other",)),
+    "cs": Language("cs", "Čeština", "ltr", ("one", "few", "other")),
 }
 DEFAULT = "en"
 
@@ -83,23 +87,52 @@ def compile_po(code: str, domain: str = DOMAIN) -> bytes:
     return buf.getvalue()
 
 
+CONTEXT_SEP = "\x04"  # gettext's separator of a message's context and its msgid
+
+
 @functools.cache
-def catalog_dict(code: str) -> dict[str, str]:
-    """msgid -> translation for the browser (untranslated entries left out)."""
+def catalog_dict(code: str) -> dict[str, str | list[str]]:
+    """Translations for the browser (untranslated entries left out): msgid -> translation; a
+    plural message's singular msgid -> its forms, in the order of :attr:`Language.plurals`;
+    a message with a context (a case form, a card letter) under ``context\x04msgid``."""
     if code == DEFAULT or code not in LANGUAGES:
         return {}
-    out: dict[str, str] = {}
+    out: dict[str, str | list[str]] = {}
     for domain in DOMAINS:
         with po_path(code, domain).open("rb") as fh:
             catalog = read_po(fh, locale=code)
         for message in catalog:
-            if message.id and isinstance(message.id, str) and isinstance(message.string, str) and message.string:
-                out[message.id] = message.string
+            if not message.id:
+                continue
+            key = str(message.id[0] if isinstance(message.id, tuple) else message.id)
+            if message.context:
+                key = f"{message.context}{CONTEXT_SEP}{key}"
+            if isinstance(message.string, tuple):
+                if all(message.string):
+                    out[key] = list(message.string)
+            elif message.string:
+                out[key] = message.string
     return out
 
 
 def gettext(code: str, message: str) -> str:
     return translations(code).gettext(message)
+
+
+def ngettext(code: str, singular: str, plural: str, n: int) -> str:
+    return translations(code).ngettext(singular, plural, n)
+
+
+def pgettext(code: str, context: str, message: str) -> str:
+    """``message`` in ``context`` (a case form, a card letter); the plain translation, else the
+    message itself, where the catalog has none in that context."""
+    found = catalog_dict(code).get(f"{context}{CONTEXT_SEP}{message}")
+    return found if isinstance(found, str) else gettext(code, message)
+
+
+def number(code: str, n: int) -> str:
+    """A whole number in the digits of ``code``'s readers (Persian digits on the Persian page)."""
+    return str(n).translate(str.maketrans("0123456789", LANGUAGES.get(code, LANGUAGES[DEFAULT]).digits))
 
 
 def pick(query: str | None, cookie: str | None, accept: str | None) -> str:
@@ -229,17 +262,111 @@ LEARN_TEMPLATES = ("learn.html", "rules.html")
 LEARN_WORDS = ("New here? Learn to play, step by step",)
 
 
+class Plural(NamedTuple):
+    """A message that counts: its English singular and plural (msgid and msgid_plural); each
+    language's catalog gives one form per plural category of :attr:`Language.plurals`."""
+
+    singular: str
+    plural: str
+
+
+class InContext(NamedTuple):
+    """A message in a context (gettext's msgctxt): a card word in a grammatical case
+    (``InContext("accusative", "red")``), a colour's letter on the card faces."""
+
+    context: str
+    message: str
+
+
+Message = str | Plural | InContext
+
+_JS_PLURAL = re.compile(r'\btn\(\s*"((?:[^"\\]|\\.)*)"\s*,\s*"((?:[^"\\]|\\.)*)"')
+_JS_CONTEXT = re.compile(r'\btc\(\s*"((?:[^"\\]|\\.)*)"\s*,\s*"((?:[^"\\]|\\.)*)"')
+# A placeholder of a translation, with the grammatical case it puts its word in: {card},
+# {card:accusative}. The pages decline a card's name (common.js Word) where a template says so.
+PLACEHOLDER = re.compile(r"\{(\w+)(?::(\w+))?\}")
+CASES = ("nominative", "genitive", "dative", "accusative", "locative", "instrumental")
+
+
+def placeholders(text: str) -> set[str]:
+    """The parameters a message or translation names ({card:accusative} names ``card``)."""
+    return {m.group(1) for m in PLACEHOLDER.finditer(text)}
+
+
+def _unescape(s: str) -> str:
+    return s.replace('\\"', '"')
+
+
+def _scripts() -> list[Path]:
+    return sorted((Path(__file__).parent / "static").glob("*.js"))
+
+
+def plural_messages() -> list[Plural]:
+    """Every count message of the scripts (``tn("1 card", "{n} cards", ...)``), and the same
+    in the words of a ruleset that says them otherwise (PLACE_WORDS), in a stable order."""
+    found: dict[Plural, None] = {}
+    for path in _scripts():
+        for m in _JS_PLURAL.finditer(path.read_text(encoding="utf-8")):
+            found[Plural(_unescape(m.group(1)), _unescape(m.group(2)))] = None
+    for words in place_words().values():
+        for one, other in list(found):
+            if one in words or other in words:
+                found[Plural(words.get(one, one), words.get(other, other))] = None
+    return list(found)
+
+
+def card_words() -> list[str]:
+    """The English words a card's name is made of, which a template may put in a case: the
+    colours and every ruleset's tactics cards (War Machine's card is a template of its own)."""
+    from frontlines.games.battleline.rules import CARD_NAMES
+
+    words: dict[str, None] = dict.fromkeys(("red", "orange", "yellow", "green", "blue", "purple"))
+    for names in CARD_NAMES.values():
+        words.update(dict.fromkeys(names))
+    words["war machine {a} / infantry {b}"] = None
+    words["Hidden card"] = None
+    return list(words)
+
+
+def cases_used(code: str) -> list[str]:
+    """The grammatical cases ``code``'s translations put a word in ({card:accusative})."""
+    if code == DEFAULT or code not in LANGUAGES:
+        return []
+    used: set[str] = set()
+    for text in catalog_dict(code).values():
+        for form in [text] if isinstance(text, str) else text:
+            used.update(m.group(2) for m in PLACEHOLDER.finditer(form) if m.group(2))
+    return [c for c in CASES if c in used] + sorted(used - set(CASES))
+
+
+def context_messages(code: str = DEFAULT) -> list[InContext]:
+    """The messages in a context: what the scripts ask for (``tc("colour letter", "R")``),
+    and each card word in every case ``code``'s templates use (Czech declines its card names:
+    "Vyberte vlajku pro červenou 4")."""
+    found: dict[InContext, None] = {}
+    for path in _scripts():
+        for m in _JS_CONTEXT.finditer(path.read_text(encoding="utf-8")):
+            found[InContext(_unescape(m.group(1)), _unescape(m.group(2)))] = None
+    for case in cases_used(code):
+        for word in card_words():
+            found[InContext(case, word)] = None
+    return list(found)
+
+
 def learn_messages() -> list[str]:
     """The ``learn`` domain's msgids: every game's refusal reasons, the tutorials' texts and
-    the words of :data:`LEARN_SCRIPTS`, in a stable order."""
+    the words of :data:`LEARN_SCRIPTS`, in a stable order (a reason whose words the pages
+    pick by a count is a plural message instead, :func:`learn_plurals`)."""
     from frontlines.games import game_module
     from frontlines.web.learn import tutorial_messages
     from frontlines.web.rules_texts import messages as rules_messages
 
+    counted = {form for p in plural_messages() for form in p}
     found: dict[str, None] = {}
     for game in ("battleline", "warmachine"):
         for words in game_module(game).reason_words.values():
-            found[words] = None
+            if words not in counted:
+                found[words] = None
     for message in (*tutorial_messages(), *rules_messages(), *LEARN_WORDS):
         found[message] = None
     for name in LEARN_TEMPLATES:
@@ -252,18 +379,30 @@ def learn_messages() -> list[str]:
     return [m for m in found if m]
 
 
+def learn_plurals() -> list[Plural]:
+    """The count messages of the ``learn`` domain: refusal reasons the engine words by a count
+    (``one_unseen_left`` and ``too_few_unseen``), which the pages word by the page's own rule."""
+    from frontlines.games import game_module
+
+    reasons = {words for game in ("battleline", "warmachine") for words in game_module(game).reason_words.values()}
+    reasons |= {words[r] for words in place_words().values() for r in reasons if r in words}
+    return [p for p in plural_messages() if p.singular in reasons or p.plural in reasons]
+
+
 def extract_messages() -> list[str]:
     """Every msgid the templates and scripts use, plus :data:`DYNAMIC`, the option words,
-    the server's own strings and :func:`learn_messages`, in a stable order."""
+    the server's own strings and :func:`learn_messages`, in a stable order (count messages are
+    :func:`plural_messages`, messages in a context :func:`context_messages`)."""
     found: dict[str, None] = {}
     here = Path(__file__).parent
     for path in sorted((here / "templates").glob("*.html")):
         for m in _TEMPLATE_CALL.finditer(path.read_text(encoding="utf-8")):
             found[m.group(1) or m.group(2)] = None
-    for path in sorted((here / "static").glob("*.js")):
+    for path in _scripts():
         for m in _JS_CALL.finditer(path.read_text(encoding="utf-8")):
             found[(m.group(1) or m.group(2)).replace('\\"', '"')] = None
-    places = [w for words in place_words().values() for w in words.values()]
+    counted = {form for p in plural_messages() for form in p}
+    places = [w for words in place_words().values() for w in words.values() if w not in counted]
     from frontlines.web.levels import messages as level_messages
 
     for message in (*DYNAMIC, *option_words().values(), *places, *level_messages(), *server_messages(),
@@ -272,13 +411,39 @@ def extract_messages() -> list[str]:
     return [m for m in found if m]
 
 
-def update_catalogs() -> dict[str, list[str]]:
-    """Add msgids the code uses but a catalog lacks (untranslated); returns them per language."""
+def wanted_messages(code: str) -> list[Message]:
+    """Everything ``code``'s catalogs must translate."""
+    return [*extract_messages(), *plural_messages(), *context_messages(code)]
+
+
+def translated(code: str, message: Message) -> bool:
+    """Whether ``code``'s catalogs translate ``message`` (every plural form, for a count)."""
+    catalog = catalog_dict(code)
+    if isinstance(message, InContext):
+        return isinstance(catalog.get(f"{message.context}{CONTEXT_SEP}{message.message}"), str)
+    if isinstance(message, Plural):
+        forms = catalog.get(message.singular)
+        return isinstance(forms, list) and len(forms) == len(LANGUAGES[code].plurals)
+    return isinstance(catalog.get(message), str)
+
+
+def _held(catalogs: list[Catalog], message: Message) -> bool:
+    """Whether one of ``catalogs`` has an entry for ``message`` (translated or not)."""
+    for c in catalogs:
+        if isinstance(message, InContext):
+            if c.get(message.message, context=message.context) is not None:
+                return True
+        elif (message.singular if isinstance(message, Plural) else message) in c:
+            return True
+    return False
+
+
+def update_catalogs() -> dict[str, list[Message]]:
+    """Add messages the code uses but a catalog lacks (untranslated); returns them per language."""
     from babel.messages.pofile import write_po
 
-    added: dict[str, list[str]] = {}
-    wanted = extract_messages()
-    learn = set(learn_messages())
+    added: dict[str, list[Message]] = {}
+    learn = set(learn_messages()) | set(learn_plurals())
     for code in LANGUAGES:
         if code == DEFAULT:
             continue
@@ -290,11 +455,20 @@ def update_catalogs() -> dict[str, list[str]]:
                     catalogs[domain] = read_po(fh, locale=code)
             else:
                 catalogs[domain] = Catalog(locale=code, project="Frontlines")
-        new = [m for m in wanted if all(m not in c for c in catalogs.values())]
+
+        new = [m for m in wanted_messages(code) if not _held(list(catalogs.values()), m)]
+        changed: set[str] = set()
         for message in new:
-            catalogs[LEARN if message in learn else DOMAIN].add(message, "")
+            domain = LEARN if message in learn else DOMAIN
+            changed.add(domain)
+            if isinstance(message, InContext):
+                catalogs[domain].add(message.message, "", context=message.context)
+            elif isinstance(message, Plural):
+                catalogs[domain].add(tuple(message), ("",) * len(LANGUAGES[code].plurals))
+            else:
+                catalogs[domain].add(message, "")
         for domain, catalog in catalogs.items():
-            if any(m in catalog for m in new):
+            if domain in changed:
                 with po_path(code, domain).open("wb") as fh:
                     write_po(fh, catalog, width=0, sort_output=False)
         added[code] = new

@@ -2,7 +2,7 @@
 // docs/contracts.md) becomes a path of clicks, and what each step asks. The table and replay
 // pages choose one adapter once, from the view's `game`; nothing here reads action text, and
 // rules differences come from the view's `features`, never from the ruleset's name.
-import { t, esc, cardName, setCardNames, setFeatures, setPlace } from "./common.js";
+import { t, esc, cardWord, setCardNames, setFeatures, setPlace } from "./common.js";
 import { renderBattleLine, renderGeneric, renderTracker } from "./board.js";
 import { renderWarMachine, renderWarMachineTracker } from "./warmachine.js";
 import { setFormationNames } from "./reasons.js";
@@ -36,20 +36,20 @@ const battleline = {
     if (!depth) {
       const kinds = new Set(c.map((e) => e.kind));
       if (kinds.has("draw") || kinds.has("scout_draw")) {
-        return kinds.has("scout_draw") ? t("{tactic}: pick a deck to draw from.", { tactic: cardName("SC") }) : t("Draw a card: pick a deck.");
+        return kinds.has("scout_draw") ? t("{tactic}: pick a deck to draw from.", { tactic: cardWord("SC") }) : t("Draw a card: pick a deck.");
       }
-      if (kinds.has("scout_return")) return t("{tactic}: pick a card from your hand to put back.", { tactic: cardName("SC") });
+      if (kinds.has("scout_return")) return t("{tactic}: pick a card from your hand to put back.", { tactic: cardWord("SC") });
       return t("Pick a card from your hand, or claim a flag.");
     }
     const kind = c[0].kind;
     if (depth === 1 && ["redeploy", "deserter", "traitor"].includes(kind)) {
-      return kind === "redeploy" ? t("{tactic}: pick one of your cards on the table.", { tactic: cardName("RE") })
-        : kind === "deserter" ? t("{tactic}: pick an opponent's card to discard.", { tactic: cardName("DE") })
-          : t("{tactic}: pick an opponent's troop to take.", { tactic: cardName("TR") });
+      return kind === "redeploy" ? t("{tactic}: pick one of your cards on the table.", { tactic: cardWord("RE") })
+        : kind === "deserter" ? t("{tactic}: pick an opponent's card to discard.", { tactic: cardWord("DE") })
+          : t("{tactic}: pick an opponent's troop to take.", { tactic: cardWord("TR") });
     }
-    if (kind === "redeploy") return t("{tactic}: pick a flag to move it to, or discard it.", { tactic: cardName("RE") });
-    if (kind === "traitor") return t("{tactic}: pick the flag to put it at.", { tactic: cardName("TR") });
-    return t("Pick a flag for {card}.", { card: cardName(c[0].card) });
+    if (kind === "redeploy") return t("{tactic}: pick a flag to move it to, or discard it.", { tactic: cardWord("RE") });
+    if (kind === "traitor") return t("{tactic}: pick the flag to put it at.", { tactic: cardWord("TR") });
+    return t("Pick a flag for {card}.", { card: cardWord(c[0].card) });
   },
 };
 

@@ -1,6 +1,6 @@
 // Drawing a view dict: the Battle Line family's table and tracker, the generic table and the
 // log. Each game's adapter (adapters.js) picks its renderer; the live table and replays use them.
-import { t, num, esc, listOf, cardImg, cardSvg, cardName, cardRule, ruleAttrs, isTroop, formationText, playerName, describeAction, sentences, COLOURS, COLOUR_NAMES } from "./common.js";
+import { t, tn, num, esc, listOf, wordList, cardImg, cardSvg, cardName, cardWord, cardRule, ruleAttrs, isTroop, formationText, playerName, describeAction, sentences, COLOURS, COLOUR_NAMES } from "./common.js";
 import { proofText } from "./reasons.js";
 
 /** The seat drawn at the bottom: the viewer, else the first player. */
@@ -50,6 +50,18 @@ function counterCards(ce, ruleset) {
   return "";
 }
 
+/** A counter-example may name cards this player holds: proofs count only the cards on the
+ * table (docs/rules.md §2.12), so those count as unseen; say so, or the note reads as a mistake. */
+function handNote(ce, hand) {
+  if (!Array.isArray(ce) || !Array.isArray(hand)) return "";
+  const held = ce.filter((c) => hand.includes(c));
+  if (!held.length) return "";
+  const words = tn("Proofs use only the cards on the table: {cards} in your hand counts as unseen.",
+    "Proofs use only the cards on the table: {cards} in your hand count as unseen.", held.length,
+    { cards: wordList(held.map((c) => cardWord(c))) });
+  return `<span class="hand-note">${esc(words)}</span>`;
+}
+
 /** Battle Line family: nine flags, each with two sides, marks and a claim line. */
 export function renderBattleLine(box, v, opts) {
   const { seat, names, next, selected } = opts;
@@ -58,6 +70,8 @@ export function renderBattleLine(box, v, opts) {
   const flags = v.flags || [];
   const last = lastCards(v);
   const placeMark = v.place_name === "stone" ? "⬟" : "⚑";  // a boundary stone, or a flag
+  const over = v.to_move === null || v.to_move === undefined || Boolean(v.outcome);
+  const hand = v.hands && v.hands[seat];
   let html = `<div class="player-bar opp-bar">${playerBar(v, opp, names, opts)}</div>`;
   html += `<div class="flags" role="list">`;
   let notes = "";
@@ -111,19 +125,24 @@ export function renderBattleLine(box, v, opts) {
       ? `<button type="button" class="slot selectable" data-tok="${esc(slotTok)}" aria-label="${esc(t("Play to flag {n}", { n: num(n) }))}">+</button>` : "";
     let claimHtml = "";
     if (canClaim) {
-      // On a phone the column is a card wide: the button shows a tick, its name stays whole.
+      // On a phone the column is a card wide: the button shows a tick over one short word
+      // ("Claim"), its whole name stays its label.
       const words = t("Claim flag {n}", { n: num(n) });
       claimHtml += `<button type="button" class="claim-btn" data-tok="${esc(claimTok)}" aria-label="${esc(words)}">` +
-        `<span class="long" aria-hidden="true">${esc(words)}</span><span class="short" aria-hidden="true">✔</span></button>`;
+        `<span class="long" aria-hidden="true">${esc(words)}</span>` +
+        `<span class="short" aria-hidden="true"><span class="tick">✔</span><span class="claim-word">${esc(t("Claim"))}</span></span></button>`;
     }
     let note = "";
-    if (claim && claim.claimable && claim.reason) {
+    if (over) {
+      // the game is over: nothing is claimed any more, so no proof or "not yet" note
+    } else if (claim && claim.claimable && claim.reason) {
       note = `<p class="proof"><span aria-hidden="true">✔ </span>${esc(proofText(claim))}</p>`;
     } else if (claim && !claim.claimable && (claim.counterexample || claim.reason)) {
       note = `<p class="counter"><span aria-hidden="true">✘ </span>` + sentences(esc(t("Not provable yet.")),
         claim.counterexample ? `${esc(t("The opponent could still make:"))} ${counterCards(claim.counterexample, rs)}` +
           `<span class="visually-hidden">${esc(counterText(claim.counterexample, rs))}</span>` : "",
-        claim.reason ? `<span class="reason">${esc(proofText(claim))}</span>` : "") + `</p>`;
+        claim.reason ? `<span class="reason">${esc(proofText(claim))}</span>` : "",
+        handNote(claim.counterexample, hand)) + `</p>`;
     }
     claimHtml += note;
     // The same words again, under the hand, for the phone (CSS shows one of the two).
@@ -141,7 +160,6 @@ export function renderBattleLine(box, v, opts) {
   html += battlefieldsNote(flags);
   html += `<div class="decks">${deckButton(v, "troop", next)}${deckButton(v, "tactics", next)}</div>`;
   html += `<div class="player-bar me-bar">${playerBar(v, seat, names, opts)}</div>`;
-  const hand = v.hands && v.hands[seat];
   if (Array.isArray(hand)) {
     html += `<div class="hand" role="group" aria-label="${esc(t("Your hand"))}">` +
       hand.map((c) => cardButton(c, rs, `hand:${c}`, next, selected)).join("") + `</div>`;
@@ -167,7 +185,7 @@ function deckButton(v, deck, next) {
   if (size === undefined) return "";
   if (deck === "tactics" && !v.has_tactics) return "";
   const tok = `deck:${deck}`;
-  const label = deck === "troop" ? t("Troop deck: {n} cards", { n: num(size) }) : t("Tactics deck: {n} cards", { n: num(size) });
+  const label = deck === "troop" ? tn("Troop deck: {n} card", "Troop deck: {n} cards", size) : tn("Tactics deck: {n} card", "Tactics deck: {n} cards", size);
   return `<button type="button" class="deck ${deck}${next.has(tok) ? " selectable" : ""}" data-tok="${tok}"${next.has(tok) ? "" : " disabled"}>` +
     `${cardSvg("?")}<span>${esc(label)}</span></button>`;
 }
@@ -181,8 +199,8 @@ function playerBar(v, p, names, opts) {
   const online = opts.online ? (p === opts.notJoined ? t("not joined yet") : opts.online[p] ? t("online") : t("offline")) : "";
   let s = `<strong>${esc(who)}</strong>`;
   if (p !== opts.seat || v.viewer !== p) s += ` <span class="muted">${esc(online)}</span>`;
-  if (size !== null && size !== undefined) s += ` · ${esc(t("hand: {n} cards", { n: num(size) }))}`;
-  if (tac) s += ` ${esc(t("({n} tactics)", { n: num(tac) }))}`;
+  if (size !== null && size !== undefined) s += ` · ${esc(tn("hand: {n} card", "hand: {n} cards", size))}`;
+  if (tac) s += ` ${esc(tn("({n} tactics card)", "({n} tactics cards)", tac))}`;
   if (v.tactics_played && v.has_tactics) s += ` · ${esc(t("tactics played: {n}", { n: num(v.tactics_played[p]) }))}`;
   if (v.to_move === p) s += ` <span class="turn">● ${esc(t("to move"))}</span>`;
   // Every pile of cards is a labelled zone of its own (a replay's open hand must not read as
@@ -232,7 +250,7 @@ export function renderLog(box, v, names, you) {
     const seat = entry.seat === 0 || entry.seat === 1 ? entry.seat : null;
     const who = seat === null ? "" : `<span class="who">${esc(seat === you ? t("You") : playerName(names, seat))}:</span> `;
     const rule = entry.card ? cardRule(entry.card) : "";
-    return `<li value="${i + 1}"${rule ? ` title="${esc(`${cardName(entry.card)}: ${rule}`)}"` : ""}>${who}${esc(describeAction(entry, v.ruleset))} <code>${esc(entry.text)}</code></li>`;
+    return `<li value="${i + 1}"${rule ? ` title="${esc(`${cardName(entry.card)}: ${rule}`)}"` : ""}>${who}${esc(describeAction(entry, v.ruleset))} <code dir="ltr">${esc(entry.text)}</code></li>`;
   }).join("");
   box.scrollTop = box.scrollHeight;
 }

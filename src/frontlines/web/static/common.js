@@ -19,12 +19,71 @@ export async function loadCatalog() {
   } catch (_) { /* English it is */ }
 }
 
+/** Fill `{name}` placeholders with `params`; `{name:accusative}` asks for a word's case form
+ * (a Word's; any other value is the same in every case). */
+function fill(s, params) {
+  if (!params) return s;
+  return s.replace(/\{(\w+)(?::(\w+))?\}/g, (whole, key, grammaticalCase) => {
+    if (!Object.prototype.hasOwnProperty.call(params, key)) return whole;
+    const v = params[key];
+    return v instanceof Word ? v.form(grammaticalCase || "") : String(v);
+  });
+}
+
 /** Translate `msg` and fill `{name}` placeholders. */
 export function t(msg, params) {
   const own = placeWords && placeWords[msg];
-  let s = own ? catalog[own] || own : catalog[msg] || msg;
-  if (params) for (const [k, v] of Object.entries(params)) s = s.split(`{${k}}`).join(String(v));
-  return s;
+  const found = own ? catalog[own] : catalog[msg];
+  return fill(typeof found === "string" && found ? found : own || msg, params);
+}
+
+// The page language's plural categories, in the order of its catalog's plural forms (the
+// server's i18n.Language.plurals).
+const PLURALS = (document.body.dataset.plurals || "one other").split(" ");
+let pluralRules = null;
+function pluralForm(n) {
+  try {
+    pluralRules = pluralRules || new Intl.PluralRules(LANG);
+    return Math.max(0, PLURALS.indexOf(pluralRules.select(n)));
+  } catch (_) { return n === 1 ? 0 : PLURALS.length - 1; }
+}
+
+/** A count message: `one` and `other` are the English singular and plural (the catalog's
+ * msgid and msgid_plural), `count` the number that picks the form by the page language's own
+ * rule (Czech: 1, 2-4, 5 and more); `{n}` is the count in the page's digits unless `params`
+ * say otherwise. */
+export function tn(one, other, count, params) {
+  const own = placeWords && (placeWords[one] || placeWords[other]) ? [placeWords[one] || one, placeWords[other] || other] : [one, other];
+  const forms = catalog[own[0]];
+  const s = Array.isArray(forms) ? forms[Math.min(pluralForm(count), forms.length - 1)]
+    : own[count === 1 ? 0 : 1];
+  return fill(s, { n: num(count), ...params });
+}
+
+/** `msg` in a context (gettext's msgctxt): a card word in a case ("accusative"), a colour's
+ * letter on the card faces; the plain translation where the catalog has none. */
+export function tc(context, msg, params) {
+  const found = catalog[`${context}\u0004${msg}`];
+  return typeof found === "string" && found ? fill(found, params) : t(msg, params);
+}
+
+/** A word a template may put in a grammatical case (`{card:accusative}`): `forms(c)` gives
+ * it in case `c` ("" the nominative); as a string, the nominative. */
+export class Word {
+  constructor(forms) { this.forms = forms; }
+  form(grammaticalCase) { return this.forms(grammaticalCase); }
+  toString() { return this.forms(""); }
+}
+
+/** Words in a list (cards the opponent could still make), declined together. */
+export function wordList(words) { return new Word((c) => listOf(words.map((w) => (w instanceof Word ? w.form(c) : String(w))))); }
+
+/** Text a person typed (a player's name), isolated from the sentence around it (U+2068 FIRST
+ * STRONG ISOLATE .. U+2069 POP DIRECTIONAL ISOLATE): a Latin name in a Persian sentence keeps
+ * its own direction, and the numbers beside it stay where the sentence puts them. */
+export function isolate(text) {
+  const s = String(text ?? "");
+  return s.startsWith("\u2068") ? s : `\u2068${s}\u2069`;
 }
 
 /** Digits in the page's own script (Persian digits on the Persian page). */
@@ -123,16 +182,29 @@ export function installCardTips() {
 
 export function isTroop(code) { return /^[ROYGBP]\d+$/.test(code || ""); }
 
+/** A card word in a grammatical case: `word`'s form in `case` (a catalog entry in that
+ * context, "accusative"/"red" -> "červenou"), the nominative for "". */
+function declined(grammaticalCase, word, params) {
+  return grammaticalCase ? tc(grammaticalCase, word, params) : t(word, params);
+}
+
 /** "Red 7", "Fog", "Hidden card": what a screen reader says for a card (tactics names are
  * the last view's; the second argument is not needed and kept for existing callers). */
-export function cardName(code, _ruleset) {
-  if (!code || code === "?") return t("Hidden card");
+export function cardName(code, _ruleset) { return String(cardWord(code)); }
+
+/** A card's name as a Word, for a sentence: a template may put it in a case ("Vyberte vlajku
+ * pro {card:accusative}."); as a string, the nominative (cardName). */
+export function cardWord(code) {
+  if (!code || code === "?") return new Word((c) => declined(c, "Hidden card"));
   if (isTroop(code)) {
     const i = COLOURS.indexOf(code[0]);
-    return t("{colour} {value}", { colour: t(COLOUR_NAMES[i]), value: num(Number(code.slice(1))) });
+    const value = num(Number(code.slice(1)));
+    return new Word((c) => t("{colour} {value}", { colour: declined(c, COLOUR_NAMES[i]), value }));
   }
   const k = TACTICS.indexOf(code);
-  return k >= 0 ? t(tacticsNames()[k]) : code;
+  if (k < 0) return new Word(() => code);
+  const name = tacticsNames()[k];
+  return new Word((c) => declined(c, name));
 }
 
 function shapePath(shape, cx, cy, r) {
@@ -160,6 +232,58 @@ function shapePath(shape, cx, cy, r) {
   }
 }
 
+/** The letter of each colour on the card faces, in the page's language (colour is never the
+ * only cue: each colour has its shape and its letter too). */
+function colourLetter(i) {
+  return [tc("colour letter", "R"), tc("colour letter", "O"), tc("colour letter", "Y"), tc("colour letter", "G"),
+    tc("colour letter", "B"), tc("colour letter", "P")][i];
+}
+
+/** A tactics card's short name, for the top band of its face (all a stack of cards on a phone
+ * leaves visible), in the page's language; `name` is the card's English name. */
+function faceName(name) {
+  switch (name) {
+    case "Alexander": return tc("card face", "Alexander");
+    case "Darius": return tc("card face", "Darius");
+    case "Companion Cavalry": return tc("card face", "Cavalry");
+    case "Shield Bearers": return tc("card face", "Shields");
+    case "Fog": return tc("card face", "Fog");
+    case "Mud": return tc("card face", "Mud");
+    case "Scout": return tc("card face", "Scout");
+    case "Redeploy": return tc("card face", "Redeploy");
+    case "Deserter": return tc("card face", "Deserter");
+    case "Traitor": return tc("card face", "Traitor");
+    case "Joker": return tc("card face", "Joker");
+    case "Spy": return tc("card face", "Spy");
+    case "Shield-Bearer": return tc("card face", "Shield");
+    case "Blind-Man's Bluff": return tc("card face", "Bluff");
+    case "Mud Fight": return tc("card face", "Mud Fight");
+    case "Headhunter": return tc("card face", "Hunter");
+    case "Strategist": return tc("card face", "Strategist");
+    case "Banshee": return tc("card face", "Banshee");
+    case "King of England": return tc("card face", "England");
+    case "King of France": return tc("card face", "France");
+    case "King's Guard": return tc("card face", "Guard");
+    case "Spies": return tc("card face", "Spies");
+    default: return t(name);
+  }
+}
+
+// What the middle of a tactics card shows: its kind at a glance (a leader's crown, a morale
+// card's value, the weather, an arrow for the guile cards), no letters.
+const FACE_MARKS = { AL: "♛", DA: "♛", FO: "☁", MU: "≈", SC: "⇅", RE: "⇄", DE: "✕", TR: "⇆" };
+function faceMark(code) {
+  if (code === "CC") return num(tacticsNames()[2] === "Spy" ? 7 : 8);
+  if (code === "SB") return `${num(1)}–${num(3)}`;
+  return FACE_MARKS[code] || "";
+}
+
+/** SVG text that fits `width` units: squeezed to it when it would run wider. */
+function fitted(text, x, y, size, width, attrs) {
+  const wide = [...text].reduce((w, ch) => w + (/[\u3000-\u9fff\uff00-\uffef]/.test(ch) ? 1 : 0.6), 0) * size > width;
+  return `<text x="${x}" y="${y}" font-size="${size}" ${attrs}${wide ? ` textLength="${width}" lengthAdjust="spacingAndGlyphs"` : ""}>${esc(text)}</text>`;
+}
+
 /** The SVG picture of a card (decorative: the element around it carries the label). */
 export function cardSvg(code) {
   if (!code || code === "?") {
@@ -170,24 +294,32 @@ export function cardSvg(code) {
   if (isTroop(code)) {
     const i = COLOURS.indexOf(code[0]);
     const fill = COLOUR_FILL[i];
-    const value = code.slice(1);
+    const value = num(Number(code.slice(1)));  // in the page's digits
     const ink = code[0] === "Y" ? "#111" : "#fff";  // white on yellow would not read
-    return `<svg viewBox="0 0 40 56" aria-hidden="true" focusable="false">` +
+    return `<svg viewBox="0 0 40 56" aria-hidden="true" focusable="false" direction="ltr">` +
       `<rect x="1" y="1" width="38" height="54" rx="4" fill="#fff" stroke="${fill}" stroke-width="2"/>` +
       `<path d="M1 5a4 4 0 0 1 4-4h30a4 4 0 0 1 4 4v11H1z" fill="${fill}"/>` +
       `<text x="4" y="13.5" font-size="13" font-weight="700" fill="${ink}" font-family="sans-serif">${value}</text>` +
       `<g fill="${ink}">${shapePath(SHAPES[i], 31, 8.5, 4.5)}</g>` +
       `<text x="20" y="36" font-size="16" font-weight="700" text-anchor="middle" fill="#111" font-family="sans-serif">${value}</text>` +
       `<g fill="${fill}">${shapePath(SHAPES[i], 13, 47, 4)}</g>` +
-      `<text x="29" y="51" font-size="9" font-weight="700" text-anchor="middle" fill="${fill}" font-family="sans-serif">${code[0]}</text>` +
+      `<text x="29" y="51" font-size="9" font-weight="700" text-anchor="middle" fill="${fill}" font-family="sans-serif">${esc(colourLetter(i))}</text>` +
       `</svg>`;
   }
+  // A tactics card: its short name in the top band, what kind of card it is in the middle,
+  // and its whole name under that (all in the page's language, no letter codes).
+  const k = TACTICS.indexOf(code);
+  const name = k >= 0 ? tacticsNames()[k] : code;
+  const words = String(t(name)).split(/\s+/);
+  const half = Math.ceil(words.length / 2);
+  const lines = words.length > 1 ? [words.slice(0, half).join(" "), words.slice(half).join(" ")] : words;
   return `<svg viewBox="0 0 40 56" aria-hidden="true" focusable="false">` +
     `<rect x="1" y="1" width="38" height="54" rx="4" fill="#f5e6b8" stroke="#8d6e00" stroke-width="2"/>` +
     `<path d="M1 5a4 4 0 0 1 4-4h30a4 4 0 0 1 4 4v11H1z" fill="#8d6e00"/>` +
-    `<text x="4" y="13.5" font-size="11" font-weight="700" fill="#fff" font-family="sans-serif">${esc(code)}</text>` +
-    `<path d="M20 24l5 10h-10z" fill="#8d6e00"/>` +
-    `<text x="20" y="48" font-size="13" font-weight="700" text-anchor="middle" fill="#3e2f00" font-family="sans-serif">${esc(code)}</text>` +
+    fitted(faceName(name), 20, 12.5, 9, 34, 'font-weight="700" text-anchor="middle" fill="#fff" font-family="sans-serif"') +
+    `<text x="20" y="32" font-size="13" font-weight="700" text-anchor="middle" fill="#8d6e00" font-family="sans-serif" direction="ltr">${esc(faceMark(code))}</text>` +
+    lines.map((line, j) => fitted(line, 20, lines.length > 1 ? 43 + j * 8 : 47, 7, 34,
+      'text-anchor="middle" fill="#3e2f00" font-family="sans-serif"')).join("") +
     `</svg>`;
 }
 
@@ -198,7 +330,7 @@ export function esc(s) {
 /** A card that is only looked at: an image with a spoken name. */
 export function cardImg(code, ruleset, extra = "") {
   const rule = ruleAttrs(code);
-  const label = extra.includes("last-move") ? t("{card} (last move)", { card: cardName(code, ruleset) }) : cardName(code, ruleset);
+  const label = extra.includes("last-move") ? t("{card} (last move)", { card: cardWord(code) }) : cardName(code, ruleset);
   return `<span class="card ${extra}" role="img" aria-label="${esc(label)}" data-code="${esc(code)}"` +
     `${rule}${rule ? ' tabindex="0"' : ""}>${cardSvg(code)}</span>`;
 }
@@ -233,9 +365,11 @@ export function outcomeText(outcome, viewer, names) {
   return s;
 }
 
+/** A seat's name for a sentence: the name a person typed, isolated (see `isolate`), else
+ * "Player 1"/"Player 2". */
 export function playerName(names, seat) {
   const n = names && names[seat];
-  return n ? n : t("Player {n}", { n: num(seat + 1) });
+  return n ? isolate(n) : t("Player {n}", { n: num(seat + 1) });
 }
 
 // The bot levels, weakest first, as the server lists them in every page (web/levels.py, from
@@ -260,11 +394,14 @@ export function seatNames(names, opponent, botSeat, viewer) {
       return t("Bot ({level})", { level: levelName(opponent.slice(4)) });
     }
     const n = names && names[seat];
-    if (n) return n;
+    if (n) return isolate(n);
     if (viewer === 0 || viewer === 1) return viewer === seat ? t("You") : t("Opponent");
     return t("Player {n}", { n: num(seat + 1) });
   });
 }
+
+// War Machine's countries by the codes its records use (warmachine.js names them so too).
+const WM_COUNTRY = { USA: "USA", GER: "Germany", JPN: "Japan", ITA: "Italy", URS: "USSR", GBR: "Britain" };
 
 export const FORMATIONS = ["Wedge", "Phalanx", "Battalion", "Skirmish", "Host"];
 
@@ -276,25 +413,43 @@ export function formationText(f) {
   return t("{formation}, sum {sum}", { formation: t(f.name), sum: num(f.sum) });
 }
 
+/** The records of the last turn the other player made before `seat`'s turn (the play and
+ * the draw, a claim, a Scout's draws and returns; War Machine's deployment and draws): the
+ * run of the other seat's records before this seat's own records at the end of the log. */
+export function lastTurn(v, seat) {
+  const log = v.log_records || [];
+  let end = log.length;
+  while (end > 0 && log[end - 1].seat === seat) end--;
+  let start = end;
+  while (start > 0 && log[start - 1].seat === 1 - seat) start--;
+  return log.slice(start, end);
+}
+
 /** A sentence for an action record (a `legal` or `log_records` entry), for the log and the
  * moves list. Built from the record's fields; a kind without words here shows its text. */
 export function describeAction(e, ruleset) {
   if (!e) return "";
-  const card = () => cardName(e.card, ruleset);
+  const card = () => cardWord(e.card);
   switch (e.kind) {
     case "play": case "environment": return t("{card} to flag {flag}", { card: card(), flag: num(e.flag) });
     case "claim": return t("claim flag {flag}", { flag: num(e.flag) });
     case "draw": case "scout_draw":
       if (e.pile !== undefined) return t("draw from pile {n}", { n: num(e.pile) });
       return e.deck === "troop" ? t("draw a troop card") : t("draw a tactics card");
-    case "scout_return": return t("put {card} back on its deck", { card: card() });
+    case "scout_return":
+      return !e.card || e.card === "?" ? t("put a card back on a deck") : t("put {card} back on its deck", { card: card() });
     case "redeploy":
-      return e.target === "x" ? t("{tactic}: discard {card}", { tactic: cardName("RE"), card: card() })
-        : t("{tactic}: move {card} to flag {flag}", { tactic: cardName("RE"), card: card(), flag: num(e.target) });
-    case "deserter": return t("{tactic}: discard {card}", { tactic: cardName("DE"), card: card() });
-    case "traitor": return t("{tactic}: take {card} to flag {flag}", { tactic: cardName("TR"), card: card(), flag: num(e.target) });
-    case "scout": return t("play {tactic}", { tactic: cardName("SC") });
+      return e.target === "x" ? t("{tactic}: discard {card}", { tactic: cardWord("RE"), card: card() })
+        : t("{tactic}: move {card} to flag {flag}", { tactic: cardWord("RE"), card: card(), flag: num(e.target) });
+    case "deserter": return t("{tactic}: discard {card}", { tactic: cardWord("DE"), card: card() });
+    case "traitor": return t("{tactic}: take {card} to flag {flag}", { tactic: cardWord("TR"), card: card(), flag: num(e.target) });
+    case "scout": return t("play {tactic}", { tactic: cardWord("SC") });
     case "deploy":
+      // the country of the end deployed (the record's colour) and the position
+      if (e.colour) {
+        return e.end === "war_machine" ? t("war machine of {country} to position {n}", { country: t(WM_COUNTRY[e.colour] || e.colour), n: num(e.position) })
+          : t("infantry of {country} to position {n}", { country: t(WM_COUNTRY[e.colour] || e.colour), n: num(e.position) });
+      }
       return e.end === "war_machine" ? t("war machine to front {n}", { n: num(e.position) })
         : t("infantry to front {n}", { n: num(e.position) });
     case "burn": return t("burn a card");

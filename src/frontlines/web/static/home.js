@@ -1,5 +1,5 @@
 // Home page: start a game, resume my games, watch live ones.
-import { loadCatalog, t, esc, myGames, rememberGame, forgetGame, num, levelName, levelDescription, setPlace } from "./common.js";
+import { loadCatalog, t, tn, esc, myGames, rememberGame, forgetGame, levelDescription, setPlace, seatNames, outcomeText } from "./common.js";
 import { helpText } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
@@ -86,17 +86,23 @@ async function startGame(ev) {
   location.href = g.url;
 }
 
-function opponentLabel(opponent) {
-  if (opponent.startsWith("bot:")) return t("Bot ({level})", { level: levelName(opponent.slice(4)) });
-  return opponent === "friend" ? t("friend") : t("pass and play");
-}
+// A finished game's result tag (core/record.py result_text): who won, by seat.
+const WINNER = { "1-0": 0, "0-1": 1, "1/2-1/2": null };
 
-function gameItem(g, links) {
-  const names = (g.names || []).filter(Boolean).join(" – ");
+/** One game of a list: its title, both players (a bot by its level in words; `seat` the
+ * reader's own seat in their own games, "You"), how it is played, and how far it got or who
+ * won. */
+function gameItem(g, links, seat = null) {
+  const viewer = (seat === 0 || seat === 1) && g.opponent !== "hotseat" ? seat : null;
+  const names = seatNames(g.names, g.opponent, g.bot_seat, viewer);
   const title = rulesets.find((r) => r.name === g.ruleset)?.title || g.ruleset;
-  const state = g.status === "finished" ? `${t("finished")} ${g.result}`
-    : g.status === "abandoned" ? t("abandoned") : t("{n} moves", { n: num(g.plies) });
-  return `<li><span class="g-title">${esc(t(title))}</span> <span class="muted">${esc(names)} · ${esc(opponentLabel(g.opponent))} · ${esc(state)}</span> ${links}</li>`;
+  const how = g.opponent === "friend" ? t("friend") : g.opponent === "hotseat" ? t("pass and play") : "";
+  const state = g.status === "finished" && g.result in WINNER
+    ? outcomeText({ winner: WINNER[g.result], reason: g.reason }, viewer, names)
+    : g.status === "finished" ? t("finished")
+      : g.status === "abandoned" ? t("abandoned") : tn("{n} move", "{n} moves", g.plies);
+  const parts = [names.join(" – "), how, state].filter(Boolean).map(esc).join(" · ");
+  return `<li><span class="g-title">${esc(t(title))}</span> <span class="muted">${parts}</span> ${links}</li>`;
 }
 
 async function listMine() {
@@ -112,7 +118,7 @@ async function listMine() {
     const play = `<a href="/g/${esc(g.id)}?t=${esc(g.token)}">${row.status === "active" ? t("Resume") : t("Open")}</a>`;
     const replay = row.status === "finished" ? ` <a href="/replay/${esc(g.id)}">${t("Replay")}</a>` : "";
     const forget = ` <button type="button" class="link" data-forget="${esc(g.id)}">${t("Forget")}</button>`;
-    return gameItem(row, play + replay + forget);
+    return gameItem(row, play + replay + forget, g.seat);
   }).join("");
 }
 

@@ -2,8 +2,8 @@
 // its parameters and its English words. The catalogs translate the words; each parameter is
 // put in words here (a card's name for its code, a nested reason in words, a formation by the
 // name the view's ruleset gives it), never read back out of an English sentence.
-import { t, num, cardName, listOf } from "./common.js";
-import { wmCardName } from "./warmachine.js";
+import { t, tn, num, cardWord, wordList } from "./common.js";
+import { wmCardWord } from "./warmachine.js";
 
 // The engine names formations in proofs by Battle Line's rank words, weakest first; the view's
 // `formation_names` (same order) say what its ruleset calls them (Schotten Totten's colour run).
@@ -22,8 +22,8 @@ function formationWord(word) {
 function param(name, value, game) {
   if (value && typeof value === "object") return reasonWords(value, game);
   switch (name) {
-    case "card": return game === "warmachine" ? wmCardName(value) : cardName(value);
-    case "cards": return listOf(String(value).split(/\s+/).map((c) => cardName(c)));
+    case "card": return game === "warmachine" ? wmCardWord(value) : cardWord(value);
+    case "cards": return wordList(String(value).split(/\s+/).map((c) => cardWord(c)));
     case "formation": return formationWord(String(value));
     case "country": case "battlefield": case "rule": return t(String(value).replace(/\.+$/, ""));
     default: return typeof value === "number" ? num(value) : String(value);
@@ -35,7 +35,24 @@ export function reasonWords(reason, game) {
   if (!reason) return "";
   const params = {};
   for (const [k, v] of Object.entries(reason.params || {})) params[k] = param(k, v, game);
-  return t(reason.words || reason.code, params);
+  const counted = countedWords(reason, params);
+  return counted === null ? t(reason.words || reason.code, params) : counted;
+}
+
+/** The reasons that count something, by the page language's plural rule (the engine words
+ * them in English alone: one_unseen_left for one card, too_few_unseen for more); null for the
+ * others. */
+function countedWords(reason, params) {
+  const p = reason.params || {};
+  switch (reason.code) {
+    case "one_unseen_left": case "too_few_unseen":
+      return tn("only {left} unseen troop card left and they need {need}: their side can never be completed",
+        "only {left} unseen troop cards left and they need {need}: their side can never be completed", p.left, params);
+    case "side_incomplete":
+      return tn("your side is not complete ({n} of {capacity} card)", "your side is not complete ({n} of {capacity} cards)",
+        p.capacity, params);
+    default: return null;
+  }
 }
 
 /** A flag's claim proof (the view's `claim`) in the page's language. */

@@ -2,9 +2,9 @@
 // its parameters and its English words, docs/contracts.md `refusals`); the catalogs give the
 // words. On the table, a hand card that cannot be played says why when clicked (and on
 // hover), and once a card is picked, each flag or place that refuses it says why.
-import { t, num, esc, cardName, sentences } from "./common.js";
+import { t, num, esc, cardWord, sentences } from "./common.js";
 import { reasonWords } from "./reasons.js";
-import { wmCardName } from "./warmachine.js";
+import { wmCardWord } from "./warmachine.js";
 
 export { reasonWords };
 
@@ -51,7 +51,7 @@ export function showRefusals(box, v, sel, mine) {
   const game = v.game;
   // hand cards that cannot be played at all: clickable, to say why
   for (const [code, reason] of Object.entries(r.cards || {})) {
-    const card = game === "warmachine" ? wmCardName(code) : cardName(code);
+    const card = game === "warmachine" ? wmCardWord(code) : cardWord(code);
     const words = t("{card} cannot be played now: {why}", { card, why: reasonWords(reason, game) });
     for (const el of box.querySelectorAll(`[data-tok="hand:${CSS.escape(code)}"]:not(.selectable)`)) {
       el.disabled = false;
@@ -96,6 +96,6 @@ function placesRefused(box, refused, code, v) {
   });
   const list = document.createElement("details");
   list.className = "refused-list";
-  list.innerHTML = `<summary>${esc(t("Where {card} cannot go, and why", { card: wmCardName(code) }))}</summary><ul>${items.join("")}</ul>`;
+  list.innerHTML = `<summary>${esc(t("Where {card} cannot go, and why", { card: wmCardWord(code) }))}</summary><ul>${items.join("")}</ul>`;
   box.appendChild(list);
 }

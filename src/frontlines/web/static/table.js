@@ -1,7 +1,7 @@
 // The table: live play over a WebSocket. The server sends this seat's view after every
 // change; we draw it and turn clicks (or keys) into actions from view.legal, the game's
 // action records, through the game's adapter (chosen once, at the first view).
-import { loadCatalog, t, esc, myGames, rememberGame, outcomeText, playerName, describeAction, seatNames, installCardTips, sentences } from "./common.js";
+import { loadCatalog, t, esc, listOf, myGames, rememberGame, outcomeText, playerName, describeAction, lastTurn, seatNames, installCardTips, sentences } from "./common.js";
 import { renderLog, me } from "./board.js";
 import { adapterFor, renderBoard } from "./adapters.js";
 import { snapshot, animate } from "./motion.js";
@@ -140,8 +140,10 @@ function setStatus(extra) {
   else if (v.to_move === null) s = "";
   else if (msg.role === null || msg.role === undefined) s = t("{name} to move.", { name: playerName(names(), v.to_move) });
   else if (v.to_move === v.viewer) {
-    const log = v.log_records || [];
-    const last = log.length && sel.length === 0 ? t("Last move: {move}.", { move: describeAction(log[log.length - 1], v.ruleset) }) : "";
+    // What the other player did on their last turn: the card and where, then the draw.
+    const turn = sel.length === 0 ? lastTurn(v, v.to_move) : [];
+    const last = turn.length ? t("Last turn — {name}: {moves}.", { name: playerName(names(), 1 - v.to_move),
+      moves: listOf(turn.map((e) => describeAction(e, v.ruleset))) }) : "";
     // pass and play: the device changes hands, so the mover is named
     const yours = msg.role === "both" ? t("{name}, your move.", { name: playerName(names(), v.to_move) }) : t("Your move.");
     s = sentences(friendNotCome() ? t("Your friend has not opened the invite link yet.") : "", last, yours, prompt());
@@ -173,7 +175,7 @@ function renderControls(v, next, mine) {
   // The full list: every legal move as one button, for keyboards and screen readers.
   const legal = mine ? (v.legal || []) : [];
   $("moves").innerHTML = legal.length
-    ? `<ul class="moves">${legal.map((e) => `<li><button type="button" data-text="${esc(e.text)}">${esc(describeAction(e, v.ruleset))} <code>${esc(e.text)}</code></button></li>`).join("")}</ul>`
+    ? `<ul class="moves">${legal.map((e) => `<li><button type="button" data-text="${esc(e.text)}">${esc(describeAction(e, v.ruleset))} <code dir="ltr">${esc(e.text)}</code></button></li>`).join("")}</ul>`
     : `<p class="muted">${esc(t("No moves for you right now."))}</p>`;
 }
 

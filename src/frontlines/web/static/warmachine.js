@@ -4,7 +4,7 @@
 // below, then your margin and who would win its battle if the game ended now. A card code is
 // two country letters, war-machine end first: "GU" is German war machine / US infantry.
 // Everything here comes from the player's own view.
-import { t, num, esc, playerName } from "./common.js";
+import { t, tc, tn, num, esc, playerName, Word } from "./common.js";
 
 const COUNTRY = { U: "USA", G: "GER", J: "JPN", I: "ITA", R: "URS", B: "GBR" };
 const LETTER = Object.fromEntries(Object.entries(COUNTRY).map(([l, c]) => [c, l]));
@@ -16,10 +16,13 @@ const ALL_CARDS = ORDER.flatMap((a) => ORDER.filter((b) => b !== a).map((b) => L
 export function countryName(code) { return t(NAMES[code] || code); }
 
 /** Spoken name of a War Machine card: "war machine Germany / infantry USA". */
-export function wmCardName(code) {
-  if (!code || code === "?") return t("Hidden card");
-  const a = COUNTRY[code[0]], b = COUNTRY[code[1]];
-  return t("war machine {a} / infantry {b}", { a: countryName(a), b: countryName(b) });
+export function wmCardName(code) { return String(wmCardWord(code)); }
+
+/** The same as a Word: a template may put it in a case (as common.js cardWord). */
+export function wmCardWord(code) {
+  if (!code || code === "?") return new Word((c) => (c ? tc(c, "Hidden card") : t("Hidden card")));
+  const params = { a: countryName(COUNTRY[code[0]]), b: countryName(COUNTRY[code[1]]) };
+  return new Word((c) => (c ? tc(c, "war machine {a} / infantry {b}", params) : t("war machine {a} / infantry {b}", params)));
 }
 
 /** "+2", "−1", "0" in the page's digits. */
@@ -114,7 +117,7 @@ function miniCard(code) {
 function bar(v, p, names, opts, extra) {
   const me = p === opts.seat && v.viewer === p;
   let s = `<strong>${esc(me && !opts.hotseat ? t("You") : playerName(names, p))}</strong>`;  // pass and play: names
-  s += ` · ${esc(t("hand: {n} cards", { n: num((v.hand_sizes || [])[p]) }))}`;
+  s += ` · ${esc(tn("hand: {n} card", "hand: {n} cards", (v.hand_sizes || [])[p]))}`;
   if (v.to_move === p) s += ` <span class="turn">● ${esc(t("to move"))}</span>`;
   return `<div class="player-bar ${me ? "me-bar" : "opp-bar"}">${s}${extra}</div>`;
 }
@@ -234,10 +237,12 @@ export function renderWarMachineTracker(box, v) {
   // hidden places holding cards this player knows: the leftover cards it looked at as chooser
   const known = v.support + oppHand + facedown - unseen.length;
   let html = `<p class="muted">${esc(t("Cards you have not seen yet are marked ○; seen ones ●. Rows: the war machine end (▲); columns: the infantry end (▼)."))}</p>`;
-  const where = { n: num(unseen.length), piles: num(v.support), hand: num(oppHand), down: num(facedown), known: num(known) };
+  const where = { piles: num(v.support), hand: num(oppHand), down: num(facedown), known: num(known) };
   html += `<p class="wm-unseen">${esc(known > 0
-    ? t("Not seen: {n} cards (support piles {piles}, opponent's hand {hand}, face down {down}, less {known} you saw among the leftover cards).", where)
-    : t("Not seen: {n} cards (support piles {piles}, opponent's hand {hand}, face down {down}).", where))}</p>`;
+    ? tn("Not seen: {n} card (support piles {piles}, opponent's hand {hand}, face down {down}, less {known} you saw among the leftover cards).",
+      "Not seen: {n} cards (support piles {piles}, opponent's hand {hand}, face down {down}, less {known} you saw among the leftover cards).", unseen.length, where)
+    : tn("Not seen: {n} card (support piles {piles}, opponent's hand {hand}, face down {down}).",
+      "Not seen: {n} cards (support piles {piles}, opponent's hand {hand}, face down {down}).", unseen.length, where))}</p>`;
   html += `<table class="tracker wm-tracker"><thead><tr><th scope="col"><span aria-hidden="true">▲ \\ ▼</span></th>` +
     ORDER.map((b) => `<th scope="col" style="--c:${FILL[b]}">▼ <span class="wm-name">${esc(countryName(b))}</span></th>`).join("") +
     `<th scope="col"><span aria-hidden="true">Σ ○</span><span class="visually-hidden">${esc(t("not seen"))}</span></th></tr></thead><tbody>`;

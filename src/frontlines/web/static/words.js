@@ -53,6 +53,7 @@ export const PLACE_WORDS = {
     "how many cards Scout returns when the decks held fewer than three": "how many cards Headhunter returns when the decks held fewer than three",
     "whether Redeploy and Deserter may move or remove Fog and Mud": "whether Strategist and Banshee may move or remove Blind-Man's Bluff and Mud Fight",
     "a side left with 4 cards when Mud goes: judge its best 3, or its owner discards one": "a side left with 4 cards when Mud Fight goes: judge its best 3, or its owner discards one",
+    "Troop deck: {n} card": "Clan deck: {n} card",
     "Troop deck: {n} cards": "Clan deck: {n} cards",
     "Troops you have not seen yet are marked ○; seen ones ●.": "Clan cards you have not seen yet are marked ○; seen ones ●.",
     "draw a troop card": "draw a clan card",
