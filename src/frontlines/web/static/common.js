@@ -365,11 +365,11 @@ export function outcomeText(outcome, viewer, names) {
   return s;
 }
 
-/** A seat's name for a sentence: the name a person typed, isolated (see `isolate`), else
- * "Player 1"/"Player 2". */
+/** A seat's name for a sentence: the name given (seatNames' names: a typed name comes
+ * isolated from there, see `isolate`), else "Player 1"/"Player 2". */
 export function playerName(names, seat) {
   const n = names && names[seat];
-  return n ? isolate(n) : t("Player {n}", { n: num(seat + 1) });
+  return n ? n : t("Player {n}", { n: num(seat + 1) });
 }
 
 // The bot levels, weakest first, as the server lists them in every page (web/levels.py, from

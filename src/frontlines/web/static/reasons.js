@@ -39,6 +39,8 @@ export function reasonWords(reason, game) {
   return counted === null ? t(reason.words || reason.code, params) : counted;
 }
 
+const cardCount = (cards) => String(cards || "").split(/\s+/).filter(Boolean).length;
+
 /** The reasons that count something, by the page language's plural rule (the engine words
  * them in English alone: one_unseen_left for one card, too_few_unseen for more); null for the
  * others. */
@@ -48,6 +50,16 @@ function countedWords(reason, params) {
     case "one_unseen_left": case "too_few_unseen":
       return tn("only {left} unseen troop card left and they need {need}: their side can never be completed",
         "only {left} unseen troop cards left and they need {need}: their side can never be completed", p.left, params);
+    // the cards a counter-example names: one card or several (Czech: "by dala" / "by daly")
+    case "higher_sum":
+      return tn("{cards} would make a higher sum ({a} > {b})", "{cards} would make a higher sum ({a} > {b})",
+        cardCount(p.cards), params);
+    case "stronger":
+      return tn("{cards} would make a stronger {formation} ({a} > {b})", "{cards} would make a stronger {formation} ({a} > {b})",
+        cardCount(p.cards), params);
+    case "beating":
+      return tn("{cards} would make {theirs}, beating your {mine}", "{cards} would make {theirs}, beating your {mine}",
+        cardCount(p.cards), params);
     case "side_incomplete":
       return tn("your side is not complete ({n} of {capacity} card)", "your side is not complete ({n} of {capacity} cards)",
         p.capacity, params);
