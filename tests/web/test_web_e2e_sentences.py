@@ -329,7 +329,8 @@ def test_persian_pages_show_no_latin_digit(browser: Any, server: LiveServer) -> 
         pages.append(f"/g/{gid}?t={token}")
     finished, token = _hotseat(server, "battleline", 8, _walk("battleline", 8, lambda s, t: len(t) >= 20))
     _resign(server, finished, token)
-    pages += [f"/replay/{finished}", "/learn", "/learn/warmachine?step=2", "/learn/warmachine?step=5", "/learn/battleline?step=7"]
+    pages += [f"/replay/{finished}", "/learn", "/learn/warmachine?step=2", "/learn/warmachine?step=5", "/learn/battleline?step=7",
+              "/rules/battleline", "/rules/medieval", "/rules/warmachine"]
     page = new_page(browser, viewport={"width": 1280, "height": 900})
     page.goto(f"{server.base}/?lang=fa")
     page.wait_for_selector("#done-games li a")
