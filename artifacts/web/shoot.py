@@ -138,9 +138,8 @@ def main() -> int:
                     page.goto(f"{server.base}/?lang={lang}")
                     page.wait_for_selector("#my-games li")
                     page.wait_for_selector("#done-games li a")
-                    page.locator("#mine-title").scroll_into_view_if_needed()
                 page.wait_for_timeout(400)
-                page.screenshot(path=str(out / f"{name}.png"))
+                page.screenshot(path=str(out / f"{name}.png"), full_page=args.home)
                 print(out / f"{name}.png")
                 ctx.close()
         for ruleset, plies, seed in GAMES if not special else ():

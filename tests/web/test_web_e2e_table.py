@@ -137,7 +137,7 @@ def test_japanese_sentences_follow_each_other_without_a_space(browser: Any, serv
     assert wait_turn(page) == "me"
     page.wait_for_selector(".claim-line .counter")
     status = page.inner_text("#status")
-    assert status.startswith("直前の手：") and status.count("。") >= 2, status
+    assert status.startswith("直前の手番 — ") and status.count("。") >= 2, status  # the opponent's last turn, then yours
     words = page.evaluate(WORDS_ON_PAGE)
     assert "まだ証明できません。" in words and spaced(words) == []
     page.goto(f"{server.base}/learn/battleline?step=12&lang=ja")  # Companion Cavalry: its rule, then the refusal
