@@ -12,26 +12,30 @@ both seats of each deal: paired games). The network reads only the observation t
 its documented layout (docs/research.md), and the action ids' codes (``Encoding.codes``).
 
 The player. Battle Line is won by flags: three adjacent, or five. The network is one small
-tower shared by the nine flags: from a flag's cards (mine, theirs), my hand, the troops I
-have not seen, the flag's row of the observation and the global entries, the chance that I
-win that flag. A claimed flag is certain. The chance of winning the game follows from the
+tower shared by the nine flags: from a flag's cards (mine, theirs, and what each side makes
+so far: one colour, one value, a run, its sum), my hand, the troops I have not seen, the
+flag's row of the observation and the global entries, the chance that I win that flag. A claimed flag is certain. The chance of winning the game follows from the
 nine flag chances as if they were independent coins (the exact sum over the 512 ways to
 share the flags: three adjacent or five, both having three adjacent counting half). Each
 decision looks one ply ahead: every card it may play at every flag is scored by that game
 chance after the card is down (an *afterstate*: the tower's first layer is linear, so a
-candidate only adds a few columns of weights to the position's own activations); a provable
+candidate only adds a few columns of weights to the position's own activations, and what
+its flag's side makes); a provable
 claim is always made, and the draw is the only other choice in the basic game.
 
 The learning. After each self-play game, every flag whose claim decided it labels every
 afterstate the game went through from both seats (won by me 1, by them 0; flags left
 unclaimed at the end carry no label): a logistic loss per flag, Adam, a replay buffer of
 recent games. Exploration: with a small probability a decision plays a random card. Every
-``--every`` games the greedy player is measured against ``heuristic`` on fixed deals (the
-learning curve, saved in the state directory and drawn as a PNG); at the end over
-``--final`` deals, both seats each: a score (win 1, draw 1/2) with its 95 % interval.
+``--every`` games the greedy player is measured against ``heuristic`` and against ``easy``
+(the heuristic with half its moves careless, a milestone on the way) on fixed deals, both
+seats each (the learning curve, saved in the state directory and drawn as a PNG); at the end
+against ``heuristic`` over ``--final`` deals: a score (win 1, draw 1/2) with its 95 %
+interval.
 
-The state directory keeps the weights, the optimiser, the random generators, the replay
-buffer's games and the curve: stopping and starting again goes on where it stopped.
+The state directory keeps the weights, the optimiser, the random generator and the curve,
+saved at each measurement: stopping and starting again goes on from the last one (the
+replay buffer, a few dozen games, fills again).
 """
 
 from __future__ import annotations
@@ -55,6 +59,7 @@ from frontlines.games import encoding
 from frontlines.rl.pettingzoo import raw_env
 
 RULESET = "battleline-basic"
+EASY = "heuristic:noise=0.5"  # the level "easy": a milestone on the way to heuristic
 TROOPS, FLAGS, PLACES, ROW = 60, 9, 21, 21
 ENC = encoding(RULESET)
 OFFSETS = layout_offsets(ENC.observation_layout)
@@ -64,10 +69,36 @@ PLAY_IDS = CODES < TROOPS * FLAGS  # a troop played: code card * 9 + flag
 CARD_OF, FLAG_OF = np.divmod(np.where(PLAY_IDS, CODES, 0), FLAGS)
 CLAIM_IDS = np.array([ENC.action_id(c) for c in ENC.codes if TROOPS * FLAGS <= c < TROOPS * FLAGS + FLAGS])
 
-# the feature row of one flag: mine, theirs, hand, unseen (60 each), the flag's row, the globals
+# the feature row of one flag: mine, theirs, hand, unseen (60 each), the flag's row, the
+# globals, then what each side's cards make so far (SHAPE entries for mine, then theirs)
 MINE, THEIRS, HAND, UNSEEN, FLAG_ROW = 0, 60, 120, 180, 240
 GLOB = FLAG_ROW + ROW
-FEATURES = GLOB + (GLOBAL[1] - GLOBAL[0])
+SHAPES = GLOB + (GLOBAL[1] - GLOBAL[0])
+SHAPE = 6
+FEATURES = SHAPES + 2 * SHAPE
+VALUES = np.arange(1, 11, dtype=np.float32)
+
+
+def shapes(sides: np.ndarray) -> np.ndarray:
+    """What the cards of each side make so far (rows of 60 troop one-hots, card = colour *
+    10 + value - 1): its size / 3, the most cards of one colour / 3, all one colour, all one
+    value, distinct values within a span of three (a run so far), the sum of values / 27.
+    The one-hots alone would leave the network to find formations from scratch."""
+    grid = sides.reshape(-1, 6, 10)
+    n = grid.sum((1, 2))
+    colours, values = grid.sum(2), grid.sum(1)
+    some = n > 0
+    present = values > 0
+    low = np.where(some, present.argmax(1), 0)
+    high = np.where(some, 9 - present[:, ::-1].argmax(1), 0)
+    out = np.empty((len(grid), SHAPE), np.float32)
+    out[:, 0] = n / 3
+    out[:, 1] = colours.max(1) / 3
+    out[:, 2] = some & (colours.max(1) == n)
+    out[:, 3] = some & (values.max(1) == n)
+    out[:, 4] = some & (values.max(1) <= 1) & (high - low <= 2)
+    out[:, 5] = values @ VALUES / 27
+    return out
 
 
 # --- the game value from flag chances -----------------------------------------------------
@@ -110,7 +141,9 @@ def flag_features(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     out[:, HAND:HAND + TROOPS] = cards[:, 0]
     out[:, UNSEEN:UNSEEN + TROOPS] = 1.0 - cards.sum(1)
     out[:, FLAG_ROW:GLOB] = rows
-    out[:, GLOB:] = x[GLOBAL[0]:GLOBAL[1]]
+    out[:, GLOB:SHAPES] = x[GLOBAL[0]:GLOBAL[1]]
+    out[:, SHAPES:SHAPES + SHAPE] = shapes(out[:, MINE:MINE + TROOPS])
+    out[:, SHAPES + SHAPE:] = shapes(out[:, THEIRS:THEIRS + TROOPS])
     return out, rows[:, 0] - rows[:, 1]
 
 
@@ -122,6 +155,7 @@ def afterstate(features: np.ndarray, card: int, flag: int) -> np.ndarray:
     out[flag, MINE + card] = 1.0
     out[flag, FLAG_ROW + 8] += 0.2
     out[:, GLOB + 9] -= 1 / 9
+    out[flag, SHAPES:SHAPES + SHAPE] = shapes(out[flag, MINE:MINE + TROOPS])[0]
     return out
 
 
@@ -162,6 +196,9 @@ class Tower:
         # each candidate changes a few columns of every flag's row (afterstate()): added linearly
         every = -w1[HAND + cards] - w1[GLOB + 9] / 9  # K x H, for all nine flags
         at = w1[MINE + cards] + 0.2 * w1[FLAG_ROW + 8]  # K x H, for the flag played at
+        mine_after = features[flags, MINE:MINE + TROOPS]  # K x 60: my side of the flag played at
+        mine_after[np.arange(len(plays)), cards] = 1.0
+        at += (shapes(mine_after) - features[flags, SHAPES:SHAPES + SHAPE]) @ w1[SHAPES:SHAPES + SHAPE]
         pre = base[None, :, :] + every[:, None, :]
         pre[np.arange(len(plays)), flags] += at
         chances = 1 / (1 + np.exp(-(np.maximum(pre, 0.0) @ p["w2"] + p["b2"][0])))  # K x 9
@@ -265,8 +302,8 @@ _DIGITS = {  # 3 x 5 pixel digits, row by row
 
 
 def plot(path: Path, curve: list[dict[str, float]], width: int = 720, height: int = 420) -> None:
-    """The learning curve: score against ``heuristic`` (with its 95 % interval) by training
-    games; dashed lines at 50 % and 55 %."""
+    """The learning curve by training games: the score against ``heuristic`` (blue) and
+    ``easy`` (green), each with its 95 % interval; dashed lines at 50 % (black) and 55 % (red)."""
     white, grey, black, blue, light, red = (255, 255, 255), (210, 210, 210), (0, 0, 0), (30, 80, 200), (180, 200, 240), (200, 40, 40)
     img = [[white] * width for _ in range(height)]
     left, right, top, bottom = 60, width - 20, 20, height - 40
@@ -311,13 +348,16 @@ def plot(path: Path, curve: list[dict[str, float]], width: int = 720, height: in
         text(x - 4 * len(label), bottom + 10, label)
     line(xy(0, 0.5), xy(xmax, 0.5), black, 0, dash=6)
     line(xy(0, 0.55), xy(xmax, 0.55), red, 0, dash=6)
-    points = [xy(p["games"], p["score"]) for p in curve]
-    for p, (x, _y) in zip(curve, points, strict=True):
-        line((x, xy(0, p["score"] - p["half"])[1]), (x, xy(0, p["score"] + p["half"])[1]), light, 1)
-    for a, b in pairwise(points):
-        line(a, b, blue, 1)
-    for x, y in points:
-        dot(x, y, blue, 2)
+    for key, colour, pale in (("easy", (40, 150, 60), (190, 230, 190)), ("score", blue, light)):
+        shown = [p for p in curve if key in p]
+        points = [xy(p["games"], p[key]) for p in shown]
+        half = "half" if key == "score" else f"{key}_half"
+        for p, (x, _y) in zip(shown, points, strict=True):
+            line((x, xy(0, p[key] - p[half])[1]), (x, xy(0, p[key] + p[half])[1]), pale, 1)
+        for a, b in pairwise(points):
+            line(a, b, colour, 1)
+        for x, y in points:
+            dot(x, y, colour, 2)
     raw = b"".join(b"\0" + bytes(c for px in row for c in px) for row in img)
 
     def chunk(kind: bytes, data: bytes) -> bytes:
@@ -360,10 +400,19 @@ def main() -> None:
         print(f"resuming after {progress['games']} games")
     opponent = "random" if args.short else "heuristic"
     env = raw_env(ruleset=RULESET)
-    if not progress["curve"]:
+    def point() -> dict[str, float]:
+        """A point of the curve: the score against ``heuristic`` (``random`` in --short) and,
+        as the way there, against ``easy`` (the heuristic with half its moves careless)."""
         score, half = measure(tower, args.deals, opponent=opponent)
-        progress["curve"].append({"games": 0, "score": score, "half": half})
-        print(f"untrained: {score:.1%} ± {half:.1%} against {opponent}")
+        out = {"games": progress["games"], "score": score, "half": half}
+        if not args.short:
+            out["easy"], out["easy_half"] = measure(tower, args.deals, opponent=EASY)
+        print(f"{progress['games']} games: {score:.1%} ± {half:.1%} against {opponent}"
+              + (f", {out['easy']:.1%} ± {out['easy_half']:.1%} against easy" if "easy" in out else ""), flush=True)
+        return out
+
+    if not progress["curve"]:
+        progress["curve"].append(point())
     start = time.monotonic()
     last_loss = math.nan
     while progress["games"] < args.games:
@@ -383,9 +432,7 @@ def main() -> None:
             print(f"  {progress['games']} games, loss {last_loss:.3f}, "
                   f"{progress['seconds'] + time.monotonic() - start:.0f} s", flush=True)
         if progress["games"] % args.every == 0:
-            score, half = measure(tower, args.deals, opponent=opponent)
-            progress["curve"].append({"games": progress["games"], "score": score, "half": half})
-            print(f"{progress['games']} games: {score:.1%} ± {half:.1%} against {opponent}", flush=True)
+            progress["curve"].append(point())
             progress["seconds"] += time.monotonic() - start
             start = time.monotonic()
             np.savez(saved, **tower.state(), rng=json.dumps(rng.bit_generator.state), progress=json.dumps(progress))
