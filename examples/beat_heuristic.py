@@ -298,6 +298,7 @@ _DIGITS = {  # 3 x 5 pixel digits, row by row
     "0": "111101101101111", "1": "010110010010111", "2": "111001111100111", "3": "111001111001111",
     "4": "101101111001001", "5": "111100111001111", "6": "111100111101111", "7": "111001001001001",
     "8": "111101111101111", "9": "111101111001111", "%": "101001010100101", "k": "100101110101101",
+    ".": "000000000000010",
 }
 
 
@@ -340,11 +341,11 @@ def plot(path: Path, curve: list[dict[str, float]], width: int = 720, height: in
         text(left - 40, y - 5, f"{tenth * 10}%")
     line((left, bottom), (right, bottom), black, 0)
     line((left, top), (left, bottom), black, 0)
-    for frac in (0, 0.25, 0.5, 0.75, 1.0):
-        games = xmax * frac
+    ticks = sorted({p["games"] for p in curve})
+    for games in ticks[::max(1, math.ceil(len(ticks) / 8))]:  # the measured points, at most 8 labels
         x = xy(games, 0)[0]
         line((x, bottom), (x, bottom + 4), black, 0)
-        label = f"{games / 1000:.0f}k" if games >= 1000 else f"{games:.0f}"
+        label = f"{games / 1000:g}k" if games >= 1000 else f"{games:.0f}"
         text(x - 4 * len(label), bottom + 10, label)
     line(xy(0, 0.5), xy(xmax, 0.5), black, 0, dash=6)
     line(xy(0, 0.55), xy(xmax, 0.55), red, 0, dash=6)
