@@ -50,21 +50,21 @@ def test_every_candidate_is_judged_on_the_same_deals(monkeypatch: pytest.MonkeyP
     view = state.view(state.current_player())
     policy = policy_for(view.ruleset)
     dealt: list[str] = []
-    judged_on: dict[int, list[str]] = {}
+    judged_on: dict[Any, list[str]] = {}
     real_determinise = policy.determinise
-    real_value = pimc.Line.value
+    real_expand = pimc.Line.expand
 
     def determinise(v: View, rng: random.Random) -> State:
         deal = real_determinise(v, rng)
         dealt.append(deal.to_notation())
         return deal
 
-    def value(self: pimc.Line, deal: State, action: Any, rng: random.Random) -> float:
+    def expand(self: pimc.Line, deal: State, action: Any, rng: random.Random) -> Any:
         judged_on.setdefault(action, []).append(deal.to_notation())
-        return real_value(self, deal, action, rng)
+        return real_expand(self, deal, action, rng)
 
     monkeypatch.setattr(policy, "determinise", determinise)
-    monkeypatch.setattr(pimc.Line, "value", value)
+    monkeypatch.setattr(pimc.Line, "expand", expand)
     actions = view.legal_actions()[:4]
     judged = judge(view, actions, PimcParams(deals=5), seed=3, policy=policy)
     assert len(dealt) == 5 and len(set(dealt)) == 5  # five deals, drawn once each
@@ -74,42 +74,35 @@ def test_every_candidate_is_judged_on_the_same_deals(monkeypatch: pytest.MonkeyP
     assert judged.difference(0, 0) == (0.0, 0.0)
 
 
-@pytest.mark.parametrize("rule", ["min", "own"])
-def test_the_opponent_reply_is_its_best_in_each_deal(monkeypatch: pytest.MonkeyPatch, rule: str) -> None:
-    # each line tries the opponent's heuristic best ``replies`` moves; reply=min keeps the
-    # one that leaves me the least, reply=own the one its own evaluation likes best
-    state = new_state("battleline-basic", seed=6)
+def test_positions_are_evaluated_together_a_batch_of_deals_at_a_time() -> None:
+    state = new_state("battleline-basic", seed=4)
     view = state.view(state.current_player())
-    lines: list[tuple[list[float], list[float], float]] = []
-    real_settle, real_value, real_own = pimc.Line._settle, pimc.Line.value, policy_for(view.ruleset).evaluate
+    calls: list[int] = []
+    rng = random.Random(1)
 
-    def settle(self: pimc.Line, s: State) -> float:
-        v = real_settle(self, s)
-        lines[-1][0].append(v)
-        return v
+    def evaluate(states: Any, player: int) -> list[float]:
+        assert player == view.viewer and all(isinstance(s, State) and not s.is_terminal() for s in states)
+        calls.append(len(states))
+        return [rng.random() for _ in states]
 
-    def own(s: State, player: int) -> float:
-        v = real_own(s, player)
-        lines[-1][1].append(v)
-        return v
+    judged = judge(view, view.legal_actions()[:3], PimcParams(deals=pimc.BATCH_DEALS + 2, replies=2), seed=3, evaluate=evaluate)
+    assert len(calls) == 2  # one call per batch of deals
+    assert calls == [pimc.BATCH_DEALS * 3 * 2, 2 * 3 * 2]  # deals x candidates x replies
+    assert judged.deals == pimc.BATCH_DEALS + 2
 
-    def value(self: pimc.Line, deal: State, action: Any, rng: random.Random) -> float:
-        lines.append(([], [], 0.0))
-        self.own = own
-        v = real_value(self, deal, action, rng)
-        lines[-1] = (*lines[-1][:2], v)
-        return v
 
-    monkeypatch.setattr(pimc.Line, "_settle", settle)
-    monkeypatch.setattr(pimc.Line, "value", value)
-    judge(view, view.legal_actions()[:2], PimcParams(deals=3, replies=3, reply=rule), seed=1)
-    assert len(lines) == 6
-    for mine, theirs, kept in lines:
-        assert len(mine) == 3
-        if rule == "min":
-            assert kept == min(mine)
-        else:
-            assert len(theirs) == 3 and kept == mine[theirs.index(max(theirs))]
+def test_the_opponent_picks_its_reply_by_the_rule() -> None:
+    a, b, c = object(), object(), object()  # stand-ins for positions: only their ids are read
+    mine = {id(a): 0.7, id(b): 0.4, id(c): 0.6}
+    theirs = {id(a): 0.9, id(b): 0.1}
+    replies = [pimc.Reply([a], a), pimc.Reply([b, c], b), pimc.Reply([0.2], 0.95)]  # type: ignore[list-item]
+    # min: the reply worst for me, each reply worth my best answer (b: max(0.4, 0.6))
+    assert pimc._reduce(replies, mine, theirs, "min") == 0.2
+    # own: the reply the opponent rates best (the last: 0.95), whatever it leaves me
+    assert pimc._reduce(replies, mine, theirs, "own") == 0.2
+    assert pimc._reduce(replies[:2], mine, theirs, "own") == 0.7
+    assert pimc._reduce(replies[:2], mine, theirs, "min") == 0.6
+    assert pimc._reduce(0.25, mine, theirs, "min") == 0.25
 
 
 def test_time_cap_stops_between_deals(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -123,9 +116,9 @@ def test_time_cap_stops_between_deals(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(pimc, "time", Clock2())
     state = new_state("battleline-basic", seed=2)
     view = state.view(state.current_player())
-    # the clock reads 0.1 at the start (deadline 0.35), then 0.2, 0.3, 0.4 after each deal
+    # the clock reads 0.1 at the start (deadline 0.35), then 0.2, 0.3, 0.4 after each batch of deals
     judged = judge(view, view.legal_actions()[:3], PimcParams(deals=50, time=0.25), seed=1)
-    assert judged.deals == 3 and all(len(row) == 3 for row in judged.values)
+    assert judged.deals == 3 * pimc.BATCH_DEALS and all(len(row) == judged.deals for row in judged.values)
     bot = make_bot("pimc:deals=50", seed=1)
     bot.choose(view, Clock(time_left=2.5))
     assert bot.info()["params"]["time"] == pytest.approx(0.9 * 2.5 / 25)

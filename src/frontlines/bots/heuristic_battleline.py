@@ -450,15 +450,19 @@ class BattleLinePolicy(GamePolicy):
         return [(s, a) for s, a in scored]
 
     def score_actions(
-        self, state: BattleLineState, me: int, legal: list[int], rng: random.Random, samples: int = 0
+        self, state: BattleLineState, me: int, legal: list[int], rng: random.Random, samples: int = 0,
+        seed: int | None = None,
     ) -> list[tuple[float, Action]]:
+        """Each legal action with its score for ``me`` (higher is better). With ``seed`` the
+        sampled futures are those of that seed, from a cache (``rng`` is not used): search
+        scores many positions of one deal so, and they share their futures."""
         phase = state.phase
         if phase == DRAW:
             return [(self._draw_score(state, me, a), a) for a in legal]
         if phase == SCOUT_DRAW:
             want = SCOUT_TACTICS if not state.hands[me] & TACTICS_MASK else SCOUT_TROOP
             return [(1.0 if a == want else 0.0, a) for a in legal]
-        pos = Position(state, me, rng, samples or self.samples)
+        pos = Position(state, me, rng, samples or self.samples, seed=seed)
         _, weights = pos.value()
         if phase != PLAY:  # Scout return or a Mud excess discard: give up the least useful card
             return [(-self._keep_value(pos, weights, a), a) for a in legal]
@@ -562,11 +566,15 @@ class BattleLinePolicy(GamePolicy):
     def choose_in_state(self, state: State, player: int, legal: list[Action], rng: random.Random) -> Action:
         # the state itself, read as ``player`` knows it (Position reads only that player's
         # hand and the unseen troops): no view to build and sample
-        scored = self.score_actions(cast(BattleLineState, state), player, [cast(int, a) for a in legal], rng)
+        scored = self.score_actions(cast(BattleLineState, state), player, [cast(int, a) for a in legal], rng,
+                                    seed=rng.getrandbits(60))
         return max(scored, key=lambda sa: sa[0])[1]
 
     def ranked_in_state(self, state: State, player: int, legal: list[Action], rng: random.Random, n: int = 0) -> list[Action]:
-        scored = self.score_actions(cast(BattleLineState, state), player, [cast(int, a) for a in legal], rng)
+        # futures from a seed the caller's generator gives: a search that scores the same
+        # deal for each of its candidates hands the same generator, and the futures repeat
+        scored = self.score_actions(cast(BattleLineState, state), player, [cast(int, a) for a in legal], rng,
+                                    seed=rng.getrandbits(60))
         scored.sort(key=lambda sa: -sa[0])
         return [a for _, a in (scored[:n] if n else scored)]
 

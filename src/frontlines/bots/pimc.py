@@ -28,7 +28,7 @@ import math
 import os
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
@@ -74,7 +74,9 @@ class PimcParams:
             raise ValueError(f"pimc time must be positive, not {self.time}")
 
 
-Evaluation = Callable[[State, int], float]
+# A batch evaluation: each position's win chance for ``player`` (the searcher), in one call.
+Evaluation = Callable[[Sequence[State], int], list[float]]
+BATCH_DEALS = 8  # deals expanded before their positions are evaluated together
 
 
 @dataclass
@@ -124,21 +126,34 @@ def _finish_turn(state: State, player: int, policy: GamePolicy, rng: random.Rand
         state.apply(forced if forced is not None else policy.choose_in_state(state, player, legal, rng))
 
 
-class Line:
-    """Judges lines from sampled deals for one mover: the evaluation and the opponent model."""
+# A leaf of a line: a position to evaluate from my side, or its value where the game is over.
+Leaf = State | float
 
-    def __init__(self, policy: GamePolicy, params: PimcParams, me: int, evaluate: Evaluation, own: Evaluation) -> None:
+
+class Reply:
+    """One opponent reply in one deal: my leaves after it (one, or one per answer of mine
+    with ``follow``), and the position the opponent judges it by (``reply=own``)."""
+
+    __slots__ = ("leaves", "theirs")
+
+    def __init__(self, leaves: list[Leaf], theirs: Leaf) -> None:
+        self.leaves = leaves
+        self.theirs = theirs
+
+
+class Line:
+    """Expands lines from sampled deals for one mover (the heuristic's moves down the
+    line), into leaves that :func:`judge` evaluates together."""
+
+    def __init__(self, policy: GamePolicy, params: PimcParams, me: int) -> None:
         self.policy = policy
         self.params = params
         self.me = me
-        self.evaluate = evaluate  # my evaluation (reads the deal's opponent hand with eval_hand)
-        self.own = own  # an evaluation of a player's information alone (the opponent's, for reply=own)
-        self._rng = random.Random(0)  # the line's generator (``value`` sets it)
 
-    def value(self, deal: State, action: Action, rng: random.Random) -> float:
-        """My value of playing ``action`` in ``deal`` (not changed)."""
+    def expand(self, deal: State, action: Action, rng: random.Random) -> Leaf | list[Reply]:
+        """Playing ``action`` in ``deal`` (not changed): a leaf where the opponent has no
+        reply to choose, else the opponent's replies."""
         me, policy = self.me, self.policy
-        self._rng = rng
         state = deal.clone()
         state.apply(action)
         _finish_turn(state, me, policy, rng)
@@ -148,44 +163,66 @@ class Line:
         assert opp is not None
         _apply_forced(state, opp, policy)
         if state.is_terminal() or state.current_player() != opp:
-            return self._settle(state)
-        legal = state.legal_actions()
-        replies = policy.ranked_in_state(state, opp, legal, rng, self.params.replies)
-        best = -1.0
-        chosen = 0.5
-        for reply in replies:
+            return self._settle(state, rng)[0]
+        replies: list[Reply] = []
+        for reply in policy.ranked_in_state(state, opp, state.legal_actions(), rng, self.params.replies):
             after = state.clone()
             after.apply(reply)
             _finish_turn(after, opp, policy, rng)
-            mine = self._settle(after)
-            if self.params.reply == "min":
-                score = 1.0 - mine
-            else:
-                score = 1.0 - mine if after.is_terminal() else self.own(after, opp)
-            if score > best:
-                best, chosen = score, mine
-        return chosen
+            theirs: Leaf = 0.5
+            if self.params.reply == "own":  # the opponent judges its reply before my claims
+                theirs = 1.0 - outcome_value(after.outcome(), me) if after.is_terminal() else after.clone()
+            replies.append(Reply(self._settle(after, rng), theirs))
+        return replies
 
-    def _settle(self, state: State) -> float:
-        """My value of ``state`` after the opponent's turn: my provable claims, then the
-        evaluation, or with ``follow`` the best of my heuristic's best answers, each evaluated
-        after my turn."""
+    def _settle(self, state: State, rng: random.Random) -> list[Leaf]:
+        """My leaves after the opponent's turn: my provable claims, then the position, or
+        with ``follow`` the positions after each of my heuristic's best answers and my turn."""
         me, policy = self.me, self.policy
         _apply_forced(state, me, policy)
         if state.is_terminal():
-            return outcome_value(state.outcome(), me)
+            return [outcome_value(state.outcome(), me)]
         follow = self.params.follow
         if not follow or state.current_player() != me:
-            return self.evaluate(state, me)
-        best = 0.0
-        rng = self._rng
+            return [state]
+        leaves: list[Leaf] = []
         for answer in policy.ranked_in_state(state, me, state.legal_actions(), rng, follow):
             after = state.clone()
             after.apply(answer)
             _finish_turn(after, me, policy, rng)
-            value = outcome_value(after.outcome(), me) if after.is_terminal() else self.evaluate(after, me)
-            best = max(best, value)
-        return best
+            leaves.append(outcome_value(after.outcome(), me) if after.is_terminal() else after)
+        return leaves
+
+
+def _reduce(line: Leaf | list[Reply], mine: dict[int, float], theirs: dict[int, float], rule: str) -> float:
+    """A line's value once its leaves are evaluated (``mine``/``theirs``: by ``id`` of the
+    position): the best of my answers, and of the opponent's replies the one it picks."""
+    if not isinstance(line, list):
+        return line if isinstance(line, float) else mine[id(line)]
+    chosen, best = 0.5, -1.0
+    for reply in line:
+        value = max(leaf if isinstance(leaf, float) else mine[id(leaf)] for leaf in reply.leaves)
+        if rule == "min":
+            score = 1.0 - value
+        else:
+            score = reply.theirs if isinstance(reply.theirs, float) else theirs[id(reply.theirs)]
+        if score > best:
+            chosen, best = value, score
+    return chosen
+
+
+def _positions(line: Leaf | list[Reply], rule: str) -> tuple[list[State], list[State]]:
+    """The positions of a line to evaluate: mine, and the opponent's (``reply=own``)."""
+    if not isinstance(line, list):
+        return ([] if isinstance(line, float) else [line]), []
+    mine = [leaf for reply in line for leaf in reply.leaves if not isinstance(leaf, float)]
+    theirs = [r.theirs for r in line if not isinstance(r.theirs, float)] if rule == "own" else []
+    return mine, theirs
+
+
+def policy_evaluation(policy: GamePolicy) -> Evaluation:
+    """``policy.evaluate`` as an :data:`Evaluation` (one position after the other)."""
+    return lambda states, player: [policy.evaluate(s, player) for s in states]
 
 
 def judge(
@@ -196,25 +233,44 @@ def judge(
     policy: GamePolicy | None = None,
     evaluate: Evaluation | None = None,
 ) -> Judged:
-    """Every action of ``actions`` on the same ``params.deals`` deals sampled from ``view``."""
+    """Every action of ``actions`` on the same ``params.deals`` deals sampled from ``view``.
+
+    Deals are expanded a few at a time (``BATCH_DEALS``): their lines' positions are
+    evaluated in one call of ``evaluate`` (my side; the heuristic's evaluation by default)
+    and of the opponent's evaluation of what it knows (``reply=own``), which bounds the
+    memory and lets the time cap strike between batches."""
     policy = policy or policy_for(view.ruleset)
     me = view.viewer
     if me is None:
         raise ValueError("pimc judges a player's view, not a spectator's")
-    mine = policy.with_evaluation(0, 0.0, bool(params.eval_hand))
-    line = Line(policy, params, me, evaluate or mine.evaluate, policy.evaluate)
+    mine_eval = evaluate or policy_evaluation(policy.with_evaluation(0, 0.0, bool(params.eval_hand)))
+    their_eval = policy_evaluation(policy)
+    line = Line(policy, params, me)
     values: list[list[float]] = [[] for _ in actions]
     started = time.perf_counter()
     deadline = None if params.time is None else started + params.time
     done = 0
-    for k in range(params.deals):
-        deal_rng = random.Random(_stable_seed(seed, "deal", k))
-        deal = policy.determinise(view, deal_rng)
-        for i, action in enumerate(actions):
-            # the same generator for every candidate on this deal: ties in the heuristic's
-            # choices down the line break alike
-            values[i].append(line.value(deal, action, random.Random(_stable_seed(seed, "line", k))))
-        done += 1
+    rule = params.reply
+    while done < params.deals:
+        lines: list[list[Leaf | list[Reply]]] = []
+        for k in range(done, min(params.deals, done + BATCH_DEALS)):
+            deal = policy.determinise(view, random.Random(_stable_seed(seed, "deal", k)))
+            # the same generator for every candidate on this deal: the heuristic's choices
+            # down the line, and their sampled futures, are alike
+            lines.append([line.expand(deal, action, random.Random(_stable_seed(seed, "line", k))) for action in actions])
+        mine: list[State] = []
+        theirs: list[State] = []
+        for row in lines:
+            for expanded in row:
+                m, t = _positions(expanded, rule)
+                mine += m
+                theirs += t
+        mine_values = dict(zip(map(id, mine), mine_eval(mine, me), strict=True))
+        their_values = dict(zip(map(id, theirs), their_eval(theirs, 1 - me), strict=True)) if theirs else {}
+        for row in lines:
+            for i, expanded in enumerate(row):
+                values[i].append(_reduce(expanded, mine_values, their_values, rule))
+        done += len(lines)
         if deadline is not None and time.perf_counter() >= deadline:
             break
     return Judged(list(actions), values, done, time.perf_counter() - started)
