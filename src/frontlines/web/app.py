@@ -42,7 +42,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from frontlines.core.errors import FrontlinesError
 from frontlines.core.game import State
 from frontlines.games import parse_state
-from frontlines.web import cluster, health, housekeeping, i18n, invites, learn_pages, levels, logs, migrations
+from frontlines.web import analysis, cluster, health, housekeeping, i18n, invites, learn_pages, levels, logs, migrations
 from frontlines.web.database import DatabaseError, Pool, unlock_sqlite
 from frontlines.web.fanout import CLOSE_RESTART, RESTART_REASON, Client
 from frontlines.web.inputs import (
@@ -114,6 +114,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         manager = Manager(store, bots=bots, cap=cfg.cache_games, bot_delay=cfg.bot_delay, limits=cfg.limits,
                           bot_lease=cfg.bot_lease)
         app.state.manager = manager
+        app.state.reviews = analysis.Reviews(bots)
         await manager.start()
         # Games a bot was to move in when the server stopped carry on by themselves.
         for summary in await asyncio.get_running_loop().run_in_executor(
@@ -133,6 +134,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             unhook()
             app.state.stopping = True  # /readyz answers 503 from here on
             sweeper.cancel()
+            await app.state.reviews.close()
             await manager.close(grace=cfg.shutdown_grace)
             store.close()
 
@@ -369,6 +371,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return {"id": game.id, "ruleset": game.stored.ruleset, "names": list(game.stored.names),
                 "actions": list(game.stored.actions), "steps": len(states), "result": game.stored.result,
                 "reason": game.stored.reason}
+
+    @app.get("/api/games/{game_id}/analysis")
+    async def game_analysis(request: Request, game_id: str) -> dict[str, Any]:
+        """The review of a finished game (web/analysis.py): its progress until it is done,
+        then per decision the mover's win chance before and after, the better move, the loss."""
+        game = await _finished(request, game_id)
+        reviews: analysis.Reviews = request.app.state.reviews
+        return reviews.status(game.id, record_of(game.stored))
 
     @app.get("/api/games/{game_id}/replay/{step}")
     async def replay_step(request: Request, game_id: str, step: int, seat: str = "all") -> dict[str, Any]:

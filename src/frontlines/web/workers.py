@@ -162,13 +162,32 @@ def choose_action(spec: str, seed: int, seat: int, view: View | str) -> str:
         bot.close()
 
 
+def review_move(view: View | str, played: str, index: int, deals: int, width: int, seed: int) -> dict[str, Any]:
+    """One decision of a finished game reviewed from the mover's ``view`` (``bots.analysis``):
+    the review as a dictionary (in a worker process or a thread, like a bot's move)."""
+    from dataclasses import replace
+
+    from frontlines.bots.analysis import REVIEW_PARAMS, review_decision
+
+    if isinstance(view, str):
+        from frontlines.games import parse_view
+
+        view = parse_view(view)
+    params = replace(REVIEW_PARAMS, deals=deals, width=width)
+    return review_decision(view, view.parse_action(played), index, params, seed).to_dict()
+
+
 class Bots(Protocol):
-    """Where the live games send a bot's turn."""
+    """Where the live games send a bot's turn, and the replays a move to review."""
 
     async def start(self) -> None: ...
 
     async def choose(self, spec: str, seed: int, seat: int, view: View) -> str:
         """Action text, :class:`BotFault` (forfeit) or :class:`WorkerLost` (retry later)."""
+        ...
+
+    async def review(self, view: View, played: str, index: int, *, deals: int, width: int, seed: int) -> dict[str, Any]:
+        """:func:`review_move` off the event loop; :class:`BotFault` if it failed."""
         ...
 
     async def close(self) -> None: ...
@@ -203,6 +222,22 @@ class ThreadBots:
             raise BotFault(str(exc)) from exc
         except Exception as exc:
             raise BotFault(f"bot crashed: {str(exc) or type(exc).__name__}") from exc
+
+    async def review(self, view: View, played: str, index: int, *, deals: int, width: int, seed: int) -> dict[str, Any]:
+        loop = asyncio.get_running_loop()
+        cpu: list[Callable[[], float | None]] = []
+
+        def work() -> dict[str, Any]:
+            cpu.append(thread_cpu_clock())
+            return review_move(view, played, index, deals, width, seed)
+
+        future = loop.run_in_executor(self._executor, work)
+        try:
+            return await within_limit(future, self.timeout, lambda: cpu[0]() if cpu else 0.0)
+        except OverTime as exc:
+            raise BotFault(str(exc)) from exc
+        except Exception as exc:
+            raise BotFault(f"review failed: {str(exc) or type(exc).__name__}") from exc
 
     async def close(self) -> None:
         self._executor.shutdown(wait=False, cancel_futures=True)
@@ -303,6 +338,18 @@ class ProcessBots:
     async def choose(self, spec: str, seed: int, seat: int, view: View) -> str:
         self._jobs += 1
         request = {"id": self._jobs, "spec": spec, "seed": seed, "seat": seat, "view": view.to_notation()}
+        return str((await self._run(request))["text"])
+
+    async def review(self, view: View, played: str, index: int, *, deals: int, width: int, seed: int) -> dict[str, Any]:
+        self._jobs += 1
+        request = {"id": self._jobs, "kind": "review", "view": view.to_notation(), "played": played, "index": index,
+                   "deals": deals, "width": width, "seed": seed}
+        review: dict[str, Any] = (await self._run(request))["review"]
+        return review
+
+    async def _run(self, request: dict[str, Any]) -> dict[str, Any]:
+        """The answer of an idle worker to ``request`` (a worker that dies is replaced and
+        the request asked again; a failure of the work itself is a :class:`BotFault`)."""
         for attempt in range(1, self.tries + 1):
             worker = await self._idle.get()
             if not worker.alive():  # died while idle: replace it first
@@ -334,7 +381,7 @@ class ProcessBots:
             self._idle.put_nowait(worker)
             if "error" in answer:
                 raise BotFault(f"bot crashed: {answer['error']}")
-            return str(answer["text"])
+            return answer
         raise WorkerLost(f"bot workers died {self.tries} times on this move")
 
     async def _ask(self, worker: _Worker, request: dict[str, Any]) -> dict[str, Any]:
@@ -418,8 +465,14 @@ def worker_main(parent: int) -> None:
     while True:
         request = json.loads(jobs.get())
         try:
-            answer: dict[str, Any] = {"id": request["id"], "text": choose_action(
-                request["spec"], request["seed"], request["seat"], request["view"])}
+            answer: dict[str, Any]
+            if request.get("kind") == "review":
+                answer = {"id": request["id"], "review": review_move(
+                    request["view"], request["played"], request["index"], request["deals"], request["width"],
+                    request["seed"])}
+            else:
+                answer = {"id": request["id"], "text": choose_action(
+                    request["spec"], request["seed"], request["seat"], request["view"])}
         except Exception as exc:  # the bot's fault: say so, and stay up for the next move
             answer = {"id": request["id"], "error": str(exc) or type(exc).__name__}
         answers.write(json.dumps(answer).encode() + b"\n")
