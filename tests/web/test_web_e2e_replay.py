@@ -88,3 +88,36 @@ def test_replay_controls_fit_one_row_on_a_phone(browser: Any, server: LiveServer
     said = page.locator("#step-label .long").text_content()  # the words are there for screen readers
     assert all(part.strip() in said for part in re.split(r"\{\w+\}", gettext(lang, "Step {n} of {total}"))), said
     assert page.errors == []
+
+
+@pytest.mark.parametrize("lang", ["en", "fa"])
+def test_the_win_chance_graph_marks_the_big_mistakes(browser: Any, server: LiveServer, shots: Any,  # noqa: F811
+                                                      monkeypatch: pytest.MonkeyPatch, lang: str) -> None:
+    """"Analyse the game" reviews it on the server (web/analysis.py, a few deals a move for the
+    test's sake), then draws seat 0's win chance over the game with the mistakes and blunders
+    marked; a mark takes the replay to the position where it was made and says what was
+    played and what was better."""
+    import frontlines.web.analysis as analysis
+
+    monkeypatch.setattr(analysis, "DEALS", 2)
+    monkeypatch.setattr(analysis, "WIDTH", 2)
+    gid = finished_against_the_bot(server.base, "battleline-basic", 5)
+    page = new_page(browser, viewport={"width": 1280, "height": 900})
+    page.goto(f"{server.base}/replay/{gid}?lang={lang}")
+    page.wait_for_selector("#step-label:not(:empty)")
+    assert page.locator("#review-graph").is_hidden()
+    page.click("#analyse")
+    page.wait_for_selector("#review-graph svg polyline", timeout=180_000)
+    review = api(server.base, f"/api/games/{gid}/analysis")
+    assert review["status"] == "ready"
+    flagged = [m for m in review["moves"] if m["verdict"]]
+    assert flagged, "random play makes mistakes"
+    assert page.locator("#review-graph .mark").count() == len(flagged)
+    assert page.locator("#review-graph .mark.blunder").count() == sum(m["verdict"] == "blunder" for m in flagged)
+    worst = max(flagged, key=lambda m: m["loss"])
+    page.locator(f'#review-graph .mark[data-step="{worst["index"]}"]').click()
+    page.wait_for_function("(n) => document.querySelector('#step').value === n", arg=str(worst["index"]))
+    said = page.inner_text("#review-move")
+    assert worst["move"] in said and worst["best"] in said
+    page.screenshot(path=str(shots / f"replay-win-chance-{lang}.png"), full_page=True)
+    assert page.errors == []

@@ -39,6 +39,7 @@ from frontlines.core.game import Action, State, View
 
 INTEGER_PARAMS = frozenset({"deals", "width", "all_below", "replies", "follow", "eval_hand", "endgame", "endgame_nodes"})
 REPLY_RULES = ("min", "own")
+RANKINGS = ("full", "cheap")
 
 
 @dataclass(frozen=True)
@@ -51,6 +52,7 @@ class PimcParams:
     replies: int = 4  # opponent moves tried in each deal: its heuristic's best N (0: every legal move)
     reply: str = "min"  # which of them it plays: min (worst for me by my evaluation) or own (its evaluation)
     follow: int = 0  # then my heuristic's best N answers in the deal, the best kept (0: evaluate there)
+    rank: str = "full"  # how replies and answers are picked: the full heuristic's ranking, or cheap patterns
     eval_hand: int = 1  # 1: my evaluation reads the opponent's hand of the deal
     endgame: int = 1  # 1: solve exactly where nothing hidden is left (Battle Line family, both decks empty)
     endgame_nodes: int = 200_000  # node budget of the exact endgame search
@@ -64,6 +66,8 @@ class PimcParams:
             raise ValueError(f"pimc deals must be 1-100000, not {self.deals}")
         if self.width < 0 or self.all_below < 0 or self.replies < 0 or self.follow < 0:
             raise ValueError("pimc width, all_below, replies and follow must be >= 0")
+        if self.rank not in RANKINGS:
+            raise ValueError(f"pimc rank must be one of {', '.join(RANKINGS)}, not {self.rank!r}")
         if self.reply not in REPLY_RULES:
             raise ValueError(f"pimc reply must be one of {', '.join(REPLY_RULES)}, not {self.reply!r}")
         if self.eval_hand not in (0, 1) or self.endgame not in (0, 1):
@@ -165,7 +169,7 @@ class Line:
         if state.is_terminal() or state.current_player() != opp:
             return self._settle(state, rng)[0]
         replies: list[Reply] = []
-        for reply in policy.ranked_in_state(state, opp, state.legal_actions(), rng, self.params.replies):
+        for reply in self._best(state, opp, self.params.replies, rng):
             after = state.clone()
             after.apply(reply)
             _finish_turn(after, opp, policy, rng)
@@ -174,6 +178,14 @@ class Line:
                 theirs = 1.0 - outcome_value(after.outcome(), me) if after.is_terminal() else after.clone()
             replies.append(Reply(self._settle(after, rng), theirs))
         return replies
+
+    def _best(self, state: State, player: int, n: int, rng: random.Random) -> list[Action]:
+        """``player``'s best ``n`` actions (0: all) by the heuristic from what it knows
+        (``rank=full``), or by the rollout policy's cheap patterns (``rank=cheap``)."""
+        legal = state.legal_actions()
+        if self.params.rank == "cheap":
+            return self.policy.candidates(state, legal, n, rng) if n else legal
+        return self.policy.ranked_in_state(state, player, legal, rng, n)
 
     def _settle(self, state: State, rng: random.Random) -> list[Leaf]:
         """My leaves after the opponent's turn: my provable claims, then the position, or
@@ -186,7 +198,7 @@ class Line:
         if not follow or state.current_player() != me:
             return [state]
         leaves: list[Leaf] = []
-        for answer in policy.ranked_in_state(state, me, state.legal_actions(), rng, follow):
+        for answer in self._best(state, me, follow, rng):
             after = state.clone()
             after.apply(answer)
             _finish_turn(after, me, policy, rng)

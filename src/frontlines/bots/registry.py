@@ -171,7 +171,7 @@ def pimc_params(options: dict[str, str]) -> PimcParams:
     for key, value in options.items():
         if key not in names:
             raise ValueError(f"unknown pimc option {key!r}; known: {', '.join(names)}")
-        kind: Callable[[str], Any] = int if key in INTEGER_PARAMS else str if key == "reply" else float
+        kind: Callable[[str], Any] = int if key in INTEGER_PARAMS else str if key in ("reply", "rank") else float
         values[key] = _number("pimc", key, value, kind)
     params = PimcParams(**values)
     params.check()
