@@ -207,37 +207,29 @@ class ThreadBots:
         pass
 
     async def choose(self, spec: str, seed: int, seat: int, view: View) -> str:
-        loop = asyncio.get_running_loop()
-        cpu: list[Callable[[], float | None]] = []  # the bot's thread's clock, once its turn began
-
-        def turn() -> str:
-            cpu.append(thread_cpu_clock())
-            return self._choose(spec, seed, seat, view)
-
-        future = loop.run_in_executor(self._executor, turn)
-        try:
-            # Until a thread takes the turn up, nothing counts but the wall-time cap.
-            return await within_limit(future, self.timeout, lambda: cpu[0]() if cpu else 0.0)
-        except OverTime as exc:
-            raise BotFault(str(exc)) from exc
-        except Exception as exc:
-            raise BotFault(f"bot crashed: {str(exc) or type(exc).__name__}") from exc
+        return await self._run(lambda: self._choose(spec, seed, seat, view), "bot crashed")
 
     async def review(self, view: View, played: str, index: int, *, deals: int, width: int, seed: int) -> dict[str, Any]:
+        return await self._run(lambda: review_move(view, played, index, deals, width, seed), "review failed")
+
+    async def _run(self, work: Callable[[], T], failed: str) -> T:
+        """``work()`` in a thread of the pool, within the time limit on that thread's CPU
+        clock; :class:`BotFault` if it runs over or raises (``failed``: how to say so)."""
         loop = asyncio.get_running_loop()
-        cpu: list[Callable[[], float | None]] = []
+        cpu: list[Callable[[], float | None]] = []  # the work's thread's clock, once it began
 
-        def work() -> dict[str, Any]:
+        def timed() -> T:
             cpu.append(thread_cpu_clock())
-            return review_move(view, played, index, deals, width, seed)
+            return work()
 
-        future = loop.run_in_executor(self._executor, work)
+        future = loop.run_in_executor(self._executor, timed)
         try:
+            # Until a thread takes the work up, nothing counts but the wall-time cap.
             return await within_limit(future, self.timeout, lambda: cpu[0]() if cpu else 0.0)
         except OverTime as exc:
             raise BotFault(str(exc)) from exc
         except Exception as exc:
-            raise BotFault(f"review failed: {str(exc) or type(exc).__name__}") from exc
+            raise BotFault(f"{failed}: {str(exc) or type(exc).__name__}") from exc
 
     async def close(self) -> None:
         self._executor.shutdown(wait=False, cancel_futures=True)
