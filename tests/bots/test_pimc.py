@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+import sys
+import types
 from typing import Any
 
 import pytest
@@ -137,3 +139,32 @@ def test_time_cap_stops_between_deals(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_bad_specs_say_what_is_wrong(spec: str, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         make_bot(spec)
+
+
+def test_net_judges_the_leaves_where_there_is_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    state = new_state("battleline-basic", seed=8)
+    view = state.view(state.current_player())
+    # no learned evaluation for the ruleset: the heuristic's, the same move as without net=1
+    monkeypatch.setattr(pimc, "learned_evaluation", lambda ruleset: None)
+    plain, with_net = make_bot("pimc:deals=3", seed=2), make_bot("pimc:deals=3,net=1", seed=2)
+    assert plain.choose(view) == with_net.choose(view) and with_net.info()["evaluation"] == "heuristic"
+    monkeypatch.undo()
+    # a learned one (here a stand-in module): it judges every leaf, in batches
+    seen: list[int] = []
+
+    class Fake:
+        def values(self, states: Any, player: int) -> list[float]:
+            seen.append(len(states))
+            return [0.5] * len(states)
+
+    module = types.ModuleType("frontlines.bots.net.value")
+    module.evaluator = lambda ruleset: Fake() if ruleset == "battleline-basic" else None  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "frontlines.bots.net.value", module)
+    bot = make_bot("pimc:deals=3,net=1", seed=2)
+    bot.choose(view)
+    assert bot.info()["evaluation"] == "net" and seen and sum(seen) >= 3
+    assert all(mean == 0.5 for _, mean in bot.info()["top"])  # the stand-in's values, nothing else
+    other = new_state("schotten-totten", seed=8)
+    st_bot = make_bot("pimc:deals=2,net=1", seed=2)
+    st_bot.choose(other.view(other.current_player()))
+    assert st_bot.info()["evaluation"] == "heuristic"  # no weights for that ruleset

@@ -37,7 +37,7 @@ from frontlines.bots.heuristic import GamePolicy, outcome_value, policy_for
 from frontlines.bots.ismcts import _stable_seed
 from frontlines.core.game import Action, State, View
 
-INTEGER_PARAMS = frozenset({"deals", "width", "all_below", "replies", "follow", "eval_hand", "endgame", "endgame_nodes"})
+INTEGER_PARAMS = frozenset({"deals", "width", "all_below", "replies", "follow", "eval_hand", "net", "endgame", "endgame_nodes"})
 REPLY_RULES = ("min", "own")
 RANKINGS = ("full", "cheap")
 
@@ -54,6 +54,7 @@ class PimcParams:
     follow: int = 0  # then my heuristic's best N answers in the deal, the best kept (0: evaluate there)
     rank: str = "full"  # how replies and answers are picked: the full heuristic's ranking, or cheap patterns
     eval_hand: int = 1  # 1: my evaluation reads the opponent's hand of the deal
+    net: int = 0  # 1: the learned flag network judges the leaves where it covers the ruleset (needs numpy)
     endgame: int = 1  # 1: solve exactly where nothing hidden is left (Battle Line family, both decks empty)
     endgame_nodes: int = 200_000  # node budget of the exact endgame search
     time: float | None = None  # seconds: a safety cap, not a budget
@@ -70,8 +71,8 @@ class PimcParams:
             raise ValueError(f"pimc rank must be one of {', '.join(RANKINGS)}, not {self.rank!r}")
         if self.reply not in REPLY_RULES:
             raise ValueError(f"pimc reply must be one of {', '.join(REPLY_RULES)}, not {self.reply!r}")
-        if self.eval_hand not in (0, 1) or self.endgame not in (0, 1):
-            raise ValueError("pimc eval_hand and endgame must be 0 or 1")
+        if self.eval_hand not in (0, 1) or self.endgame not in (0, 1) or self.net not in (0, 1):
+            raise ValueError("pimc eval_hand, net and endgame must be 0 or 1")
         if self.endgame_nodes < 1:
             raise ValueError("pimc endgame_nodes must be >= 1")
         if self.time is not None and not self.time > 0:
@@ -91,6 +92,7 @@ class Judged:
     values: list[list[float]]  # values[i][k]: candidate i on deal k
     deals: int  # deals every candidate was judged on
     seconds: float
+    evaluation: str = "heuristic"  # which evaluation judged the leaves: heuristic, net, or given (the caller's)
 
     def mean(self, i: int) -> float:
         row = self.values[i][: self.deals]
@@ -237,6 +239,33 @@ def policy_evaluation(policy: GamePolicy) -> Evaluation:
     return lambda states, player: [policy.evaluate(s, player) for s in states]
 
 
+def learned_evaluation(ruleset: str) -> Evaluation | None:
+    """The learned flag network's batch evaluation for ``ruleset`` (``bots.net.value``,
+    numpy and weights needed), or ``None`` where there is none."""
+    import importlib
+
+    try:
+        module: Any = importlib.import_module("frontlines.bots.net.value")
+        found = module.evaluator(ruleset)
+    except ImportError:
+        return None
+    if found is None:
+        return None
+    values: Evaluation = found.values
+    return values
+
+
+def evaluation_for(ruleset: str, params: PimcParams, policy: GamePolicy) -> tuple[Evaluation, str]:
+    """My side's evaluation and its name: the learned network (``net``) with ``net=1`` where
+    it covers ``ruleset``, else the heuristic's (``heuristic``; reading the deal's opponent
+    hand with ``eval_hand=1``)."""
+    if params.net:
+        learned = learned_evaluation(ruleset)
+        if learned is not None:
+            return learned, "net"
+    return policy_evaluation(policy.with_evaluation(0, 0.0, bool(params.eval_hand))), "heuristic"
+
+
 def judge(
     view: View,
     actions: list[Action],
@@ -255,7 +284,7 @@ def judge(
     me = view.viewer
     if me is None:
         raise ValueError("pimc judges a player's view, not a spectator's")
-    mine_eval = evaluate or policy_evaluation(policy.with_evaluation(0, 0.0, bool(params.eval_hand)))
+    mine_eval, used = (evaluate, "given") if evaluate is not None else evaluation_for(view.ruleset, params, policy)
     their_eval = policy_evaluation(policy)
     line = Line(policy, params, me)
     values: list[list[float]] = [[] for _ in actions]
@@ -285,7 +314,7 @@ def judge(
         done += len(lines)
         if deadline is not None and time.perf_counter() >= deadline:
             break
-    return Judged(list(actions), values, done, time.perf_counter() - started)
+    return Judged(list(actions), values, done, time.perf_counter() - started, used)
 
 
 class PimcBot(Bot):
@@ -343,6 +372,7 @@ class PimcBot(Bot):
         order = sorted(range(len(actions)), key=lambda i: -judged.mean(i))
         self._last = {
             "deals": judged.deals,
+            "evaluation": judged.evaluation,
             "seconds": round(judged.seconds, 3),
             "win_probability": round(judged.mean(best), 4),
             "move": view.action_to_text(action),
