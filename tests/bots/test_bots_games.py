@@ -172,9 +172,10 @@ def test_heuristic_samples_option_sets_the_futures_per_decision(monkeypatch: pyt
     seen: list[int] = []
     original = heuristic_battleline.Position.__init__
 
-    def spy(self: heuristic_battleline.Position, state: Any, me: int, rng: random.Random, samples: int) -> None:
+    def spy(self: heuristic_battleline.Position, state: Any, me: int, rng: random.Random, samples: int,
+            **more: Any) -> None:
         seen.append(samples)
-        original(self, state, me, rng, samples)
+        original(self, state, me, rng, samples, **more)
 
     monkeypatch.setattr(heuristic_battleline.Position, "__init__", spy)
     state = build_state(WINNING_MOVE)
