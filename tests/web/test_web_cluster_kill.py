@@ -77,7 +77,7 @@ def http(base: str, path: str, body: dict[str, Any] | None = None) -> Any:
     return http_json(base, path, body, timeout=STALL)
 
 
-def start(url: str, log: Path) -> Process:
+def start(url: str, log: Path, extra: tuple[str, ...] = ()) -> Process:
     port = free_port()
     cmd = [sys.executable, "-c", _DEBUG, "serve", "--port", str(port), "--database", url,
            "--bot-threads", "--bot-workers", "2", "--bot-delay", "0.05", "--seeded-deals",
@@ -85,7 +85,7 @@ def start(url: str, log: Path) -> Process:
            "--bot-lease", str(LEASE), "--shutdown-grace", "0",
            # random bots answer at once: a bot over its time limit here would measure how
            # starved the machine is, not the server (and forfeit a game the test watches)
-           "--bot-timeout", str(STALL)]
+           "--bot-timeout", str(STALL), *extra]
     with log.open("wb") as out:
         popen = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
     return Process(port, popen, log)

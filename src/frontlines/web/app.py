@@ -112,7 +112,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         bots = make_bots(cfg.bot_executor, cfg.bot_workers, timeout=cfg.bot_timeout)
         await bots.start()
         manager = Manager(store, bots=bots, cap=cfg.cache_games, bot_delay=cfg.bot_delay, limits=cfg.limits,
-                          bot_lease=cfg.bot_lease)
+                          bot_lease=cfg.bot_lease, clock_sweep=cfg.clock_sweep)
         app.state.manager = manager
         app.state.reviews = analysis.Reviews(bots)
         await manager.start()
@@ -260,7 +260,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             game, token, invite = await manager_of(request).create(
                 ruleset=body.ruleset, options=dict(body.options), opponent=body.opponent, name=body.name,
-                other_name=body.other_name, seat=seat, seed=body.seed)
+                other_name=body.other_name, seat=seat, seed=body.seed, time_control=body.clock)
         except GameError as exc:
             raise HTTPException(400, exc.message) from exc
         except FrontlinesError as exc:
@@ -268,7 +268,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return {
             "id": game.id, "seat": seat, "token": token, "url": f"/g/{game.id}?t={token}",
             "invite_token": invite, "invite_url": f"/g/{game.id}?invite={invite}" if invite else None,
-            "ruleset": body.ruleset, "opponent": body.opponent,
+            "ruleset": body.ruleset, "opponent": body.opponent, "clock": game.stored.time_control,
         }
 
     @app.get("/api/games")
@@ -400,7 +400,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def stats(request: Request) -> dict[str, Any]:
         m = manager_of(request)
         return {"process": m.origin, "live_games": len(m.games), "slowest_bot_s": m.slowest_bot_s,
-                "connections": sum(m.addresses.values()), "dropped": dict(m.dropped)}
+                "connections": sum(m.addresses.values()), "dropped": dict(m.dropped), "clocks": m.clocks.stats()}
 
     # --- live play --------------------------------------------------------------------
     @app.websocket("/ws/{game_id}")

@@ -18,6 +18,7 @@ import pydantic_core
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, ValidationError
 
 from frontlines.web.play.game import MAX_NAME, OPPONENTS
+from frontlines.web.timecontrol import Control
 
 MAX_BODY = 16 * 1024  # bytes of a request body (a new game is about 200)
 MAX_MESSAGE = 4096  # characters of a WebSocket message
@@ -95,6 +96,11 @@ def _opponent(value: str) -> str:
     return value
 
 
+def _clock(value: str) -> str:
+    Control.parse(value)  # a ValueError that says what a clock may be
+    return value
+
+
 def _not_bool(value: object) -> object:
     # Literal[1] would take True (True == 1 in Python); a seat is a number or a word.
     if isinstance(value, bool):
@@ -128,6 +134,8 @@ class NewGame(Model):
     options: Annotated[dict[Annotated[Plain, Field(max_length=32)], Annotated[Plain, Field(max_length=64)]],
                        Field(max_length=16)] = {}
     seed: Annotated[int, Field(ge=0, le=MAX_SEED)] | None = None
+    # "" no clock; "300+3" live (seconds + seconds a turn); "3d" correspondence (frontlines.web.timecontrol)
+    clock: Annotated[str, Field(max_length=16), AfterValidator(_clock)] = ""
 
 
 class MoveRequest(Model):

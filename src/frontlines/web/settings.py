@@ -44,6 +44,9 @@ class Settings:
     # finish for up to ``shutdown_grace`` seconds, then hands them over.
     bot_lease: float = 10.0
     shutdown_grace: float = 5.0
+    # Every process looks this often for clocks that ran out and that no process flagged
+    # (their process died): such a flag comes at most about this late (play/clocks.py).
+    clock_sweep: float = 1.0
     # PostgreSQL connections of this process (SQLAlchemy's pool; see docs/deploy.md for N
     # processes against max_connections), besides the one that listens for game events.
     db_pool_size: int = 5
@@ -85,6 +88,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--shutdown-grace", type=float, default=5.0, metavar="SECONDS",
                         help="on SIGTERM, bot turns in progress may finish for this long before they are "
                              "handed to another process (default 5)")
+    parser.add_argument("--clock-sweep", type=float, default=1.0, metavar="SECONDS",
+                        help="how often each process looks for game clocks that ran out unflagged, as when "
+                             "the process serving the game died (default 1)")
     pool = parser.add_argument_group("PostgreSQL connections of each process (docs/deploy.md)")
     pool.add_argument("--db-pool-size", type=int, default=5, metavar="N",
                       help="connections kept open (default 5)")
@@ -116,6 +122,7 @@ def from_args(args: argparse.Namespace) -> Settings:
                         # processes, is migrated once per deploy by `frontlines db upgrade`.
                         upgrade_database=sqlite_file(args.database) is not None,
                         bot_lease=max(0.5, args.bot_lease), shutdown_grace=max(0.0, args.shutdown_grace),
+                        clock_sweep=min(60.0, max(0.05, args.clock_sweep)),
                         db_pool_size=max(1, args.db_pool_size), db_max_overflow=max(0, args.db_max_overflow),
                         db_pool_timeout=max(0.1, args.db_pool_timeout))
     if args.bot_workers:

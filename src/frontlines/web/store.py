@@ -22,11 +22,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import Float, ForeignKey, Integer, String, Text, func, select, update
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
 from frontlines.web import migrations
 from frontlines.web.database import DatabaseError, Pool, lock_sqlite, normalise_url, open_engine, unlock_sqlite
+from frontlines.web.timecontrol import ClockState, control_of, reading
 
 __all__ = ["CHANNEL", "STATUSES", "Base", "DatabaseError", "GameClosed", "StaleGame", "Store", "StoredGame", "normalise_url"]
 # Statuses: "active" (being played), "finished" (by the rules, a resignation or a
@@ -75,6 +76,8 @@ class ActionRow(Base):
     game_id: Mapped[str] = mapped_column(String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
     ply: Mapped[int] = mapped_column(Integer, primary_key=True)
     text: Mapped[str] = mapped_column(String(64))
+    # Seconds the action took, by the database's clock, in a game with a clock (revision 0004).
+    spent: Mapped[float | None] = mapped_column(Float, nullable=True)
 
 
 class BotLease(Base):
@@ -87,6 +90,37 @@ class BotLease(Base):
     owner: Mapped[str] = mapped_column(String(64))  # "": nobody (free to take)
     ply: Mapped[int] = mapped_column(Integer)  # the ply the bot is to move at
     expires: Mapped[float] = mapped_column(Float, index=True)  # seconds since the epoch, the database's clock
+
+
+class ClockRow(Base):
+    """A game's clock: its time control, and where its clocks stand
+    (:class:`~frontlines.web.timecontrol.ClockState`; revision 0004). A game has a row if
+    and only if it has a clock (the games table is left as it was: on SQLite, altering it
+    means copying it, which its actions' cascade would empty). Written with the game, rewritten in the transaction of each of its moves
+    and of its ending; ``deadline`` is set while a clock runs, and every server process
+    looks for deadlines that have passed (:mod:`frontlines.web.play.clocks`)."""
+
+    __tablename__ = "clocks"
+
+    game_id: Mapped[str] = mapped_column(String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    # The time control ("300+3" live, "3d" correspondence: frontlines.web.timecontrol).
+    control: Mapped[str] = mapped_column(String(16))
+    ply: Mapped[int] = mapped_column(Integer)
+    since: Mapped[float] = mapped_column(Float)  # seconds since the epoch, the database's clock
+    left0: Mapped[float | None] = mapped_column(Float, nullable=True)  # None: the seat has no clock
+    left1: Mapped[float | None] = mapped_column(Float, nullable=True)
+    running: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    deadline: Mapped[float | None] = mapped_column(Float, nullable=True, index=True)
+    to_move: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    moved: Mapped[int] = mapped_column(Integer, default=0)
+
+    def state(self) -> ClockState:
+        return ClockState(ply=self.ply, since=self.since, left=(self.left0, self.left1), running=self.running,
+                          deadline=self.deadline, to_move=self.to_move, moved=self.moved)
+
+    def set(self, state: ClockState) -> None:
+        self.ply, self.since, self.left0, self.left1 = state.ply, state.since, state.left[0], state.left[1]
+        self.running, self.deadline, self.to_move, self.moved = state.running, state.deadline, state.to_move, state.moved
 
 
 class MetaRow(Base):
@@ -121,13 +155,15 @@ class StoredGame:
     # tokens when not given (a game being created); ``None`` where it cannot be told (a game
     # stored before revision 0003 with both seats held): then nobody may invite again.
     guest_seat: int | None = None
+    time_control: str = ""  # "" no clock; see frontlines.web.timecontrol
+    clock: ClockState | None = None  # where the clocks stood at the last write (games with a clock)
 
     def __post_init__(self) -> None:
         if self.guest_seat is None and self.opponent == "friend" and self.seat_hashes.count("") == 1:
             self.guest_seat = self.seat_hashes.index("")
 
 
-def _row_to_game(row: GameRow, actions: list[str]) -> StoredGame:
+def _row_to_game(row: GameRow, actions: list[str], clock: ClockRow | None = None) -> StoredGame:
     return StoredGame(
         id=row.id,
         ruleset=row.ruleset,
@@ -147,7 +183,16 @@ def _row_to_game(row: GameRow, actions: list[str]) -> StoredGame:
         updated=row.updated,
         actions=actions,
         guest_seat=row.guest_seat,
+        time_control="" if clock is None else clock.control,
+        clock=None if clock is None else clock.state(),
     )
+
+
+def _clock_summary(clock: ClockRow | None, now: float) -> dict[str, Any] | None:
+    control = None if clock is None else control_of(clock.control)
+    if control is None or clock is None:
+        return None
+    return reading(control, clock.state(), now)
 
 
 def _changed(result: object) -> int:
@@ -218,6 +263,13 @@ class Store:
 
     def _session(self) -> Session:
         return self._sessions()
+
+    def now(self, s: Session | Connection) -> float:
+        """The database's clock, in seconds since the epoch, inside a transaction: several
+        processes on several hosts agree on it. SQLite is one process: its host's clock."""
+        if self.shared:
+            return float(s.scalar(select(func.extract("epoch", func.clock_timestamp()))) or 0.0)
+        return time.time()
 
     # --- writes ---------------------------------------------------------------------
     def create_game(
@@ -315,10 +367,12 @@ class Store:
         """Mark active games with no move since the cutoffs as abandoned; answer their ids.
 
         Games without a move count from their creation (``unstarted_before``), games with
-        moves from their last move (``idle_before``). Nothing is deleted.
+        moves from their last move (``idle_before``). Nothing is deleted. A game whose clock
+        runs is left to its clock (a correspondence turn may take two weeks).
         """
-        idle = ((GameRow.plies == 0) & (GameRow.updated < unstarted_before)) | \
-            ((GameRow.plies > 0) & (GameRow.updated < idle_before))
+        running = select(ClockRow.game_id).where(ClockRow.game_id == GameRow.id, ClockRow.deadline.is_not(None))
+        idle = (((GameRow.plies == 0) & (GameRow.updated < unstarted_before)) |
+                ((GameRow.plies > 0) & (GameRow.updated < idle_before))) & ~running.exists()
         with self._session() as s, s.begin():
             ids = [i for i in s.scalars(select(GameRow.id).where(GameRow.status == "active", idle).limit(limit))
                    if i not in keep]
@@ -362,44 +416,61 @@ class Store:
             return True
 
     # --- reads ----------------------------------------------------------------------
+    @staticmethod
+    def _game_and_clock(s: Session, game_id: str) -> tuple[GameRow, ClockRow | None] | None:
+        # One statement, so that the clocks are read as of the same commit as the game row.
+        found = s.execute(select(GameRow, ClockRow).outerjoin(ClockRow, ClockRow.game_id == GameRow.id)
+                          .where(GameRow.id == game_id)).first()
+        return None if found is None else (found[0], found[1])
+
     def load(self, game_id: str) -> StoredGame | None:
         with self._session() as s:
-            row = s.get(GameRow, game_id)
-            if row is None:
+            found = self._game_and_clock(s, game_id)
+            if found is None:
                 return None
+            row, clock = found
             texts = list(s.scalars(select(ActionRow.text).where(ActionRow.game_id == game_id, ActionRow.ply <= row.plies)
                                    .order_by(ActionRow.ply)))
-            return _row_to_game(row, texts)
+            return _row_to_game(row, texts, clock)
+
+    def spent(self, game_id: str) -> list[float | None]:
+        """Seconds each action of the game took (None where the game has no clock)."""
+        with self._session() as s:
+            return list(s.scalars(select(ActionRow.spent).where(ActionRow.game_id == game_id).order_by(ActionRow.ply)))
 
     def load_since(self, game_id: str, ply: int) -> StoredGame | None:
         """The game's row with only the actions after ``ply``: how a server process catches
         up with moves made through another."""
         with self._session() as s:
-            row = s.get(GameRow, game_id)
-            if row is None:
+            found = self._game_and_clock(s, game_id)
+            if found is None:
                 return None
+            row, clock = found
             # Only the actions the row counts: one written after the row was read waits for
             # its own notice, so the copy never shows a ply without its result.
             texts = list(s.scalars(select(ActionRow.text).where(
                 ActionRow.game_id == game_id, ActionRow.ply > ply, ActionRow.ply <= row.plies).order_by(ActionRow.ply)))
-            return _row_to_game(row, texts)
+            return _row_to_game(row, texts, clock)
 
     def list_games(self, *, status: str | None = None, limit: int = 50, ids: list[str] | None = None) -> list[dict[str, Any]]:
-        """Public summaries (no tokens, no setup), newest first."""
+        """Public summaries (no tokens, no setup), newest first. A game with a clock says
+        where it stands (``clock``: the control, who is to move, each seat's time left now)."""
         with self._session() as s:
-            q = select(GameRow)
+            q = select(GameRow, ClockRow).outerjoin(ClockRow, ClockRow.game_id == GameRow.id)
             if status is not None:
                 q = q.where(GameRow.status == status)
             if ids is not None:
                 q = q.where(GameRow.id.in_(ids[:200]))
             q = q.order_by(GameRow.updated.desc()).limit(limit)
+            rows = s.execute(q).all()
+            now = self.now(s) if any(c is not None for _r, c in rows) else 0.0
             return [
                 {
                     "id": r.id, "ruleset": r.ruleset, "names": [r.name0, r.name1], "opponent": r.opponent,
                     "bot_seat": r.bot_seat, "status": r.status, "result": r.result, "reason": r.reason,
-                    "plies": r.plies, "created": r.created, "updated": r.updated,
+                    "plies": r.plies, "created": r.created, "updated": r.updated, "clock": _clock_summary(c, now),
                 }
-                for r in s.scalars(q)
+                for r, c in rows
             ]
 
     def count_games(self) -> int:

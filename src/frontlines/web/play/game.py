@@ -11,6 +11,7 @@ table.
 from __future__ import annotations
 
 import asyncio
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,6 +23,7 @@ from frontlines.web import seats
 from frontlines.web.fanout import Client, dumps
 from frontlines.web.seats import Role
 from frontlines.web.store import StoredGame
+from frontlines.web.timecontrol import control_of, reading
 
 OPPONENTS = ("friend", "hotseat", *(f"bot:{level}" for level in BOT_OPPONENTS))
 MAX_NAME = 40
@@ -81,6 +83,9 @@ class LiveGame:
     refresher: asyncio.Task[None] | None = None
     # Bot turns (botturns.py): the bot's turn being played here.
     bot_task: asyncio.Task[None] | None = None
+    # Clocks (clocks.py): the database's clock minus this host's, as last measured, for
+    # readings of ``stored.clock`` (whose times are the database's).
+    clock_offset: float = 0.0
 
     @property
     def referee(self) -> Referee:
@@ -181,7 +186,15 @@ class LiveGame:
             "spectators": self.spectators,
             "invite_open": bool(self.stored.invite_hash),
             "guest_seat": self.stored.guest_seat,  # a friend game's invited seat: the other may invite again
+            "clock": self.clock_reading(),
         }
+
+    def clock_reading(self) -> dict[str, Any] | None:
+        """Where the clocks stand now (None: no clock): each seat's time left, whose runs."""
+        control = control_of(self.stored.time_control)
+        if control is None or self.stored.clock is None:
+            return None
+        return reading(control, self.stored.clock, time.time() + self.clock_offset)
 
     def message(self, role: Role | None) -> dict[str, Any]:
         return {**self._head(role), "view": self.view_dict(role)}
@@ -241,6 +254,8 @@ def record_of(stored: StoredGame) -> GameRecord:
         players[stored.bot_seat] = players[stored.bot_seat] or stored.opponent
     tags["Player0"], tags["Player1"] = players
     tags.update(outcome_tags(state.outcome()))
+    if stored.time_control:
+        tags["TimeControl"] = stored.time_control
     for key, value in sorted(stored.options.items()):
         tags[f"Option_{key}"] = value
     tags["Setup"] = stored.setup

@@ -5,7 +5,7 @@ The parts, each a module of this package (docs/web.md, "Server structure", has t
 ``games`` (the cache of games in memory), ``sync`` (keeping them in step with the other
 processes), ``table`` (every change to a game), ``connections`` (admission, the read loop,
 joining and leaving), ``presence`` (who is online, across processes), ``botturns`` (bot
-moves and their leases). They share a :class:`~frontlines.web.play.process.Process` (the
+moves and their leases), ``clocks`` (time left, flags). They share a :class:`~frontlines.web.play.process.Process` (the
 store, the database threads, the bus, the caps, the stopping flag) and tell each other what
 happened through its :class:`~frontlines.web.play.bus.Bus`.
 
@@ -22,6 +22,7 @@ from frontlines.web import cluster
 from frontlines.web.fanout import CLOSE_RESTART, CLOSE_WAIT, RESTART_REASON, Limits
 from frontlines.web.play.botturns import BotTurns
 from frontlines.web.play.bus import Bus
+from frontlines.web.play.clocks import Clocks
 from frontlines.web.play.connections import Connections
 from frontlines.web.play.game import LiveGame
 from frontlines.web.play.games import GameCache
@@ -37,7 +38,7 @@ class Manager:
     """Owns the games in play, the store's threads and the bots of one server process."""
 
     def __init__(self, store: Store, *, bots: Bots, cap: int = 256, bot_delay: float = 0.0,
-                 limits: Limits | None = None, bot_lease: float = 10.0) -> None:
+                 limits: Limits | None = None, bot_lease: float = 10.0, clock_sweep: float = 1.0) -> None:
         origin = cluster.process_name()
         store.origin = origin  # the store signs the notices of its writes with it
         self.process = Process(store, Bus(origin), limits or Limits(), database_threads(store))
@@ -50,6 +51,7 @@ class Manager:
         self.connections = Connections(self.process, self.presence, self.sync)
         self.bot_turns = BotTurns(self.process, self.cache, self.sync, self.table, bots,
                                   delay=bot_delay, lease=bot_lease)
+        self.clocks = Clocks(self.process, self.cache, self.sync, self.table, sweep_every=clock_sweep)
         # What the routes use.
         self.store = store
         self.bus = self.process.bus
@@ -97,6 +99,7 @@ class Manager:
         and say who is connected here now and then."""
         await self.sync.start()
         await self.bot_turns.start()
+        await self.clocks.start()
         await self.presence.start()
 
     async def drain(self, grace: float) -> None:
@@ -121,6 +124,7 @@ class Manager:
     async def close(self, grace: float = 0.0) -> None:
         """Stop: as :meth:`drain` for the bot turns; the connections are gone already."""
         await self._stop_bots(grace)
+        await self.clocks.stop()
         await self.presence.stop()
         await self.sync.stop()
         await self.bots.close()

@@ -38,7 +38,7 @@ Where what comes next plugs in (issue 29):
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
@@ -55,6 +55,7 @@ from frontlines.web.play.process import Process
 from frontlines.web.play.sync import Sync
 from frontlines.web.seats import Role
 from frontlines.web.store import GameClosed, StaleGame, StoredGame
+from frontlines.web.timecontrol import Control
 
 
 @dataclass(frozen=True)
@@ -70,6 +71,21 @@ class Write:
     to_move: int | None
     seat: int | None = None
     ending: dict[str, Any] | None = None
+
+
+class WriteRefused(Exception):
+    """Raised by a write hook's part, inside the transaction, to refuse the write (nothing
+    of it is stored): a move that came after its player's time ran out, say. ``code`` and
+    ``message`` are what the client is told; ``settle``, if given, is awaited (with the
+    game's lock still held) before the refusal is raised to the caller: the clocks store
+    the flag there."""
+
+    def __init__(self, code: str, message: str,
+                 settle: Callable[[LiveGame], Awaitable[None]] | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.settle = settle
 
 
 class WriteHook(Protocol):
@@ -113,14 +129,20 @@ class Table:
 
     # --- creating -------------------------------------------------------------------
     async def create(self, *, ruleset: str, options: dict[str, str], opponent: str, name: str,
-                     seat: int, seed: int | None = None, other_name: str = "") -> tuple[LiveGame, str, str | None]:
+                     seat: int, seed: int | None = None, other_name: str = "",
+                     time_control: str = "") -> tuple[LiveGame, str, str | None]:
         """A new game; returns it, the creator's token and (for a friend) the invite token.
-        ``other_name`` names the other seat in pass and play (both players are at this device)."""
+        ``other_name`` names the other seat in pass and play (both players are at this device);
+        ``time_control`` is its clock (:mod:`frontlines.web.timecontrol`: "" none, "300+3", "3d")."""
         from frontlines.games import new_state
         from frontlines.games import ruleset as find_ruleset
 
         if opponent not in OPPONENTS:
             raise GameError("bad_request", f"unknown opponent {opponent!r}")
+        try:
+            control = Control.parse(time_control)
+        except ValueError as exc:
+            raise GameError("bad_request", str(exc)) from exc
         rs = find_ruleset(ruleset)
         try:
             resolved = rs.resolve_options(options)
@@ -148,7 +170,7 @@ class Table:
         stored = StoredGame(id=game_id, ruleset=ruleset, options=resolved, setup=setup, seat_hashes=hashes,
                             invite_hash=invite_hash, names=names, opponent=opponent, bot_seat=bot_seat,
                             status="active", result="*", reason="", termination="", loser=None,
-                            created=0.0, updated=0.0)
+                            created=0.0, updated=0.0, time_control="" if control is None else str(control))
         game = LiveGame(stored, state)
         write = Write("create", game, 0, state.current_player())
         await self.process.db(self.process.store.create_game, game_id=game_id, ruleset=ruleset, options=resolved,
@@ -211,7 +233,6 @@ class Table:
             if why is not None:
                 message += f": {english(why, words)}"
             raise GameError("illegal", message, reason) from exc
-        # (clocks: a move whose mover's time has run out is refused here, and the game flagged)
         canonical = state.action_to_text(action)
         ply = game.ply + 1
         # What the action leads to, stored with it: the result if it ends the game, and who
@@ -229,6 +250,10 @@ class Table:
             if isinstance(exc, GameClosed) or game.stored.status != "active":
                 raise GameError("game_over", "the game is over") from exc
             raise GameError("stale", f"another move was played first; the game is at ply {game.ply} now") from exc
+        except WriteRefused as exc:  # a hook refused the move (the mover's time had run out)
+            if exc.settle is not None:
+                await exc.settle(game)
+            raise GameError(exc.code, exc.message) from exc
         game.referee.move(seat, action)
         game.stored.actions.append(canonical)
         self._committed(write)
@@ -253,10 +278,13 @@ class Table:
             await self.process.db(self.process.store.finish, game.id, result=ending["result"],
                                   reason=ending["reason"], termination=ending["termination"], loser=ending["loser"],
                                   ply=game.ply, also=self._joining(write))
-        except StaleGame as exc:
-            # Another process moved or ended the game first: the ending in memory is void.
+        except (StaleGame, WriteRefused) as exc:
+            # Another process moved or ended the game first, or a hook refused the ending (a
+            # flag before the deadline by the database's clock): the ending in memory is void.
             await self.sync.reload(game)
             game.send_views()
+            if isinstance(exc, WriteRefused):
+                raise GameError(exc.code, exc.message) from exc
             raise GameError("stale", f"the game has moved on; it is at ply {game.ply} now") from exc
         self._committed(write)
         self._ended(game, ending)
