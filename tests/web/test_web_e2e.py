@@ -545,9 +545,10 @@ def test_a_full_game_says_so_in_words(browser: Any, tmp_path: Path) -> None:
         assert first.errors == [] and second.errors == []
 
 
-def _full_table(server: LiveServer, ruleset: str, plies: int, seed: int) -> tuple[str, str]:
-    """A pass-and-play game after at least ``plies`` seeded random moves without a claim (so
-    the flags fill up), at a position where the mover puts a card down; (game id, token)."""
+def _full_table(server: LiveServer, ruleset: str, plies: int, seed: int, clock: str = "") -> tuple[str, str]:
+    """A pass-and-play game (with ``clock``) after at least ``plies`` seeded random moves without
+    a claim (so the flags fill up), at a position where the mover puts a card down; (game id,
+    token)."""
     import random
 
     import httpx2 as httpx
@@ -564,7 +565,8 @@ def _full_table(server: LiveServer, ruleset: str, plies: int, seed: int) -> tupl
         entry = rng.choice([e for e in legal if e["kind"] != "claim"] or legal)
         texts.append(entry["text"])
         state.apply(state.parse_action(entry["text"]))
-    g = httpx.post(f"{server.base}/api/games", json={"ruleset": ruleset, "opponent": "hotseat", "seed": seed}, timeout=HTTP_TIMEOUT).json()
+    g = httpx.post(f"{server.base}/api/games", json={"ruleset": ruleset, "opponent": "hotseat", "seed": seed, "clock": clock},
+                   timeout=HTTP_TIMEOUT).json()
     for text in texts:
         r = httpx.post(f"{server.base}/api/games/{g['id']}/action", json={"t": g["token"], "text": text}, timeout=HTTP_TIMEOUT)
         assert r.status_code == 200, r.text
@@ -593,10 +595,10 @@ def _pick_for_a_move(page: Any) -> None:
 ])
 def test_the_phone_table_fits_one_screen(browser: Any, server: LiveServer, ruleset: str, lang: str, flags: int,
                                          plies: int) -> None:
-    """At 390×844 every flag (War Machine: every position), both sides and the hand are on
-    screen without scrolling, before and after a card is picked (the table then offers where
-    it may go)."""
-    gid, token = _full_table(server, ruleset, plies, 7)
+    """At 390×844 every flag (War Machine: every position), both sides, both clocks and the
+    hand are on screen without scrolling, before and after a card is picked (the table then
+    offers where it may go)."""
+    gid, token = _full_table(server, ruleset, plies, 7, clock="300+3")
     page = new_page(browser, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
     page.goto(f"{server.base}/g/{gid}?t={token}&lang={lang}")
     assert wait_turn(page) == "me"
@@ -606,7 +608,8 @@ def test_the_phone_table_fits_one_screen(browser: Any, server: LiveServer, rules
         assert page.locator(".flag-col, .wm-pos").count() == flags
         assert page.locator(".hand .card, .hand .wm-card").count() >= (5 if flags == 9 else 1)
         assert page.locator(".flag-col .card, .wm-pos .wm-u").count() >= (12 if flags == 9 else 4)  # a table with cards on it
-        table = ".flag-col, .flag-col .card, .slot, .wm-pos, .wm-u, .wm-deploy, .hand, .hand .card, .wm-card, .player-bar"
+        assert page.locator(".player-bar .clock").count() == 2
+        table = ".flag-col, .flag-col .card, .slot, .wm-pos, .wm-u, .wm-deploy, .hand, .hand .card, .wm-card, .player-bar, .clock"
         assert page.evaluate(OUTSIDE_VIEWPORT, table) == []
         assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
     assert page.errors == []

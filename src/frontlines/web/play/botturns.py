@@ -29,7 +29,6 @@ import asyncio
 import contextlib
 import hashlib
 import logging
-import secrets
 from collections.abc import Callable
 
 from sqlalchemy.orm import Session
@@ -73,7 +72,9 @@ class BotTurns:
     async def start(self) -> None:
         """On PostgreSQL: sweep for bot turns that nobody holds."""
         if self.leases is not None:
-            self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
+            # Take over bot turns whose lease nobody renews (their process died or stopped).
+            self._sweeper = asyncio.get_running_loop().create_task(
+                self.process.sweep(self.lease / 3, self.leases.expired, self._take_over, "bot-turn leases"))
 
     # --- the lease in the table's writes (a write hook) ---------------------------------
     @staticmethod
@@ -209,20 +210,6 @@ class BotTurns:
                 log.warning("game %s: the bot turn's lease was lost", game_id)
                 self.held.discard(game_id)
                 return
-
-    async def _sweep(self) -> None:
-        """Take over bot turns whose lease nobody renews (their process died or stopped)."""
-        assert self.leases is not None
-        leases = self.leases
-        while True:
-            await asyncio.sleep(self.lease / 3 * (0.75 + secrets.randbelow(500) / 1000))
-            try:
-                for game_id in await self.process.db(leases.expired):
-                    await self._take_over(game_id)
-            except asyncio.CancelledError:
-                raise
-            except Exception:  # the database may be away for a moment
-                log.exception("sweeping bot-turn leases failed")
 
     def _released(self, notice: BotTurnReleased) -> None:
         """A stopping process handed a bot turn over: take it now."""

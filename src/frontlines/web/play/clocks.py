@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import secrets
 import statistics
 import time
 from collections import deque
@@ -92,7 +91,10 @@ class Clocks:
         bus.subscribe(GameEnded, lambda event: self.disarm(event.game.id))
 
     async def start(self) -> None:
-        self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
+        # Flag games whose clock ran out and that no timer here flagged: their process died,
+        # or nobody holds them in memory.
+        self._sweeper = asyncio.get_running_loop().create_task(
+            self.process.sweep(self.sweep_every, self._due_rows, self.flag, "clocks"))
 
     async def stop(self) -> None:
         if self._sweeper is not None:
@@ -248,21 +250,6 @@ class Clocks:
             log.debug("game %s: flag not stored: %s", game.id, exc.message)
             return False
         return True
-
-    async def _sweep(self) -> None:
-        """Flag games whose clock ran out and that no timer here flagged: their process died,
-        or nobody holds them in memory."""
-        while True:
-            await asyncio.sleep(self.sweep_every * (0.75 + secrets.randbelow(500) / 1000))
-            if self.process.draining:
-                continue
-            try:
-                for game_id in await self.process.db(self._due_rows):
-                    await self.flag(game_id)
-            except asyncio.CancelledError:
-                raise
-            except Exception:  # the database may be away for a moment
-                log.exception("sweeping clocks failed")
 
     def _stop_row(self, game_id: str) -> None:
         with self.process.store.engine.begin() as conn:

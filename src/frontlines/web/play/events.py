@@ -4,9 +4,10 @@ publishes it, who listens today.
 Notices, heard from other processes through PostgreSQL (``origin`` is never this process),
 each written by ``pg_notify`` in the transaction of the change it tells of:
 
-* :class:`MoveStored` (``m``): ``Store.append_action``. Heard by sync (the copy catches up).
+* :class:`MoveStored` (``m``): ``Store.append_action``. Heard by sync (the copy catches up),
+  clocks (the writer's timer counts now).
 * :class:`GameStored` (``g``): the store's other writes to a game's row (an ending, a name, a
-  seat taken, a new invite and deal, an abandonment). Heard by sync.
+  seat taken, a new invite and deal, an abandonment). Heard by sync, clocks.
 * :class:`PresenceSaid` (``p``): ``Store.announce_presence``, sent by presence. Heard by presence.
 * :class:`BotTurnReleased` (``l``): ``cluster.Leases.release``, a stopping process's bot
   turns. Heard by bot turns (take it now).
@@ -16,12 +17,14 @@ Events of this process only:
 * :class:`NoticesLost`: sync, when its listener listens again. Heard by sync (reads every
   game again).
 * :class:`GameCreated`: table. Heard by bot turns.
-* :class:`GameLoaded`: the game cache. Heard by sync (a game read too early), bot turns.
+* :class:`GameLoaded`: the game cache. Heard by sync (a game read too early), bot turns,
+  clocks (a timer for the game's running clock).
 * :class:`Joined`: connections. Heard by bot turns (a failed turn starts again).
 * :class:`Left`: connections. Nobody yet.
 * :class:`MovePlayed`: table (a person's move), bot turns (the bot's, through the table).
   Heard by bot turns (the bot's turn may be next).
-* :class:`GameEnded`: table and housekeeping (stored here), sync (stored elsewhere). Nobody yet.
+* :class:`GameEnded`: table and housekeeping (stored here), sync (stored elsewhere). Heard by
+  clocks (no timer any more).
 
 A move or an ending stored by another process reaches this one as a :class:`MoveStored` or
 :class:`GameStored` notice first; :class:`GameEnded` follows once the copy here has read it.

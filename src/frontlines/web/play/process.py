@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-from collections.abc import Callable
+import logging
+import secrets
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
 from frontlines.web.fanout import Limits
 from frontlines.web.play.bus import Bus
 from frontlines.web.store import Store
+
+log = logging.getLogger("frontlines.web")
 
 
 @dataclass(eq=False)
@@ -38,6 +42,23 @@ class Process:
         """``fn(*args, **kwargs)`` on a database thread: the event loop never waits on the database."""
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self.db_executor, lambda: fn(*args, **kwargs))
+
+    async def sweep(self, every: float, due: Callable[[], list[str]], handle: Callable[[str], Awaitable[Any]],
+                    what: str) -> None:
+        """Every ``every`` seconds (±25 %, so that the processes do not all look at once):
+        ``due()`` on a database thread, then ``handle`` each game id it answers, in turn. A
+        failure (the database away a moment) is logged and the next round tries again."""
+        while True:
+            await asyncio.sleep(every * (0.75 + secrets.randbelow(500) / 1000))
+            if self.draining:
+                continue
+            try:
+                for game_id in await self.db(due):
+                    await handle(game_id)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("sweeping %s failed", what)
 
 
 def database_threads(store: Store) -> concurrent.futures.ThreadPoolExecutor:

@@ -18,16 +18,11 @@ memory, then sent to the connections.
   queued, :class:`~frontlines.web.play.events.GameEnded` (``here=True``) as an ending
   stored here is applied in memory.
 
-Where what comes next plugs in (issue 29):
+Where the concerns of issue 29 plug in:
 
-* **Clocks** (``play/clocks.py``): a write hook stores the time each move took with the
-  move, and keeps one row per game with a clock running (who is to move, by when: the
-  database's clock, as bot leases do) that each move rewrites and the ending deletes.
-  Its own sweep, in any process, finds rows past their time and flags: under the game's
-  lock, ``game.referee.fail(seat, Failure.TIMEOUT, …)`` then :meth:`Table.finish`, which
-  stores it only if the game still stands at that ply (a move that got in first wins). A
-  move that arrives after the time ran out is refused where :meth:`Table.play` marks it.
-  The reading goes into the view message (``LiveGame._head``).
+* **Clocks** (:mod:`frontlines.web.play.clocks`): a write hook that charges each move and
+  stores its time with it, refuses a move past its deadline (:class:`WriteRefused`, whose
+  ``settle`` stores the flag) and stops the clocks with the ending.
 * **Rematch** (``play/rematch.py``): offers on a finished game, a new game through
   :meth:`Table.create` with the seats swapped.
 * **Ratings** (``web/ratings.py``): a write hook on the ``end`` write of a rated game, so

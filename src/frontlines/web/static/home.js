@@ -1,5 +1,5 @@
 // Home page: start a game, resume my games, watch live ones.
-import { loadCatalog, t, tn, esc, myGames, rememberGame, forgetGame, levelDescription, setPlace, seatNames, outcomeText } from "./common.js";
+import { loadCatalog, t, tn, esc, myGames, rememberGame, forgetGame, num, levelDescription, setPlace, seatNames, outcomeText, sentences } from "./common.js";
 import { helpText } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
@@ -42,6 +42,45 @@ function recallNames() {
   if (names.other) $("other-name").value = names.other;
 }
 
+// Clocks: the presets people play most (live: minutes + seconds back a move, as lichess
+// writes them; correspondence: days a move), a custom live clock, or none.
+const LIVE_PRESETS = [[3, 2], [5, 3], [10, 5], [15, 10], [30, 20]];
+const DAY_PRESETS = [1, 2, 3, 5, 7, 14];
+const CLOCK_KEY = "frontlines.clock";
+
+function clockFields() {
+  $("clock-live").innerHTML = LIVE_PRESETS.map(([m, s]) =>
+    `<option value="${m * 60}+${s}">${esc(t("{m} min + {s} s", { m: num(m), s: num(s) }))}</option>`).join("") +
+    `<option value="custom">${esc(t("Custom…"))}</option>`;
+  $("clock-days").innerHTML = DAY_PRESETS.map((d) =>
+    `<option value="${d}d">${esc(t("Days a move: {n}", { n: num(d) }))}</option>`).join("");
+  let kept = "";
+  try { kept = localStorage.getItem(CLOCK_KEY) || ""; } catch (_) { /* private mode */ }
+  if ([...$("clock").options].some((o) => o.value === kept)) $("clock").value = kept;
+  $("clock").addEventListener("change", clockHelp);
+  clockHelp();
+}
+
+function clockHelp() {
+  const value = $("clock").value;
+  $("clock-custom").hidden = value !== "custom";
+  const words = value === "" ? "" : value.endsWith("d")
+    ? t("Each move may take that many days; the clock runs only while it is that player's turn.")
+    : t("Each player has that many minutes for the whole game and gets the seconds back after each move.");
+  const bot = opponentKind() === "bot" && value !== "" ? t("Against a bot only your clock runs.") : "";
+  const first = value === "" ? "" : t("The clocks start after each player's first move.");
+  $("clock-help").textContent = sentences(words, first, bot);
+}
+
+/** The clock the form asks for, as the server writes it ("300+3", "3d", "" for none). */
+function chosenClock() {
+  const value = $("clock").value;
+  if (value !== "custom") return value;
+  const minutes = Math.min(180, Math.max(1, Math.round(Number($("clock-minutes").value) || 10)));
+  const seconds = Math.min(180, Math.max(0, Math.round(Number($("clock-increment").value) || 0)));
+  return `${minutes * 60}+${seconds}`;
+}
+
 function opponentKind() {
   return document.querySelector('input[name="kind"]:checked').value;
 }
@@ -66,8 +105,10 @@ async function startGame(ev) {
     name: $("name").value,
     // pass and play: both players are here, and each is named (the other seat too)
     other_name: kind === "hotseat" ? $("other-name").value : "",
+    clock: chosenClock(),
   };
   rememberNames();
+  try { localStorage.setItem(CLOCK_KEY, $("clock").value); } catch (_) { /* private mode */ }
   const r = await fetch("/api/games", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
   if (!r.ok) {
     let msg = r.statusText;
@@ -150,8 +191,12 @@ async function main() {
     $("level-field").hidden = opponentKind() !== "bot";
     $("other-name-field").hidden = opponentKind() !== "hotseat";
   };
-  for (const radio of document.querySelectorAll('input[name="kind"]')) radio.addEventListener("change", kindFields);
+  for (const radio of document.querySelectorAll('input[name="kind"]')) {
+    radio.addEventListener("change", kindFields);
+    radio.addEventListener("change", clockHelp);
+  }
   kindFields();
+  clockFields();
   recallNames();
   const levelHelp = () => { $("level-help").textContent = levelDescription($("level").value); };
   $("level").addEventListener("change", levelHelp);

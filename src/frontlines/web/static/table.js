@@ -6,6 +6,7 @@ import { renderLog, me } from "./board.js";
 import { adapterFor, renderBoard } from "./adapters.js";
 import { snapshot, animate } from "./motion.js";
 import { showRefusals, reasonWords } from "./refusals.js";
+import { setReading, placeClocks } from "./clock.js";
 
 const $ = (id) => document.getElementById(id);
 const root = $("table");
@@ -110,6 +111,7 @@ function draw() {
   showRefusals($("board"), v, sel, mine);
   if (drawn !== v) animate($("board"), before, drawn, v);
   drawn = v;
+  placeClocks($("board"), seat);
   adapter.tracker($("tracker"), v);
   renderLog($("log"), v, names(), msg.role === "both" ? null : v.viewer);
   renderControls(v, next, mine);
@@ -136,7 +138,15 @@ function setStatus(extra) {
   // while the device changes hands: who moves next, nothing of either hand (the box under it
   // says to pass the device)
   if (handoverOpen) s = t("{name} to move.", { name: playerName(names(), v.to_move) });
-  else if (v.outcome) s = outcomeText(v.outcome, msg.role === "both" ? null : v.viewer, names());
+  else if (v.outcome) {
+    s = outcomeText(v.outcome, msg.role === "both" ? null : v.viewer, names());
+    // lost on time: say whose time ran out
+    const loser = v.outcome.reason === "time" && v.outcome.winner !== null ? 1 - v.outcome.winner : null;
+    if (loser !== null) {
+      const yours = loser === v.viewer && msg.role !== "both";
+      s = sentences(yours ? t("Your time ran out.") : t("{name}'s time ran out.", { name: playerName(names(), loser) }), s);
+    }
+  }
   else if (v.to_move === null) s = "";
   else if (msg.role === null || msg.role === undefined) s = t("{name} to move.", { name: playerName(names(), v.to_move) });
   else if (v.to_move === v.viewer) {
@@ -236,6 +246,7 @@ function errorText(data) {
     bad_token: t("That seat link is not valid; you are watching."),
     not_found: t("There is no such game."),
     internal: t("Server error; please try again."),
+    out_of_time: t("Your time ran out."),
     malformed: t("The server could not read that."),
     bad_name: t("A name cannot hold invisible characters or characters that change the direction of the text."),
     ...closeWords(),
@@ -270,6 +281,7 @@ function connect() {
       const first = msg === null;
       if (msg && data.ply !== msg.ply) sel = [];
       msg = data;
+      setReading(msg.clock);
       if (first) adapter = adapterFor(msg.view.game);
       if (first) onFirstView();
       draw();
@@ -342,6 +354,12 @@ async function claimInvite() {
   history.replaceState(null, "", swap(location.href));
   for (const a of document.querySelectorAll("a[hreflang]")) a.setAttribute("href", swap(a.getAttribute("href")));
 }
+
+// A page that comes back to the front asks for a fresh reading of the clocks (its timers
+// may have been slowed down in the background).
+document.addEventListener("visibilitychange", () => {
+  if (!document.hidden && ws && ws.readyState === WebSocket.OPEN && msg && msg.clock) ws.send(JSON.stringify({ type: "sync" }));
+});
 
 await loadCatalog();
 installCardTips();
