@@ -4,7 +4,7 @@
 // runs), and the page counts the running one down from the moment the message arrived, so
 // neither the page's clock nor the network's delay shifts it for long: the next message
 // corrects it.
-import { t, esc } from "./common.js";
+import { t, tn, esc } from "./common.js";
 
 const LANG = document.body.dataset.lang || "en";
 const LOCALE = LANG === "fa" ? "fa-IR" : LANG;
@@ -46,10 +46,10 @@ export function clockText(seconds) {
     : `${whole.format(m)}:${twoDigits.format(sec)}`;
 }
 
-/** The control in words: "5 min + 3 s", "3 d a move". */
+/** The control in words: "5 min + 3 s", "3 days a move". */
 export function controlText(clock) {
   if (!clock) return "";
-  if (clock.kind === "days") return t("Days a move: {n}", { n: whole.format(Math.round(clock.base / DAY)) });
+  if (clock.kind === "days") return tn("{n} day a move", "{n} days a move", Math.round(clock.base / DAY));
   return t("{m} min + {s} s", { m: whole.format(clock.base / 60), s: whole.format(clock.increment) });
 }
 

@@ -53,7 +53,7 @@ function clockFields() {
     `<option value="${m * 60}+${s}">${esc(t("{m} min + {s} s", { m: num(m), s: num(s) }))}</option>`).join("") +
     `<option value="custom">${esc(t("Custom…"))}</option>`;
   $("clock-days").innerHTML = DAY_PRESETS.map((d) =>
-    `<option value="${d}d">${esc(t("Days a move: {n}", { n: num(d) }))}</option>`).join("");
+    `<option value="${d}d">${esc(tn("{n} day a move", "{n} days a move", d))}</option>`).join("");
   let kept = "";
   try { kept = localStorage.getItem(CLOCK_KEY) || ""; } catch (_) { /* private mode */ }
   if ([...$("clock").options].some((o) => o.value === kept)) $("clock").value = kept;
