@@ -466,3 +466,65 @@ def test_the_phone_claim_button_says_claim_and_fits(browser: Any, server: LiveSe
     assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
     assert page.errors == []
 
+
+
+# --- War Machine: burns and taken cards by name, the final score as one sentence -----------------
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_war_machine_burns_and_leftover_cards_are_named(browser: Any, server: LiveServer, lang: str) -> None:  # noqa: F811
+    """A burn this player may see (its own, or any under burn_visibility = face_up) names the
+    card, in the case the sentence needs (Czech "spálit válečný stroj Německo / pěchotu USA");
+    a face-down burn stays "burn a card". Leftover cards taken are named, never by their codes.
+    The list of all moves names each card a burn would burn."""
+    page = new_page(browser, viewport={"width": 1280, "height": 900})
+    g = _hotseat(server, "warmachine", 4, _walk("warmachine", 4, lambda s, t: any(
+        e["kind"] == "burn" for e in s.view(s.current_player()).to_dict()["legal"])))
+    page.goto(f"{server.base}/g/{g[0]}?t={g[1]}&lang={lang}")
+    assert wait_turn(page) == "me"
+    said = page.evaluate("""() => import('/static/common.js').then((m) => [
+        m.describeAction({ kind: 'burn', card: 'GU' }), m.describeAction({ kind: 'burn', card: '?' }),
+        m.describeAction({ kind: 'take', count: 2, cards: ['GU', 'JB'] }), m.describeAction({ kind: 'take', count: 1, cards: ['?'] })])""")
+    card = pgettext(lang, "accusative", "war machine {a} / infantry {b}") if lang == "cs" else gettext(
+        lang, "war machine {a} / infantry {b}")
+    gu = card.format(a=gettext(lang, "Germany"), b=gettext(lang, "USA"))
+    assert said[0] == gettext(lang, "burn {card}").replace("{card}", gu).replace("{card:accusative}", gu)
+    assert said[1] == gettext(lang, "burn a card")
+    assert gu in said[2] and "GU" not in said[2] and "JB" not in said[2]
+    assert said[3] == gettext(lang, "take one leftover card")
+    if lang == "en":
+        assert said[0] == "burn war machine Germany / infantry USA"
+        assert said[2] == "take the leftover cards war machine Germany / infantry USA, war machine Japan / infantry Britain"
+    if lang == "cs":
+        assert said[0] == "spálit válečný stroj Německo / pěchotu USA"
+    # every burn in the list of all moves says which card it burns
+    burns = page.evaluate("""() => [...document.querySelectorAll('#moves button[data-text^="burn:"]')].map((b) =>
+        [b.dataset.text, b.firstChild.textContent.trim()])""")
+    assert burns, "no burn among the moves"
+    for text, words in burns:
+        code = text.split(":")[1]
+        assert words != gettext(lang, "burn a card"), words
+        assert gettext(lang, {"U": "USA", "G": "Germany", "J": "Japan", "I": "Italy", "R": "USSR", "B": "Britain"}[code[1]]) in words
+    assert page.errors == []
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_war_machine_final_score_is_one_sentence_in_each_language(browser: Any, server: LiveServer,  # noqa: F811
+                                                                  lang: str) -> None:
+    """The score at the end, "Player 1: 7 (countries 5, hand 2)", is one message of the catalog:
+    Japanese writes its own colon, brackets and comma (：（、）), Persian its comma and digits."""
+    texts = _walk("warmachine", 6, lambda s, t: s.is_terminal(), claims=True)
+    gid, token = _hotseat(server, "warmachine", 6, texts, names=("Ann", "Bob"))
+    page = new_page(browser, viewport={"width": 1280, "height": 900})
+    page.goto(f"{server.base}/g/{gid}?t={token}&lang={lang}")
+    assert wait_turn(page) == "over"
+    score = page.inner_text(".wm-score")
+    template = gettext(lang, "{name}: {total} (countries {countries}, hand {hand})")
+    pattern = re.escape(template).replace(r"\{name\}", ".+").replace(r"\{total\}", r"\S+").replace(
+        r"\{countries\}", r"\S+").replace(r"\{hand\}", r"\S+")
+    parts = score.split(" · ")
+    assert len(parts) == 2 and all(re.fullmatch(pattern, p) for p in parts), score
+    if lang == "ja":
+        assert not re.search(r"[:,()]", score), score
+    if lang == "fa":
+        assert not re.search(r"[0-9]", score) and "،" in score, score
+    assert page.errors == []

@@ -29,6 +29,8 @@ CZECH_CASES: dict[str, dict[str, str]] = {
     "{card} is not in your hand": {"card": "accusative"},
     "the battlefield {battlefield} at flag {flag} refuses {card} ({rule})": {"card": "accusative"},
     "{card} cannot be sent anywhere now, nor burned: {burn}": {"card": "accusative"},
+    "burn {card}": {"card": "accusative"},
+    "take the leftover card {cards}": {"cards": "accusative"},
     "no flag can take {card} now": {"card": "accusative"},
     "no stone can take {card} now": {"card": "accusative"},
     "{card} to flag {flag}": {"card": "nominative"},

@@ -400,8 +400,19 @@ export function seatNames(names, opponent, botSeat, viewer) {
   });
 }
 
-// War Machine's countries by the codes its records use (warmachine.js names them so too).
+// War Machine's countries by the codes its records use (warmachine.js names them so too),
+// and by the letters of a card's code (war-machine end first: "GU").
 const WM_COUNTRY = { USA: "USA", GER: "Germany", JPN: "Japan", ITA: "Italy", URS: "USSR", GBR: "Britain" };
+const WM_LETTER = { U: "USA", G: "GER", J: "JPN", I: "ITA", R: "URS", B: "GBR" };
+
+/** A War Machine card's name as a Word ("war machine Germany / infantry USA"): a template may
+ * put it in a case, as cardWord's. */
+export function wmCardWord(code) {
+  if (!code || code === "?") return new Word((c) => declined(c, "Hidden card"));
+  const country = (letter) => t(WM_COUNTRY[WM_LETTER[letter]] || letter);
+  const params = { a: country(code[0]), b: country(code[1]) };
+  return new Word((c) => declined(c, "war machine {a} / infantry {b}", params));
+}
 
 export const FORMATIONS = ["Wedge", "Phalanx", "Battalion", "Skirmish", "Host"];
 
@@ -452,11 +463,14 @@ export function describeAction(e, ruleset) {
       }
       return e.end === "war_machine" ? t("war machine to front {n}", { n: num(e.position) })
         : t("infantry to front {n}", { n: num(e.position) });
-    case "burn": return t("burn a card");
-    case "take": {
-      const what = e.count === 1 ? t("take one leftover card") : t("take two leftover cards");
-      return Array.isArray(e.cards) && !e.cards.includes("?") ? `${what}: ${listOf(e.cards)}` : what;
-    }
+    // a burn names its card where this player may see it (its own, or face up by the rules)
+    case "burn": return e.card && e.card !== "?" ? t("burn {card}", { card: wmCardWord(e.card) }) : t("burn a card");
+    case "take":
+      if (Array.isArray(e.cards) && e.cards.length && !e.cards.includes("?")) {
+        return tn("take the leftover card {cards}", "take the leftover cards {cards}", e.cards.length,
+          { cards: wordList(e.cards.map(wmCardWord)) });
+      }
+      return e.count === 1 ? t("take one leftover card") : t("take two leftover cards");
     case "skip": return t("skip (no card can be deployed)");
     case "pass": return t("pass");
     case "end": return t("end the turn");

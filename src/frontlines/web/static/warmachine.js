@@ -4,7 +4,9 @@
 // below, then your margin and who would win its battle if the game ended now. A card code is
 // two country letters, war-machine end first: "GU" is German war machine / US infantry.
 // Everything here comes from the player's own view.
-import { t, tc, tn, num, esc, playerName, Word } from "./common.js";
+import { t, tn, num, esc, playerName, wmCardWord } from "./common.js";
+
+export { wmCardWord };
 
 const COUNTRY = { U: "USA", G: "GER", J: "JPN", I: "ITA", R: "URS", B: "GBR" };
 const LETTER = Object.fromEntries(Object.entries(COUNTRY).map(([l, c]) => [c, l]));
@@ -17,13 +19,6 @@ export function countryName(code) { return t(NAMES[code] || code); }
 
 /** Spoken name of a War Machine card: "war machine Germany / infantry USA". */
 export function wmCardName(code) { return String(wmCardWord(code)); }
-
-/** The same as a Word: a template may put it in a case (as common.js cardWord). */
-export function wmCardWord(code) {
-  if (!code || code === "?") return new Word((c) => (c ? tc(c, "Hidden card") : t("Hidden card")));
-  const params = { a: countryName(COUNTRY[code[0]]), b: countryName(COUNTRY[code[1]]) };
-  return new Word((c) => (c ? tc(c, "war machine {a} / infantry {b}", params) : t("war machine {a} / infantry {b}", params)));
-}
 
 /** "+2", "−1", "0" in the page's digits. */
 function signed(n) {
@@ -211,7 +206,8 @@ function summary(v, seat, opp, names, proj) {
     s += `<p class="wm-summary">${esc(t("Best of three: game {n}, wins {a} : {b}", { n: num(v.match.game), a: num(v.match.wins[0]), b: num(v.match.wins[1]) }))}</p>`;
   }
   if (Array.isArray(v.scores)) {
-    s += `<p class="wm-summary wm-score">${v.scores.map((sc, p) => `${esc(playerName(names, p))}: ${num(sc.total)} (${esc(t("countries"))} ${num(sc.countries)}, ${esc(t("hand"))} ${num(sc.hand)})`).join(" · ")}</p>`;
+    s += `<p class="wm-summary wm-score">${v.scores.map((sc, p) => esc(t("{name}: {total} (countries {countries}, hand {hand})",
+      { name: playerName(names, p), total: num(sc.total), countries: num(sc.countries), hand: num(sc.hand) }))).join(" · ")}</p>`;
   } else if (v.viewer === seat) {
     // If the game ended now: the countries each would take, and this player's hand points
     // (the opponent's hand is hidden, so only their countries are counted).
