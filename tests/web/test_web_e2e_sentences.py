@@ -128,6 +128,30 @@ def test_the_status_says_what_the_bot_did_on_its_turn(browser: Any, server: Live
     assert page.errors == []
 
 
+@pytest.mark.parametrize(("ruleset", "lang"), [("battleline", "cs"), ("warmachine", "fa")])
+def test_a_spectator_reads_the_last_turn_too(browser: Any, server: LiveServer, ruleset: str, lang: str) -> None:  # noqa: F811
+    """A watcher's status says what the player who just moved did on that turn (in the log's
+    words), then who moves, as a player's does; not only "Bob to move."."""
+    texts = _walk(ruleset, 5, lambda s, t: len(t) >= 9 and s.current_player() is not None
+                  and s.current_player() != s.view(0).to_dict()["log_records"][-1]["seat"])
+    gid, _token = _hotseat(server, ruleset, 5, texts, names=("Ann", "Bob"))
+    page = new_page(browser, viewport={"width": 390, "height": 844})
+    page.goto(f"{server.base}/g/{gid}?lang={lang}")
+    page.wait_for_selector("#log li")
+    log = server.app.state.manager.games[gid].state.view(None).to_dict()["log_records"]
+    mover = log[-1]["seat"]
+    turn = [e for e in log[-4:] if e["seat"] == mover]
+    status = ISOLATES.sub("", page.inner_text("#status"))
+    said = page.evaluate(f"""() => [...document.querySelectorAll('#log li')].slice(-{len(turn)}).map((li) => {{
+        const c = li.cloneNode(true); c.querySelectorAll('.who, code').forEach((e) => e.remove());
+        return c.textContent.trim(); }})""")
+    head = gettext(lang, "Last turn — {name}: {moves}.").split("{name}")[0]
+    assert status.startswith(head + ("Ann", "Bob")[mover]), status
+    assert all(ISOLATES.sub("", w) in status for w in said), (said, status)
+    assert gettext(lang, "{name} to move.").replace("{name}", ("Ann", "Bob")[1 - mover]) in status
+    assert page.errors == []
+
+
 # --- items 7 and 8: proof notes ---------------------------------------------------------
 
 def _counter_in_hand(state: Any, texts: list[str]) -> bool:

@@ -148,12 +148,10 @@ function setStatus(extra) {
     }
   }
   else if (v.to_move === null) s = "";
-  else if (msg.role === null || msg.role === undefined) s = t("{name} to move.", { name: playerName(names(), v.to_move) });
+  // watchers read the last turn too, then who moves
+  else if (msg.role === null || msg.role === undefined) s = sentences(lastTurnText(v), t("{name} to move.", { name: playerName(names(), v.to_move) }));
   else if (v.to_move === v.viewer) {
-    // What the other player did on their last turn: the card and where, then the draw.
-    const turn = sel.length === 0 ? lastTurn(v, v.to_move) : [];
-    const last = turn.length ? t("Last turn — {name}: {moves}.", { name: playerName(names(), 1 - v.to_move),
-      moves: listOf(turn.map((e) => describeAction(e, v.ruleset))) }) : "";
+    const last = sel.length === 0 ? lastTurnText(v) : "";
     // pass and play: the device changes hands, so the mover is named
     const yours = msg.role === "both" ? t("{name}, your move.", { name: playerName(names(), v.to_move) }) : t("Your move.");
     s = sentences(friendNotCome() ? t("Your friend has not opened the invite link yet.") : "", last, yours, prompt());
@@ -163,6 +161,14 @@ function setStatus(extra) {
   if (extra) s = sentences(extra, s);
   else if (notice && (msg.role === null || msg.role === undefined)) s = sentences(notice, s);
   $("status").textContent = s;
+}
+
+/** What the other player did on their last turn, in words: the card and where, then the draw
+ * ("" before anyone has moved). */
+function lastTurnText(v) {
+  const turn = lastTurn(v, v.to_move);
+  return turn.length ? t("Last turn — {name}: {moves}.", { name: playerName(names(), 1 - v.to_move),
+    moves: listOf(turn.map((e) => describeAction(e, v.ruleset))) }) : "";
 }
 
 function renderControls(v, next, mine) {
