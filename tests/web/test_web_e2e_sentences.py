@@ -201,6 +201,29 @@ def test_a_counter_example_from_my_own_hand_says_proofs_use_table_cards(browser:
         page.context.close()
 
 
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_proof_reason_is_a_sentence_of_its_own(browser: Any, server: LiveServer, lang: str) -> None:  # noqa: F811
+    """A counter-example's reason stands between sentences in the "not provable yet" note: it
+    starts with a capital (where the script has them) and ends with the language's full stop,
+    so the note under it never reads "... (25 > 17) Proofs use ..."."""
+    texts = _walk("battleline-basic", 2, _counter_in_hand)
+    gid, token = _hotseat(server, "battleline-basic", 2, texts)
+    page = new_page(browser, viewport={"width": 1280, "height": 900})
+    page.goto(f"{server.base}/g/{gid}?t={token}&lang={lang}")
+    assert wait_turn(page) == "me"
+    notes = page.evaluate("""() => [...document.querySelectorAll('.flag-col .counter')].filter((p) => p.querySelector('.reason'))
+        .map((p) => [p.querySelector('.reason').textContent, p.textContent])""")
+    assert notes
+    stop = "。" if lang == "ja" else "."
+    for reason, whole in notes:
+        assert reason.endswith(stop), reason
+        if lang in ("en", "cs"):
+            assert reason[0] == reason[0].upper(), reason
+        after = whole[whole.index(reason) + len(reason):]
+        assert not after or after.startswith("" if lang == "ja" else " "), whole
+    assert page.errors == []
+
+
 def _played_out_against_a_bot(server: LiveServer, seed: int) -> tuple[str, str, dict[str, Any]]:
     """A Battle Line game against the random bot, this seat's moves seeded random ones (claims
     too), played to its end by the rules; (game id, token, this seat's last view)."""

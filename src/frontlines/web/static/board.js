@@ -1,6 +1,6 @@
 // Drawing a view dict: the Battle Line family's table and tracker, the generic table and the
 // log. Each game's adapter (adapters.js) picks its renderer; the live table and replays use them.
-import { t, tn, num, esc, listOf, wordList, cardImg, cardSvg, cardName, cardWord, cardRule, ruleAttrs, isTroop, formationText, playerName, describeAction, sentences, COLOURS, COLOUR_NAMES } from "./common.js";
+import { t, tn, num, esc, listOf, wordList, cardImg, cardSvg, cardName, cardWord, cardRule, ruleAttrs, isTroop, formationText, playerName, describeAction, sentences, asSentence, COLOURS, COLOUR_NAMES } from "./common.js";
 import { proofText } from "./reasons.js";
 
 /** The seat drawn at the bottom: the viewer, else the first player. */
@@ -141,7 +141,7 @@ export function renderBattleLine(box, v, opts) {
       note = `<p class="counter"><span aria-hidden="true">✘ </span>` + sentences(esc(t("Not provable yet.")),
         claim.counterexample ? `${esc(t("The opponent could still make:"))} ${counterCards(claim.counterexample, rs)}` +
           `<span class="visually-hidden">${esc(counterText(claim.counterexample, rs))}</span>` : "",
-        claim.reason ? `<span class="reason">${esc(proofText(claim))}</span>` : "",
+        claim.reason ? `<span class="reason">${esc(asSentence(proofText(claim)))}</span>` : "",
         handNote(claim.counterexample, hand)) + `</p>`;
     }
     claimHtml += note;

@@ -98,6 +98,16 @@ export function sentences(...parts) {
   return parts.filter((s) => s).join(LANG === "ja" ? "" : " ");
 }
 
+/** A clause (a proof's reason, a refusal's) as a sentence of the page's language, to stand
+ * among others: its first letter a capital where the script has them, and its full stop
+ * ("。" in Japanese) unless it has one. */
+export function asSentence(clause) {
+  const s = String(clause ?? "").trim();
+  if (!s) return "";
+  const first = s.charAt(0).toLocaleUpperCase(LANG) + s.slice(1);
+  return /[.!?。！？]$/.test(first) ? first : first + (LANG === "ja" ? "。" : ".");
+}
+
 /** Items in a list, with the page's own comma ("red 7, red 8"; Persian ، and Japanese 、). */
 export function listOf(items) { return items.join(LANG === "fa" ? "، " : LANG === "ja" ? "、" : ", "); }
 

@@ -1,7 +1,7 @@
 // The table: live play over a WebSocket. The server sends this seat's view after every
 // change; we draw it and turn clicks (or keys) into actions from view.legal, the game's
 // action records, through the game's adapter (chosen once, at the first view).
-import { loadCatalog, t, esc, listOf, myGames, rememberGame, outcomeText, playerName, describeAction, lastTurn, seatNames, installCardTips, sentences } from "./common.js";
+import { loadCatalog, t, esc, listOf, myGames, rememberGame, outcomeText, playerName, describeAction, lastTurn, seatNames, installCardTips, sentences, asSentence } from "./common.js";
 import { renderLog, me } from "./board.js";
 import { adapterFor, renderBoard } from "./adapters.js";
 import { snapshot, animate } from "./motion.js";
@@ -260,7 +260,7 @@ function errorText(data) {
   // a refused move says which rule refused it (the engine's reason, in the page's language)
   if (data.code === "illegal" && data.reason) {
     const game = msg && msg.view ? msg.view.game : undefined;
-    return sentences(known.illegal, reasonWords(data.reason, game));
+    return sentences(known.illegal, asSentence(reasonWords(data.reason, game)));
   }
   return known[data.code] || data.message;
 }
