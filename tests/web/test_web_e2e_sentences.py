@@ -71,12 +71,17 @@ def _resign(server: LiveServer, gid: str, token: str) -> None:
 
 def _move_until_their_turn(page: Any) -> None:
     """Make this player's moves (any that is not a claim, from the list of all moves) until the
-    other player is to move, then wait for this player's turn again."""
+    other player is to move, then wait for this player's turn again. A fast bot may answer
+    before the page is read again: a ply that moved by more than this player's one move means
+    its turn came and went, so this player's turn is over too (without this check the loop
+    went on playing for both turns and never saw a bot's turn on its own)."""
     while page.get_attribute("#table", "data-turn") == "me":
         ply = page.get_attribute("#table", "data-ply")
         page.evaluate("""() => { const all = [...document.querySelectorAll('#moves button[data-text]')];
             (all.find((b) => !b.dataset.text.startsWith('claim')) || all[0]).click(); }""")
         page.wait_for_function(f"document.querySelector('#table').dataset.ply !== '{ply}'")
+        if int(page.get_attribute("#table", "data-ply") or 0) > int(ply or 0) + 1:
+            break
     wait_turn(page)
 
 
