@@ -496,6 +496,34 @@ def test_card_faces_speak_the_pages_language(browser: Any, server: LiveServer, l
         page.context.close()
 
 
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_tactics_card_says_its_name_once(browser: Any, server: LiveServer, lang: str) -> None:  # noqa: F811
+    """A tactics card's face says its whole name once: in its band when the name is short enough
+    ("Fog", "Dareios"), else a short form in the band and the whole name under the mark; a card
+    in the hand has no caption under its face saying it a third time."""
+    from frontlines.games.battleline.rules import CARD_NAMES
+
+    page = new_page(browser, viewport={"width": 390, "height": 844})
+    page.goto(f"{server.base}/learn/battleline?step=12&lang={lang}")
+    page.wait_for_selector('.hand .card[data-code="DA"]')
+    captions = page.evaluate("""() => [...document.querySelectorAll('.hand .card')].map((b) => {
+        const c = b.cloneNode(true); c.querySelectorAll('svg').forEach((e) => e.remove()); return c.textContent.trim(); })""")
+    assert captions and all(c == "" for c in captions), captions
+    sets = [list(names) for names in CARD_NAMES.values()]
+    faces = page.evaluate("""(sets) => import('/static/common.js').then((m) => sets.map((names) => {
+        m.setCardNames(names);
+        return m.TACTICS.map((code) => { const d = document.createElement('div'); d.innerHTML = m.cardSvg(code);
+            return [...d.querySelectorAll('text')].map((e) => e.textContent); });
+    }))""", sets)
+    for names, cards in zip(sets, faces, strict=True):
+        for name, texts in zip(names, cards, strict=True):
+            whole = gettext(lang, name)
+            band, rest = texts[0], texts[2:]  # the band, the mark, the lines under it
+            said = [band] + ([" ".join(rest)] if rest else [])
+            assert said.count(whole) == 1, (name, texts)
+    assert page.errors == []
+
+
 # --- item 22: the phone's claim button -----------------------------------------------------------------
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -1,6 +1,6 @@
 // Drawing a view dict: the Battle Line family's table and tracker, the generic table and the
 // log. Each game's adapter (adapters.js) picks its renderer; the live table and replays use them.
-import { t, tn, num, esc, listOf, wordList, cardImg, cardSvg, cardName, cardWord, cardRule, ruleAttrs, isTroop, formationText, playerName, describeAction, sentences, asSentence, COLOURS, COLOUR_NAMES } from "./common.js";
+import { t, tn, num, esc, listOf, wordList, cardImg, cardSvg, cardName, cardWord, cardRule, ruleAttrs, formationText, playerName, describeAction, sentences, asSentence, COLOURS, COLOUR_NAMES } from "./common.js";
 import { proofText } from "./reasons.js";
 
 /** The seat drawn at the bottom: the viewer, else the first player. */
@@ -12,11 +12,10 @@ export function me(v, role) {
 function cardButton(code, ruleset, tok, next, selected, extra = "") {
   const on = next.has(tok);
   const picked = selected.includes(tok);
-  // A tactics card in the hand shows its name under the picture; its rule is on the popover.
-  const named = tok.startsWith("hand:") && code !== "?" && !isTroop(code);
-  const caption = named ? `<span class="card-name" aria-hidden="true">${esc(cardName(code))}</span>` : "";
-  return `<button type="button" class="card ${extra}${named ? " named" : ""}${on ? " selectable" : ""}${picked ? " picked" : ""}" data-tok="${esc(tok)}" data-code="${esc(code)}"` +
-    ` aria-label="${esc(cardName(code, ruleset))}"${ruleAttrs(code)}${picked ? ' aria-pressed="true"' : ""}${on ? "" : " disabled"}>${cardSvg(code)}${caption}</button>`;
+  // A tactics card's face says its name (short in the band, whole below the mark), so no
+  // caption repeats it; its rule is on the popover.
+  return `<button type="button" class="card ${extra}${on ? " selectable" : ""}${picked ? " picked" : ""}" data-tok="${esc(tok)}" data-code="${esc(code)}"` +
+    ` aria-label="${esc(cardName(code, ruleset))}"${ruleAttrs(code)}${picked ? ' aria-pressed="true"' : ""}${on ? "" : " disabled"}>${cardSvg(code)}</button>`;
 }
 
 function tableCard(code, ruleset, next, selected, last) {

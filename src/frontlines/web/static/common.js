@@ -320,13 +320,16 @@ export function cardSvg(code) {
   // and its whole name under that (all in the page's language, no letter codes).
   const k = TACTICS.indexOf(code);
   const name = k >= 0 ? tacticsNames()[k] : code;
-  const words = String(t(name)).split(/\s+/);
+  const short = faceName(name);
+  // the whole name under the mark, unless the band already says all of it ("Fog", "Dareios")
+  const whole = String(t(name));
+  const words = whole === short ? [] : whole.split(/\s+/);
   const half = Math.ceil(words.length / 2);
   const lines = words.length > 1 ? [words.slice(0, half).join(" "), words.slice(half).join(" ")] : words;
   return `<svg viewBox="0 0 40 56" aria-hidden="true" focusable="false">` +
     `<rect x="1" y="1" width="38" height="54" rx="4" fill="#f5e6b8" stroke="#8d6e00" stroke-width="2"/>` +
     `<path d="M1 5a4 4 0 0 1 4-4h30a4 4 0 0 1 4 4v11H1z" fill="#8d6e00"/>` +
-    fitted(faceName(name), 20, 12.5, 9, 34, 'font-weight="700" text-anchor="middle" fill="#fff" font-family="sans-serif"') +
+    fitted(short, 20, 12.5, 9, 34, 'font-weight="700" text-anchor="middle" fill="#fff" font-family="sans-serif"') +
     `<text x="20" y="32" font-size="13" font-weight="700" text-anchor="middle" fill="#8d6e00" font-family="sans-serif" direction="ltr">${esc(faceMark(code))}</text>` +
     lines.map((line, j) => fitted(line, 20, lines.length > 1 ? 43 + j * 8 : 47, 7, 34,
       'text-anchor="middle" fill="#3e2f00" font-family="sans-serif"')).join("") +
