@@ -36,7 +36,7 @@ def test_the_handover_says_who_moves_next(browser: Any, server: LiveServer, lang
     page.wait_for_selector("#handover:not([hidden])")
     status = page.inner_text("#status").strip()
     assert status == {"en": "Player 2 to move.", "cs": "Na tahu je Hráč 2."}[lang]
-    assert page.inner_text("#handover-text") == {"en": "Pass the device to Player 2.", "cs": "Předejte zařízení hráči Hráč 2."}[lang]
+    assert page.inner_text("#handover-text") == {"en": "Pass the device to Player 2.", "cs": "Předejte zařízení: teď hraje Hráč 2."}[lang]
     assert page.locator("#board").is_hidden()
     page.click("#handover-ok")
     page.wait_for_function("!document.querySelector('#status').innerText.includes('2 to move') && "

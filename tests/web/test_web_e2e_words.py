@@ -181,7 +181,7 @@ def test_pass_and_play_by_the_players_names(browser: Any, server: LiveServer) ->
             page.locator(".slot.selectable").first.click()
         page.wait_for_function(f"document.querySelector('#table').dataset.ply !== '{ply}'")
     page.wait_for_selector("#handover:not([hidden])")
-    assert plain(page.inner_text("#handover-text")) == "Předejte zařízení hráči Bořek."
+    assert plain(page.inner_text("#handover-text")) == "Předejte zařízení: teď hraje Bořek."
     page.click("#handover-ok")
     page.wait_for_function("document.querySelector('#status').innerText.includes('Bořek\u2069, jste na tahu.')")
     assert page.locator("#log .who").all_inner_texts() == ["\u2068Ann\u2069:", "\u2068Ann\u2069:"]

@@ -118,3 +118,14 @@ def test_persian_translations_write_persian_digits() -> None:
     texts = {key: " ".join([text] if isinstance(text, str) else text) for key, text in fa.items()}
     assert [(key, text) for key, text in texts.items() if re.search(r"[0-9]|[A-Za-z]\{(n|flag)\}", text)] == []
     assert i18n.number("fa", 1204) == "۱۲۰۴" and i18n.number("cs", 12) == "12"
+
+
+def test_czech_leaves_a_persons_name_in_the_nominative() -> None:
+    """A name cannot be declined (a typed one, nor "Hráč 2", "Bot (Snadný)" as the page writes
+    them), so no Czech sentence puts one where a case is asked for, as after "hráči" ("Předejte
+    zařízení hráči Hráč 2." read "to player Player 2")."""
+    declined = re.compile(r"\b(hráči|hráče|hráčem|hráčovi|soupeři|soupeře|soupeřem)\s+\{name\}")
+    wrong = {key: text for key, text in i18n.catalog_dict("cs").items()
+             for form in ([text] if isinstance(text, str) else text) if declined.search(form)}
+    assert wrong == {}
+    assert i18n.gettext("cs", "Pass the device to {name}.") == "Předejte zařízení: teď hraje {name}."
