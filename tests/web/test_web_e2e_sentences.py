@@ -455,6 +455,49 @@ def test_czech_prompt_puts_the_card_in_the_accusative(browser: Any, server: Live
     assert page.errors == []
 
 
+def test_czech_proofs_decline_formations_and_agree_with_them(browser: Any, server: LiveServer) -> None:  # noqa: F811
+    """A proof names formations in the form its Czech sentence asks for, with "your" and "their"
+    agreeing with the formation's gender: "vaše šarvátka", "vaši barvu", "soupeřova postupka",
+    "by dala šarvátku", never "váš šarvátka"; masculine ones stay "váš klín"."""
+    page = new_page(browser, viewport={"width": 1280, "height": 900})
+    page.goto(f"{server.base}/?lang=cs")
+    page.wait_for_selector("#ruleset option", state="attached")
+    formation = lambda name, total: {"code": "a_formation", "params": {"formation": name, "sum": total},  # noqa: E731
+                                     "words": "a {formation} ({sum})"}
+    reasons = [
+        {"code": "beats", "params": {"mine": formation("skirmish", 17), "theirs": formation("wedge", 12)},
+         "words": "both complete: your {mine} beats {theirs}"},
+        {"code": "beaten", "params": {"theirs": formation("skirmish", 17), "mine": formation("phalanx", 12)},
+         "words": "both complete: their {theirs} beats your {mine}"},
+        {"code": "unbeatable", "params": {"mine": formation("skirmish", 17)}, "words": "no unseen troop cards can beat your {mine}"},
+        {"code": "unbeatable", "params": {"mine": formation("wedge", 27)}, "words": "no unseen troop cards can beat your {mine}"},
+        {"code": "never_completed", "params": {"mine": formation("skirmish", 17)},
+         "words": "their side can never be completed: your {mine} wins"},
+        {"code": "beating", "params": {"cards": "R5 R6", "theirs": formation("skirmish", 17), "mine": formation("host", 12)},
+         "words": "{cards} would make {theirs}, beating your {mine}"},
+        {"code": "stronger", "params": {"cards": "R5", "formation": "skirmish", "a": 19, "b": 17},
+         "words": "{cards} would make a stronger {formation} ({a} > {b})"},
+    ]
+    said = page.evaluate("""(reasons) => import('/static/reasons.js').then((m) => {
+        const out = reasons.map((r) => m.reasonWords(r, 'battleline'));
+        m.setFormationNames(['Sum', 'Run', 'Colour', 'Three of a Kind', 'Colour Run']);  // Schotten Totten's
+        out.push(m.reasonWords(reasons[2], 'battleline'), m.reasonWords(reasons[1], 'battleline'));
+        m.setFormationNames(null);
+        return out; })""", reasons)
+    assert said == [
+        "obě strany úplné: vaše šarvátka (17) poráží klín (12)",
+        "obě strany úplné: soupeřova šarvátka (17) poráží váš čtverec (12)",
+        "žádné neviděné jednotky neporazí vaši šarvátku (17)",
+        "žádné neviděné jednotky neporazí váš klín (27)",
+        "soupeřova strana už nemůže být dokončena: vaše šarvátka (17) vyhrává",
+        "červená 5, červená 6 by daly šarvátku (17), což poráží váš zmatek (12)",
+        "červená 5 by dala silnější šarvátku (19 > 17)",
+        "žádné neviděné jednotky neporazí vaši postupku (17)",
+        "obě strany úplné: soupeřova postupka (17) poráží vaši trojici (12)",
+    ]
+    assert page.errors == []
+
+
 # --- item 19: card faces in each language ---------------------------------------------------------------
 
 TACTICS = ["AL", "DA", "CC", "SB", "FO", "MU", "SC", "RE", "DE", "TR"]

@@ -91,11 +91,13 @@ SCHOTTEN_FORMATIONS = ("Colour Run", "Three of a Kind", "Colour", "Run", "Sum")
 def _proofs_in_schotten_words(page: Any, lang: str) -> None:
     """Each proof and counter-example note on the table names the combinations as Schotten
     Totten does, in the page's language (never Battle Line's wedge or host)."""
-    from frontlines.web.i18n import gettext
+    from frontlines.web.i18n import FORMATION_PLACEHOLDERS, cases_used, gettext, pgettext
 
     notes = page.locator(".flag-col .proof, .flag-col .counter .reason").all_inner_texts()
     assert notes
-    own = [gettext(lang, w).lower() for w in SCHOTTEN_FORMATIONS]
+    # each in any form a sentence may ask of it (Czech "vaši barvu")
+    own = [form.lower() for w in SCHOTTEN_FORMATIONS
+           for form in (gettext(lang, w), *(pgettext(lang, c, w) for c in cases_used(lang, FORMATION_PLACEHOLDERS)))]
     foreign = [gettext(lang, w).lower() for w in BATTLE_LINE_FORMATIONS if gettext(lang, w).lower() not in own]
     for note in notes:
         assert any(w in note.lower() for w in own), note

@@ -129,3 +129,67 @@ def test_czech_leaves_a_persons_name_in_the_nominative() -> None:
              for form in ([text] if isinstance(text, str) else text) if declined.search(form)}
     assert wrong == {}
     assert i18n.gettext("cs", "Pass the device to {name}.") == "Předejte zařízení: teď hraje {name}."
+
+
+# Every Czech sentence of a proof that names a formation, with the form each formation
+# placeholder takes, as read by a Czech speaker: "your"/"their" agree with the formation's
+# gender (váš klín, vaše šarvátka; soupeřův zástup, soupeřova postupka), an object is in the
+# accusative (vaši šarvátku), a formation before a colon or in brackets stays nominative.
+FORMATION_PLACEHOLDER = re.compile(r"\{(formation|mine|theirs|what)(?::(\w+))?\}")
+CZECH_FORMATION_FORMS: dict[str, dict[str, str]] = {
+    "both complete: your {mine} beats {theirs}": {"mine": "your_nominative", "theirs": "accusative"},
+    "both complete: their {theirs} beats your {mine}": {"theirs": "their_nominative", "mine": "your_accusative"},
+    "their side can never be completed: your {mine} wins": {"mine": "your_nominative"},
+    "no unseen troop cards can beat your {mine}": {"mine": "your_accusative"},
+    "no unseen clan cards can beat your {mine}": {"mine": "your_accusative"},
+    "{cards} would make {theirs}, beating your {mine}": {"theirs": "accusative", "mine": "your_accusative"},
+    "{cards} would make a stronger {formation} ({a} > {b})": {"formation": "accusative"},
+    "tie at {what}: you completed first": {"what": "nominative"},
+    "tie at {what}: you completed second": {"what": "nominative"},
+    "{formation} ({sum})": {"formation": "nominative"},
+    "a {formation} ({sum})": {"formation": "nominative"},
+    "{formation} {sum}": {"formation": "nominative"},
+    "{formation}, sum {sum}": {"formation": "nominative"},
+    "tactics limit: tactics cards played, you {mine} and your opponent {theirs}; you may never lead by two": {
+        "mine": "nominative", "theirs": "nominative"},  # counts, not formations
+    "If it ended now: you {total} (countries {countries}, hand {hand}); {name} {theirs} from countries, their hand unseen.": {
+        "theirs": "nominative"},  # War Machine's points
+}
+
+
+def test_each_czech_proof_puts_its_formation_in_the_right_form() -> None:
+    """Every Czech sentence with a formation in it says which form it takes, and that form is
+    the one the sentence governs (CZECH_FORMATION_FORMS, read once by a person); no Czech
+    sentence writes a possessive of its own before one ("váš {mine}" read "váš šarvátka")."""
+    cs = i18n.catalog_dict("cs")
+    found: dict[str, dict[str, str]] = {}
+    for key, text in cs.items():
+        if i18n.CONTEXT_SEP in key:
+            continue
+        for form in [text] if isinstance(text, str) else text:
+            assert not re.search(r"\b(váš|vaše|vaši|soupeřův|soupeřova)\s+\{(mine|theirs|formation|what)", form), form
+            for m in FORMATION_PLACEHOLDER.finditer(form):
+                found.setdefault(key, {})[m.group(1)] = m.group(2) or "nominative"
+    assert found == CZECH_FORMATION_FORMS
+
+
+def test_every_formation_word_has_each_form_a_czech_proof_asks_for() -> None:
+    """Each form a Czech proof asks of a formation exists for every formation word, every
+    ruleset's names and the engine's: feminine ones take "vaše"/"vaši"/"soupeřova" and their
+    own accusative (šarvátku, barvu, trojici, barevnou postupku), masculine ones "váš"."""
+    forms = i18n.cases_used("cs", i18n.FORMATION_PLACEHOLDERS)
+    assert forms == ["accusative", "their_nominative", "your_accusative", "your_nominative"]
+    words = i18n.formation_words()
+    assert {"Wedge", "Skirmish Line", "Colour Run", "Three of a Kind", "Rabble", "wedge", "fog sum"} <= set(words)
+    for form in forms:
+        for word in words:
+            assert i18n.translated("cs", i18n.InContext(form, word)), (form, word)
+    said = {w: [i18n.pgettext("cs", f, w) for f in forms] for w in ("Wedge", "Skirmish Line", "Colour Run", "Three of a Kind")}
+    assert said == {
+        "Wedge": ["klín", "soupeřův klín", "váš klín", "váš klín"],
+        "Skirmish Line": ["šarvátku", "soupeřova šarvátka", "vaši šarvátku", "vaše šarvátka"],
+        "Colour Run": ["barevnou postupku", "soupeřova barevná postupka", "vaši barevnou postupku", "vaše barevná postupka"],
+        "Three of a Kind": ["trojici", "soupeřova trojice", "vaši trojici", "vaše trojice"],
+    }
+    # the card words are asked for in the accusative alone: formations' forms are theirs only
+    assert i18n.cases_used("cs") == ["accusative"]

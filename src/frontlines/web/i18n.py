@@ -328,28 +328,52 @@ def card_words() -> list[str]:
     return list(words)
 
 
-def cases_used(code: str) -> list[str]:
-    """The grammatical cases ``code``'s translations put a word in ({card:accusative})."""
+# The placeholders that hold a card's name, and those that hold a formation's (a proof's
+# {mine} and {theirs} are phrases around a formation's name: "{formation} ({sum})").
+CARD_PLACEHOLDERS = ("card", "cards", "tactic")
+FORMATION_PLACEHOLDERS = ("formation", "mine", "theirs", "what")
+
+
+def formation_words() -> list[str]:
+    """The English words a proof names a formation by, which a template may put in a form of
+    its own: every ruleset's formation names, and the engine's rank words and Fog's sum where a
+    view names none."""
+    from frontlines.games.battleline.formations import FOG_NAME, RANK_NAMES
+    from frontlines.games.battleline.rules import FORMATION_NAMES
+
+    words: dict[str, None] = {}
+    for names in FORMATION_NAMES.values():
+        words.update(dict.fromkeys(names))
+    words.update(dict.fromkeys(RANK_NAMES[rank] for rank in sorted(RANK_NAMES)))
+    words[FOG_NAME] = None
+    return list(words)
+
+
+def cases_used(code: str, held: tuple[str, ...] = CARD_PLACEHOLDERS) -> list[str]:
+    """The forms ``code``'s translations ask of the words in the placeholders ``held``:
+    grammatical cases ({card:accusative}), and for formations also forms with a possessive
+    that agrees with them ({mine:your_accusative}: Czech "vaši šarvátku")."""
     if code == DEFAULT or code not in LANGUAGES:
         return []
     used: set[str] = set()
     for text in catalog_dict(code).values():
         for form in [text] if isinstance(text, str) else text:
-            used.update(m.group(2) for m in PLACEHOLDER.finditer(form) if m.group(2))
+            used.update(m.group(2) for m in PLACEHOLDER.finditer(form) if m.group(2) and m.group(1) in held)
     return [c for c in CASES if c in used] + sorted(used - set(CASES))
 
 
 def context_messages(code: str = DEFAULT) -> list[InContext]:
     """The messages in a context: what the scripts ask for (``tc("colour letter", "R")``),
-    and each card word in every case ``code``'s templates use (Czech declines its card names:
-    "Vyberte vlajku pro červenou 4")."""
+    each card word in every case ``code``'s templates use (Czech declines its card names:
+    "Vyberte vlajku pro červenou 4"), and each formation word in every form they ask of it."""
     found: dict[InContext, None] = {}
     for path in _scripts():
         for m in _JS_CONTEXT.finditer(path.read_text(encoding="utf-8")):
             found[InContext(_unescape(m.group(1)), _unescape(m.group(2)))] = None
-    for case in cases_used(code):
-        for word in card_words():
-            found[InContext(case, word)] = None
+    for held, words in ((CARD_PLACEHOLDERS, card_words()), (FORMATION_PLACEHOLDERS, formation_words())):
+        for case in cases_used(code, held):
+            for word in words:
+                found[InContext(case, word)] = None
     return list(found)
 
 

@@ -20,21 +20,23 @@ export async function loadCatalog() {
 }
 
 /** Fill `{name}` placeholders with `params`; `{name:accusative}` asks for a word's case form
- * (a Word's; any other value is the same in every case). */
-function fill(s, params) {
+ * (a Word's; any other value is the same in every case). A placeholder without a case takes
+ * `inherited`, the case the sentence around this one asks of it: a phrase declines its words
+ * ("{formation} ({sum})" in the accusative: "šarvátku (17)"). */
+function fill(s, params, inherited = "") {
   if (!params) return s;
   return s.replace(/\{(\w+)(?::(\w+))?\}/g, (whole, key, grammaticalCase) => {
     if (!Object.prototype.hasOwnProperty.call(params, key)) return whole;
     const v = params[key];
-    return v instanceof Word ? v.form(grammaticalCase || "") : String(v);
+    return v instanceof Word ? v.form(grammaticalCase || inherited) : String(v);
   });
 }
 
-/** Translate `msg` and fill `{name}` placeholders. */
-export function t(msg, params) {
+/** Translate `msg` and fill `{name}` placeholders (`inherited`: see fill). */
+export function t(msg, params, inherited = "") {
   const own = placeWords && placeWords[msg];
   const found = own ? catalog[own] : catalog[msg];
-  return fill(typeof found === "string" && found ? found : own || msg, params);
+  return fill(typeof found === "string" && found ? found : own || msg, params, inherited);
 }
 
 // The page language's plural categories, in the order of its catalog's plural forms (the
@@ -52,12 +54,12 @@ function pluralForm(n) {
  * msgid and msgid_plural), `count` the number that picks the form by the page language's own
  * rule (Czech: 1, 2-4, 5 and more); `{n}` is the count in the page's digits unless `params`
  * say otherwise. */
-export function tn(one, other, count, params) {
+export function tn(one, other, count, params, inherited = "") {
   const own = placeWords && (placeWords[one] || placeWords[other]) ? [placeWords[one] || one, placeWords[other] || other] : [one, other];
   const forms = catalog[own[0]];
   const s = Array.isArray(forms) ? forms[Math.min(pluralForm(count), forms.length - 1)]
     : own[count === 1 ? 0 : 1];
-  return fill(s, { n: num(count), ...params });
+  return fill(s, { n: num(count), ...params }, inherited);
 }
 
 /** `msg` in a context (gettext's msgctxt): a card word in a case ("accusative"), a colour's
