@@ -29,14 +29,14 @@ from frontlines.games import all_rulesets, new_state
 PLIES = 20
 
 
-def positions(ruleset: str, count: int) -> list[View]:
-    """Views of the player to move, ``PLIES`` heuristic actions into seeded games."""
+def positions(ruleset: str, count: int, plies: int = PLIES) -> list[View]:
+    """Views of the player to move, ``plies`` heuristic actions into seeded games."""
     out: list[View] = []
     seed = 0
     while len(out) < count:
         state = new_state(ruleset, seed=seed)
         bot = HeuristicBot(seed=seed)
-        for _ in range(PLIES):
+        for _ in range(plies):
             if state.is_terminal():
                 break
             player = state.current_player()
