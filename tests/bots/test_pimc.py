@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import sys
 import types
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -168,3 +169,34 @@ def test_net_judges_the_leaves_where_there_is_one(monkeypatch: pytest.MonkeyPatc
     st_bot = make_bot("pimc:deals=2,net=1", seed=2)
     st_bot.choose(other.view(other.current_player()))
     assert st_bot.info()["evaluation"] == "heuristic"  # no weights for that ruleset
+
+
+def test_the_late_settings_hold_from_late_from_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    used: list[PimcParams] = []
+    real = pimc.judge
+
+    def spy(view: View, actions: Any, params: PimcParams, *args: Any, **kwargs: Any) -> pimc.Judged:
+        used.append(params)
+        return real(view, actions, replace(params, deals=1), *args, **kwargs)
+
+    monkeypatch.setattr(pimc, "judge", spy)
+    state = new_state("battleline-basic", seed=3)
+    policy = policy_for("battleline-basic")
+    rng = random.Random(3)
+    bot = make_bot("pimc:follow=0,late_follow=2,late_replies=0,late_deals=50,late_from=0.5", seed=1)
+    progress = []
+    while not state.is_terminal():
+        player = state.current_player()
+        assert player is not None
+        view = state.view(player)
+        legal = view.legal_actions()
+        if player == 0 and len(legal) > 1 and policy.forced(view, legal) is None:
+            used.clear()
+            bot.choose(view)
+            if used:
+                progress.append((policy.progress(view), used[0]))
+        state.apply(policy.choose(view, rng))
+    assert any(p < 0.5 for p, _ in progress) and any(p >= 0.5 for p, _ in progress)
+    for p, params in progress:
+        late = p >= 0.5
+        assert (params.follow, params.replies, params.deals) == ((2, 0, 50) if late else (0, 4, 32))

@@ -37,7 +37,10 @@ from frontlines.bots.heuristic import GamePolicy, outcome_value, policy_for
 from frontlines.bots.ismcts import _stable_seed
 from frontlines.core.game import Action, State, View
 
-INTEGER_PARAMS = frozenset({"deals", "width", "all_below", "replies", "follow", "eval_hand", "net", "endgame", "endgame_nodes"})
+INTEGER_PARAMS = frozenset({
+    "deals", "width", "all_below", "replies", "follow", "eval_hand", "net", "endgame", "endgame_nodes", "late_follow",
+    "late_replies", "late_deals",
+})
 REPLY_RULES = ("min", "own")
 RANKINGS = ("full", "cheap")
 
@@ -53,6 +56,10 @@ class PimcParams:
     reply: str = "min"  # which of them it plays: min (worst for me by my evaluation) or own (its evaluation)
     follow: int = 0  # then my heuristic's best N answers in the deal, the best kept (0: evaluate there)
     rank: str = "full"  # how replies and answers are picked: the full heuristic's ranking, or cheap patterns
+    late_from: float = 0.6  # share of the game played (the policy's ``progress``) from which the late settings hold
+    late_follow: int = -1  # ``follow`` late in the game (-1: unchanged)
+    late_replies: int = -1  # ``replies`` late in the game (-1: unchanged)
+    late_deals: int = 0  # ``deals`` late in the game (0: unchanged)
     eval_hand: int = 1  # 1: my evaluation reads the opponent's hand of the deal
     net: int = 0  # 1: the learned flag network judges the leaves where it covers the ruleset (needs numpy)
     endgame: int = 1  # 1: solve exactly where nothing hidden is left (Battle Line family, both decks empty)
@@ -62,11 +69,26 @@ class PimcParams:
     def __reduce__(self) -> tuple[type[PimcParams], tuple[Any, ...]]:
         return PimcParams, tuple(getattr(self, f.name) for f in fields(self))
 
+    def late(self) -> bool:
+        """Whether a late-game setting differs from the rest of the game."""
+        return self.late_follow >= 0 or self.late_replies >= 0 or self.late_deals > 0
+
+    def for_late_game(self) -> PimcParams:
+        """These params with the late-game settings in force."""
+        return replace(
+            self,
+            follow=self.follow if self.late_follow < 0 else self.late_follow,
+            replies=self.replies if self.late_replies < 0 else self.late_replies,
+            deals=self.late_deals or self.deals,
+        )
+
     def check(self) -> None:
-        if not 1 <= self.deals <= 100_000:
-            raise ValueError(f"pimc deals must be 1-100000, not {self.deals}")
+        if not 1 <= self.deals <= 100_000 or not 0 <= self.late_deals <= 100_000:
+            raise ValueError(f"pimc deals must be 1-100000 and late_deals 0-100000, not {self.deals} and {self.late_deals}")
         if self.width < 0 or self.all_below < 0 or self.replies < 0 or self.follow < 0:
             raise ValueError("pimc width, all_below, replies and follow must be >= 0")
+        if self.late_follow < -1 or self.late_replies < -1 or not self.late_from >= 0:
+            raise ValueError("pimc late_follow and late_replies must be >= -1 (-1: unchanged), late_from >= 0")
         if self.rank not in RANKINGS:
             raise ValueError(f"pimc rank must be one of {', '.join(RANKINGS)}, not {self.rank!r}")
         if self.reply not in REPLY_RULES:
@@ -353,6 +375,8 @@ class PimcBot(Bot):
             return action
         seed = _stable_seed(self._seed, self._game_seed, view.to_notation())
         params = replace(self.params, time=decision_seconds(self.params.time, clock))
+        if params.late() and policy.progress(view) >= params.late_from:
+            params = params.for_late_game()
         if params.endgame:
             from frontlines.bots.endgame import solve_view
 
