@@ -200,3 +200,46 @@ def test_the_late_settings_hold_from_late_from_on(monkeypatch: pytest.MonkeyPatc
     for p, params in progress:
         late = p >= 0.5
         assert (params.follow, params.replies, params.deals) == ((2, 0, 50) if late else (0, 4, 32))
+
+
+def _deck_of(size: int, seed: int) -> View | None:
+    """A heuristic self-play game of battleline-basic at the first choice with ``size`` troops
+    left to draw, as its mover sees it (None where the game ends before)."""
+    state = new_state("battleline-basic", seed=seed)
+    policy = policy_for("battleline-basic")
+    rng = random.Random(seed)
+    while not state.is_terminal():
+        view = state.view(state.current_player())
+        legal = view.legal_actions()
+        if view.tsize == size and len(legal) > 1 and policy.forced(view, legal) is None:  # type: ignore[attr-defined]
+            return view
+        state.apply(policy.choose(view, rng))
+    return None
+
+
+def test_small_decks_are_solved_exactly_in_each_deal() -> None:
+    from frontlines.bots.endgame import exact_value
+
+    policy = policy_for("battleline-basic")
+    for seed in range(40):
+        view = _deck_of(1, seed)
+        if view is None:
+            continue
+        me = view.viewer
+        assert me is not None
+        actions = view.legal_actions()[:6]
+        params = PimcParams(deals=2, exact_deck=1, exact_nodes=1_000_000)
+        judged = judge(view, actions, params, seed=5, policy=policy)
+        if len({v for row in judged.values for v in row}) < 2:
+            continue  # decided whatever is played: no test of anything
+        for k in range(2):
+            deal = policy.determinise(view, random.Random(pimc._stable_seed(5, "deal", k)))
+            for i, action in enumerate(actions):
+                child = deal.clone()
+                child.apply(action)
+                assert judged.values[i][k] == exact_value(child, me, 1_000_000)  # type: ignore[arg-type]
+        # over the budget, lines are judged as usual: by the evaluation, not 0, 1/2 or 1
+        rough = judge(view, actions, replace(params, exact_nodes=1), seed=5, policy=policy)
+        assert any(v not in (0.0, 0.5, 1.0) for row in rough.values for v in row)
+        return
+    pytest.fail("no undecided position with one card to draw")

@@ -163,6 +163,19 @@ def solve(state: BattleLineState, nodes: int, deadline: float | None = None,
         return None
 
 
+def exact_value(state: BattleLineState, player: int, nodes: int,
+                table: dict[tuple[Any, ...], tuple[float, float]] | None = None) -> float | None:
+    """``player``'s exact value of the full ``state`` (1, 0.5 or 0: every card's place known,
+    the decks' order included), or ``None`` when it takes more than ``nodes`` nodes. A
+    search that solves many positions of one deal shares their ``table``."""
+    if state.out is not None:
+        return outcome_value(state.out, player)
+    try:
+        return Solver(player, nodes, None, table).value(state, -1.0, 2.0)
+    except _OutOfBudget:
+        return None
+
+
 def solve_view(view: View, nodes: int, seconds: float | None = None,
                table: dict[tuple[Any, ...], tuple[float, float]] | None = None) -> Solved | None:
     """:func:`solve` from a player's view where it hides nothing that matters (:func:`exact`), else ``None``."""

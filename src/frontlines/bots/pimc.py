@@ -30,16 +30,17 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, fields, replace
-from typing import Any
+from typing import Any, cast
 
 from frontlines.bots.base import Bot, Clock, decision_seconds
 from frontlines.bots.heuristic import GamePolicy, outcome_value, policy_for
 from frontlines.bots.ismcts import _stable_seed
 from frontlines.core.game import Action, State, View
+from frontlines.games.battleline.state import BattleLineState
 
 INTEGER_PARAMS = frozenset({
     "deals", "width", "all_below", "replies", "follow", "eval_hand", "net", "endgame", "endgame_nodes", "late_follow",
-    "late_replies", "late_deals",
+    "late_replies", "late_deals", "exact_deck", "exact_nodes",
 })
 REPLY_RULES = ("min", "own")
 RANKINGS = ("full", "cheap")
@@ -64,6 +65,8 @@ class PimcParams:
     net: int = 0  # 1: the learned flag network judges the leaves where it covers the ruleset (needs numpy)
     endgame: int = 1  # 1: solve exactly where nothing hidden is left (Battle Line family, both decks empty)
     endgame_nodes: int = 200_000  # node budget of the exact endgame search
+    exact_deck: int = 0  # solve each deal exactly (perfect information) once its decks hold at most this many cards
+    exact_nodes: int = 5_000  # node budget of one such solve (over it, the line is judged as usual)
     time: float | None = None  # seconds: a safety cap, not a budget
 
     def __reduce__(self) -> tuple[type[PimcParams], tuple[Any, ...]]:
@@ -95,8 +98,8 @@ class PimcParams:
             raise ValueError(f"pimc reply must be one of {', '.join(REPLY_RULES)}, not {self.reply!r}")
         if self.eval_hand not in (0, 1) or self.endgame not in (0, 1) or self.net not in (0, 1):
             raise ValueError("pimc eval_hand, net and endgame must be 0 or 1")
-        if self.endgame_nodes < 1:
-            raise ValueError("pimc endgame_nodes must be >= 1")
+        if self.endgame_nodes < 1 or self.exact_nodes < 1 or self.exact_deck < 0:
+            raise ValueError("pimc endgame_nodes and exact_nodes must be >= 1, exact_deck >= 0")
         if self.time is not None and not self.time > 0:
             raise ValueError(f"pimc time must be positive, not {self.time}")
 
@@ -177,13 +180,30 @@ class Line:
         self.policy = policy
         self.params = params
         self.me = me
+        # the transposition table of the deal being expanded, where it is solved exactly
+        self.exact: dict[tuple[Any, ...], tuple[float, float]] | None = None
+
+    def solve_exactly(self, deal: State) -> None:
+        """Have the lines of ``deal`` solved exactly where its decks hold at most
+        ``exact_deck`` cards (a Battle Line family deal: every card's place is known in it)."""
+        self.exact = None
+        if (self.params.exact_deck and isinstance(deal, BattleLineState)
+                and len(deal.tdeck) + len(deal.xdeck) <= self.params.exact_deck):
+            self.exact = {}
 
     def expand(self, deal: State, action: Action, rng: random.Random) -> Leaf | list[Reply]:
         """Playing ``action`` in ``deal`` (not changed): a leaf where the opponent has no
-        reply to choose, else the opponent's replies."""
+        reply to choose or the deal is solved exactly (``exact_deck``), else the opponent's
+        replies."""
         me, policy = self.me, self.policy
         state = deal.clone()
         state.apply(action)
+        if self.exact is not None:
+            from frontlines.bots.endgame import exact_value
+
+            solved = exact_value(cast(BattleLineState, state), me, self.params.exact_nodes, self.exact)
+            if solved is not None:
+                return solved
         _finish_turn(state, me, policy, rng)
         if state.is_terminal():
             return outcome_value(state.outcome(), me)
@@ -318,6 +338,7 @@ def judge(
         lines: list[list[Leaf | list[Reply]]] = []
         for k in range(done, min(params.deals, done + BATCH_DEALS)):
             deal = policy.determinise(view, random.Random(_stable_seed(seed, "deal", k)))
+            line.solve_exactly(deal)
             # the same generator for every candidate on this deal: the heuristic's choices
             # down the line, and their sampled futures, are alike
             lines.append([line.expand(deal, action, random.Random(_stable_seed(seed, "line", k))) for action in actions])
