@@ -14,8 +14,15 @@ One decision:
    that deal*, where it knows its hand: its heuristic's best ``replies`` moves are tried
    and the one it would pick is kept (``reply=min``: the worst for me by my evaluation;
    ``reply=own``: the best for it by its own evaluation of its information), then my
-   provable claims, then the evaluation of the position from my side.
+   provable claims, then the evaluation of the position from my side (with ``follow``, the
+   best of my heuristic's best answers first). The leaves of a batch of deals are
+   evaluated in one call: the heuristic's evaluation, or the learned flag network with
+   ``net=1``. Late in the game (``late_*``) the lines may go deeper; once the decks are
+   nearly empty (``exact_deck``) each line is solved exactly in its deal.
 4. *Choice.* The candidate with the best mean over the deals.
+
+Once both decks are empty nothing is hidden and the exact endgame decides
+(:mod:`frontlines.bots.endgame`).
 
 Budgets are work units (deals and candidates), so a seed gives the same move whatever the
 load; ``time`` is only a safety cap (the deals played by every candidate when it strikes
