@@ -34,8 +34,10 @@ from frontlines.games.battleline.state import BattleLineState
 MISTAKE = 0.07
 BLUNDER = 0.15
 # What a review spends per decision unless told otherwise: the candidates and deals of a
-# quick search (a game of some 50 decisions reviews in seconds).
-REVIEW_PARAMS = PimcParams(deals=24, width=6)
+# quick search (a game of some 50 decisions reviews in seconds), judged by the learned flag
+# network where it covers the ruleset (its win chances are the better calibrated), else by
+# the heuristic's evaluation.
+REVIEW_PARAMS = PimcParams(deals=24, width=6, net=1)
 
 
 @dataclass(frozen=True)
