@@ -22,6 +22,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "selfplay": ("frontlines.commands.selfplay", "bots play each other and print the result and the record"),
     "bot": ("frontlines.commands.bot", "run a built-in bot as an external engine on stdin/stdout"),
     "arena": ("frontlines.commands.arena", "matches among bots, with ratings and confidence intervals"),
+    "train": ("frontlines.commands.train", "train the flag network's weights (self-play; seeded, resumable)"),
     "bench": ("frontlines.commands.bench", "speed figures: random games/s, proofs/s, ISMCTS iterations/s"),
     "rules": ("frontlines.commands.rules", "list rulesets and their options"),
     "record": ("frontlines.commands.record", "check, replay, convert game records (text <-> JSON)"),

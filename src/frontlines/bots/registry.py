@@ -45,6 +45,8 @@ _DESCRIPTIONS: dict[str, str] = {
     "pimc": "perfect-information sampling with common random numbers: every candidate move judged on the same "
     "sampled deals against the opponent's best reply there; options deals=N, width=N, all_below=N, replies=N, "
     "reply=min|own, eval_hand=0|1, endgame=0|1, endgame_nodes=N, time=SECONDS (a safety cap)",
+    "netply": "the flag network one ply deep (Battle Line family, needs numpy: frontlines[ai]); options "
+    "temperature=T, epsilon=E, draws=N, weights=FILE",
     "cmd": "external engine: cmd:<command line> (or cmd:proto=NAME:<command line>)",
     "openspiel": "an OpenSpiel search (extra frontlines[rl]): openspiel:ismcts or openspiel:mcts, options "
     "simulations=N, uct_c=C, rollouts=N, world_samples=N (ismcts)",
@@ -228,6 +230,13 @@ def make_bot(spec: str | BotSpec, seed: int | None = None, *, protocol: str = DE
         from frontlines.bots.pimc import PimcBot
 
         bot = PimcBot(seed=seed, params=pimc_params(options))
+        if options:
+            bot.name = text
+        return bot
+    if name == "netply":
+        from frontlines.bots.net.player import make_netply
+
+        bot = make_netply(options, seed)
         if options:
             bot.name = text
         return bot

@@ -1,0 +1,250 @@
+"""``frontlines train``'s pipeline: from nothing to shipped weights, seeded and resumable.
+
+Stages, each product kept in the state folder (``--state``, outside the repository) as
+soon as it is made, so a stopped run goes on where it stopped and makes the same weights
+as one that was not stopped:
+
+1. **games**: heuristic self-play (``data.heuristic_game``), in shards of ``shard``
+   games; each shard holds the records and the arrays of its kept positions (the facts
+   are taken while the game is played, so nothing is replayed).
+2. **supervised**: the flag tower on every flag's outcome, then the game value's scale
+   and correction head on the results (``train.fit``).
+3. **td**: rounds of TD(λ) self-play: the current network plays itself one ply deep
+   (``netply`` with a temperature), the λ-returns of its own values along each player's
+   positions are the targets, the network is fitted on them (with the first stage's
+   positions beside them, so that it does not drift from them).
+
+Every random choice comes from ``seed``; games and shards are numbered, and game *g* of
+a stage is dealt with a seed made from (``seed``, the stage, *g*).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from multiprocessing import get_context
+from pathlib import Path
+from typing import Any, TextIO
+
+import numpy as np
+
+from frontlines.bots.net.data import GameRecord, heuristic_game, play_game, read_records, write_records
+from frontlines.bots.net.model import HEAD, LAYOUT_HASH, TOWER, FlagNet
+from frontlines.bots.net.train import Arrays, Progress, arrays, fit, td_targets
+
+DEFAULT_STATE = Path(os.environ.get("FRONTLINES_TRAIN_STATE", "")) if os.environ.get("FRONTLINES_TRAIN_STATE") else None
+
+
+@dataclass
+class Plan:
+    """What one ``frontlines train`` run makes (the command's options)."""
+
+    ruleset: str
+    state: Path
+    seed: int = 1
+    games: int = 10_000  # heuristic self-play games
+    keep: float = 0.25  # share of candidate positions kept per game
+    hand_share: float = 0.5  # share of those also kept with the opponent's hand read (the search's deals)
+    shard: int = 500
+    hidden: tuple[int, int] = (64, 32)
+    embed: int = 32
+    epochs: int = 12
+    td_rounds: int = 6
+    td_games: int = 1000  # self-play games per round
+    td_lambda: float = 0.7
+    td_temperature: float = 0.3
+    td_epochs: int = 2
+    jobs: int = 1
+    progress: bool = True
+
+    def key(self, stage: str = "positions") -> str:
+        """What a stage's products depend on (a changed option makes new ones, beside the old)."""
+        parts: list[Any] = [self.ruleset, self.seed, self.keep, self.hand_share, LAYOUT_HASH]
+        if stage != "positions":
+            parts += [self.games, self.epochs, list(self.hidden), self.embed]
+        if stage == "td":
+            parts += [self.td_games, self.td_lambda, self.td_temperature, self.td_epochs]
+        return hashlib.sha256(json.dumps(parts).encode()).hexdigest()[:10]
+
+
+def _deal_seed(seed: int, stage: str, game: int) -> int:
+    return int.from_bytes(hashlib.sha256(f"{seed}:{stage}:{game}".encode()).digest()[:4], "big") & 0x7FFFFFFF
+
+
+def heuristic_seed(seed: int, game: int) -> int:
+    """The deal of heuristic self-play game ``game`` (its style follows from it too)."""
+    return seed * 100_000_000 + game
+
+
+def _play_heuristic(job: tuple[str, int, int, float, float]) -> tuple[GameRecord, Arrays]:
+    ruleset, seed, game, keep, hand_share = job
+    record = heuristic_game(ruleset, heuristic_seed(seed, game))
+    return record, arrays([record], keep, hand_share=hand_share)
+
+
+def _replay(job: tuple[list[GameRecord], float, float]) -> Arrays:
+    records, keep, hand_share = job
+    return arrays(records, keep, hand_share=hand_share)
+
+
+def _parallel(fn: Callable[[Any], Any], jobs_list: Sequence[Any], jobs: int) -> Iterable[Any]:
+    if jobs <= 1:
+        return map(fn, jobs_list)
+    pool = get_context("spawn" if sys.platform == "darwin" else "fork").Pool(jobs)
+    return _closing(pool, pool.imap(fn, jobs_list, chunksize=4))
+
+
+def _closing(pool: Any, it: Iterable[Any]) -> Iterable[Any]:
+    try:
+        yield from it
+    finally:
+        pool.close()
+        pool.join()
+
+
+def heuristic_shards(plan: Plan, out: TextIO) -> Arrays:
+    """Stage 1 (see the module text): every shard made or read back."""
+    folder = plan.state / plan.ruleset / "games"
+    folder.mkdir(parents=True, exist_ok=True)
+    parts: list[Arrays] = []
+    starts = range(0, plan.games, plan.shard)
+    bar = Progress("heuristic games", plan.games, quiet=not plan.progress)
+    for start in starts:
+        end = min(plan.games, start + plan.shard)
+        stem = f"h{plan.seed}-{start:07d}-{end:07d}"
+        records_path = folder / f"{stem}.jsonl.gz"
+        arrays_path = folder / f"{stem}-{plan.key()}.npz"
+        if records_path.exists() and arrays_path.exists():
+            parts.append(Arrays.load(arrays_path))
+            bar.step(end - start)
+            continue
+        if records_path.exists():  # records of another layout: replay them
+            records = read_records(records_path)
+            chunks = [(records[i : i + 25], plan.keep, plan.hand_share) for i in range(0, len(records), 25)]
+            pieces = []
+            for piece in _parallel(_replay, chunks, plan.jobs):
+                pieces.append(piece)
+                bar.step(min(25, len(records)))
+            part = Arrays.concat(pieces)
+        else:
+            jobs_list = [(plan.ruleset, plan.seed, g, plan.keep, plan.hand_share) for g in range(start, end)]
+            records, pieces = [], []
+            for record, piece in _parallel(_play_heuristic, jobs_list, plan.jobs):
+                records.append(record)
+                pieces.append(piece)
+                bar.step()
+            write_records(records_path, records)
+            part = Arrays.concat(pieces)
+        part.save(arrays_path)
+        parts.append(part)
+    data = Arrays.concat(parts)
+    print(f"heuristic self-play: {plan.games} games, {len(data)} positions", file=out)
+    return data
+
+
+def _meta(plan: Plan, **more: Any) -> dict[str, Any]:
+    return {
+        "rulesets": [plan.ruleset],
+        "command": plan_command(plan),
+        "seed": plan.seed,
+        "hidden": list(plan.hidden),
+        "embed": plan.embed,
+        **more,
+    }
+
+
+def plan_command(plan: Plan) -> str:
+    """The ``frontlines train`` command line that makes ``plan``'s weights."""
+    default = Plan(plan.ruleset, plan.state)
+    parts = ["frontlines train", f"--rules {plan.ruleset}"]
+    for name, flag in (
+        ("seed", "--seed"), ("games", "--games"), ("keep", "--keep"), ("epochs", "--epochs"),
+        ("td_rounds", "--td-rounds"), ("td_games", "--td-games"), ("td_lambda", "--td-lambda"),
+        ("td_temperature", "--td-temperature"), ("td_epochs", "--td-epochs"),
+    ):
+        value = getattr(plan, name)
+        if value != getattr(default, name):
+            parts.append(f"{flag} {value}")
+    if plan.hidden != default.hidden:
+        parts.append("--hidden " + ",".join(str(h) for h in plan.hidden))
+    return " ".join(parts)
+
+
+def supervised(plan: Plan, data: Arrays, out: TextIO) -> FlagNet:
+    """Stage 2: the tower on the flags' outcomes, then the head on the results."""
+    path = plan.state / plan.ruleset / f"supervised-{plan.key('supervised')}.npz"
+    if path.exists():
+        return FlagNet.load(path)
+    net = FlagNet.fresh(plan.seed, plan.hidden, plan.embed, head=plan.embed, meta=_meta(plan))
+    tower = fit(net, data, plan.seed, epochs=plan.epochs, game_weight=0.0, only=TOWER, progress=plan.progress)
+    head = fit(net, data, plan.seed, epochs=plan.epochs, flag_weight=0.0, only=HEAD, decay=1e-3, progress=plan.progress)
+    for name, report in (("flag tower", tower), ("game value", head)):
+        print(f"{name}: " + "; ".join(report.lines()), file=out)
+    net.meta.update(positions=len(data), games=plan.games, flag_loss=round(tower.flag_loss, 4),
+                    game_loss=round(head.game_loss, 4), stage="supervised")
+    net.save(path)
+    return net
+
+
+def td_round(plan: Plan, net: FlagNet, round_: int, base: Arrays, out: TextIO) -> FlagNet:
+    """Stage 3, one round: self-play with ``net``, its λ-returns, a fit on them."""
+    folder = plan.state / plan.ruleset / "td"
+    folder.mkdir(parents=True, exist_ok=True)
+    key = plan.key("td")
+    path = folder / f"td{round_:02d}-{key}.npz"
+    if path.exists():
+        return FlagNet.load(path)
+    weights = folder / f"td{round_:02d}-{key}-player.npz"
+    net.save(weights)
+    records_path = folder / f"td{round_:02d}-{key}-games.jsonl.gz"
+    if records_path.exists():
+        records = read_records(records_path)
+    else:
+        jobs_list = [(plan.ruleset, _deal_seed(plan.seed, f"td{round_}", g), str(weights), plan.td_temperature)
+                     for g in range(plan.td_games)]
+        bar = Progress(f"self-play round {round_}", len(jobs_list), quiet=not plan.progress)
+        records = []
+        for record in _parallel(_play_self, jobs_list, plan.jobs):
+            records.append(record)
+            bar.step()
+        write_records(records_path, records)
+    targets = td_targets(net, records, plan.td_lambda)
+    rng = np.random.default_rng(plan.seed + round_)
+    mix = base.take(rng.choice(len(base), size=min(len(base), len(targets)), replace=False)) if len(base) else base
+    data = Arrays.concat([targets, mix])
+    report = fit(net, data, plan.seed + round_, epochs=plan.td_epochs, patience=plan.td_epochs, progress=plan.progress)
+    wins = sum(1 for r in records if r.winner == 0) / max(1, len(records))
+    print(f"TD round {round_}: {len(records)} games (seat 0 won {wins:.1%}), {len(targets)} positions; "
+          + "; ".join(report.lines()), file=out)
+    net.meta.update(stage=f"td{round_}", td_games=net.meta.get("td_games", 0) + len(records),
+                    td_positions=net.meta.get("td_positions", 0) + len(targets))
+    net.save(path)
+    return net
+
+
+def _play_self(job: tuple[str, int, str, float]) -> GameRecord:
+    from frontlines.bots.net.player import NetPlyBot
+
+    ruleset, seed, weights, temperature = job
+    bots = [NetPlyBot(seed=seed, temperature=temperature, weights=weights),
+            NetPlyBot(seed=seed + 1, temperature=temperature, weights=weights)]
+    return play_game(ruleset, seed, bots, f"netply:temperature={temperature}")
+
+
+def run_plan(plan: Plan, out: TextIO = sys.stdout) -> Path:
+    """Every stage of ``plan`` (each skipped when its product is there); the final weights' path."""
+    started = time.monotonic()
+    data = heuristic_shards(plan, out)
+    net = supervised(plan, data, out)
+    for k in range(1, plan.td_rounds + 1):
+        net = td_round(plan, net, k, data, out)
+    final = plan.state / plan.ruleset / f"final-{plan.key('td')}-{plan.td_rounds}.npz"
+    if not final.exists():
+        net.meta.update(seconds_last_run=round(time.monotonic() - started))
+        net.save(final)
+    return final

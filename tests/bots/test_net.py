@@ -1,0 +1,305 @@
+"""The flag network (frontlines.bots.net): view-only facts, the exact combinator, the
+hand-written gradients, the weights file's checks, the labels of the data, training,
+the one-ply bot and its fallback without numpy."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+from typing import cast
+
+import pytest
+
+from frontlines.bots.heuristic import HeuristicBot, policy_for
+from frontlines.bots.heuristic_battleline import game_value
+from frontlines.bots.net import features
+from frontlines.bots.net.data import (
+    Afterstate,
+    GameRecord,
+    after_plays,
+    afterstates,
+    heuristic_game,
+    play_out,
+    positions,
+    read_records,
+    write_records,
+)
+from frontlines.games import new_state
+from frontlines.games.battleline.codes import NUM_FLAGS
+from frontlines.games.battleline.state import BattleLineState
+
+np = pytest.importorskip("numpy")
+
+from frontlines.bots.net.model import FlagNet, WeightsError, combine, stack  # noqa: E402
+from frontlines.bots.net.train import arrays, fit, td_targets  # noqa: E402
+from frontlines.bots.net.value import Evaluator  # noqa: E402
+
+
+def _midgame(ruleset: str, seed: int, moves: int = 30) -> BattleLineState:
+    state = cast(BattleLineState, new_state(ruleset, seed=seed))
+    bots = [HeuristicBot(seed=seed), HeuristicBot(seed=seed + 1)]
+    for _ in range(moves):
+        player = state.current_player()
+        assert player is not None
+        state.apply(bots[player].choose(state.view(player)))
+    return state
+
+
+@pytest.mark.parametrize("ruleset", ["battleline", "battleline-basic", "schotten-totten-tactics", "medieval"])
+def test_facts_read_only_the_players_view(ruleset: str) -> None:
+    """Every deal consistent with a player's view gives the same facts, and so does the
+    view itself: hidden cards are never read."""
+    state = _midgame(ruleset, 11)
+    for player in (0, 1):
+        got = features.facts(state, player)
+        assert len(got.flags) == NUM_FLAGS * features.FLAG_SIZE and len(got.glob) == features.GLOBAL_SIZE
+        assert len(got.places) == 70 and all(0 <= i < features.NUM_PLACES for i in got.places)
+        view = state.view(player)
+        same = features.facts(view, player)
+        assert (same.flags, same.glob, same.places, same.claimed) == (got.flags, got.glob, got.places, got.claimed)
+        rng = random.Random(5)
+        for _ in range(3):
+            other = cast(BattleLineState, view.sample(rng))
+            assert other.hands[1 - player] != state.hands[1 - player] or other.tdeck != state.tdeck
+            again = features.facts(other, player)
+            assert (again.flags, again.glob, again.places) == (got.flags, got.glob, got.places)
+    assert features.facts(state, 0).flags != features.facts(state, 1).flags
+
+
+def test_facts_of_a_card_played() -> None:
+    """A card played to flag 1 lies on my side there for me and on theirs for the other
+    player, and my side's count says one card."""
+    for seed in range(50):
+        s = cast(BattleLineState, new_state("battleline-basic", seed=seed))
+        me = s.current_player()
+        assert me is not None
+        tens = [c for c in (9, 19, 29, 39, 49, 59) if s.hands[me] >> c & 1]
+        if not tens:
+            continue
+        card = tens[0]
+        before = features.facts(s, me)
+        assert before.places[card] == card * features.NUM_LOCATIONS + features.MY_HAND
+        assert before.flags[0:5] == [1.0, 0.0, 0.0, 0.0, 0.0]  # nothing on my side of flag 1
+        s.apply(card * 9 + 0)  # the ten to flag 1
+        got = features.facts(s, me)
+        assert got.places[card] == card * features.NUM_LOCATIONS + features.MY_SIDE_AT + 0
+        assert got.flags[0:5] == [0.0, 1.0, 0.0, 0.0, 0.0]
+        theirs = features.facts(s, 1 - me)
+        assert theirs.places[card] == card * features.NUM_LOCATIONS + features.THEIR_SIDE_AT + 0
+        return
+    pytest.fail("no deal with a ten in the first player's hand")
+
+
+def test_combine_is_the_exact_game_rule() -> None:
+    """The combinator is the heuristic's exact sum over the 512 ways of sharing the flags,
+    and its derivative is the chance's per flag."""
+    rng = np.random.default_rng(2)
+    p = rng.random((5, 9))
+    p[0, 3] = 1.0
+    g, dg = combine(p)
+    for row in range(5):
+        value, weights = game_value(list(p[row]))
+        assert g[row] == pytest.approx(value, abs=1e-9)
+        for f in range(9):
+            if 0 < p[row, f] < 1:
+                assert dg[row, f] == pytest.approx(weights[f], abs=1e-5)
+
+
+def _batch(ruleset: str = "battleline", n: int = 12) -> object:
+    state = _midgame(ruleset, 7, 20)
+    items = []
+    rng = random.Random(3)
+    bots = [HeuristicBot(seed=1), HeuristicBot(seed=2)]
+    while len(items) < n and not state.is_terminal():
+        player = state.current_player()
+        assert player is not None
+        items.append(features.facts(state, rng.randrange(2)))
+        state.apply(bots[player].choose(state.view(player)))
+    return stack(items)
+
+
+def test_gradients_match_finite_differences() -> None:
+    b = cast("object", _batch())
+    net = FlagNet.fresh(1)
+    rng = np.random.default_rng(0)
+    for k in net.p:
+        net.p[k] = net.p[k].astype(np.float64)
+    net.p["wc2"] += rng.standard_normal(net.p["wc2"].shape) * 0.1
+    bb = cast("object", b)
+    bb.flags, bb.glob, bb.claimed = bb.flags.astype(np.float64), bb.glob.astype(np.float64), bb.claimed.astype(np.float64)  # type: ignore[attr-defined]
+    n = len(bb)  # type: ignore[arg-type]
+    yf = (rng.random((n, 9)) < 0.5).astype(float)
+    yg = (rng.random(n) < 0.5).astype(float)
+
+    def loss() -> tuple[float, dict[str, object], object]:
+        _, _, c = net.forward(bb, keep=True)  # type: ignore[arg-type]
+        t, m = c["tower"], bb.claimed < 0  # type: ignore[attr-defined]
+        lf = np.sum(np.where(m, -(yf * np.log(t) + (1 - yf) * np.log(1 - t)), 0))
+        v = 1 / (1 + np.exp(-c["z"]))
+        return float(lf + np.sum(-(yg * np.log(v) + (1 - yg) * np.log(1 - v)))), c, v
+
+    _, cache, v = loss()
+    m = bb.claimed < 0  # type: ignore[attr-defined]
+    grads = net.backward(bb, cache, np.where(m, cache["tower"] - yf, 0), v - yg)  # type: ignore[arg-type,operator]
+    for name in ("scale", "wc1", "w3", "w2", "w1f", "w1g", "b1"):
+        arr = net.p[name]
+        for _ in range(3):
+            ix = tuple(int(rng.integers(0, s)) for s in arr.shape)
+            old = arr[ix]
+            arr[ix] = old + 1e-6
+            up = loss()[0]
+            arr[ix] = old - 1e-6
+            down = loss()[0]
+            arr[ix] = old
+            assert (up - down) / 2e-6 == pytest.approx(float(grads[name][ix]), rel=1e-3, abs=1e-6), name
+    row = int(bb.places[0, 5])  # type: ignore[attr-defined]
+    old = net.p["emb"][row, 3]
+    net.p["emb"][row, 3] = old + 1e-6
+    up = loss()[0]
+    net.p["emb"][row, 3] = old - 1e-6
+    down = loss()[0]
+    net.p["emb"][row, 3] = old
+    assert (up - down) / 2e-6 == pytest.approx(float(grads["emb"][row, 3]), rel=1e-3, abs=1e-6)
+
+
+def test_weights_round_trip_and_refusals(tmp_path: Path) -> None:
+    net = FlagNet.fresh(4, meta={"rulesets": ["battleline-basic"], "games": 10})
+    path = tmp_path / "w.npz"
+    net.save(path)
+    again = FlagNet.load(path)
+    assert again.rulesets == {"battleline-basic"} and again.meta["games"] == 10
+    b = _batch("battleline-basic", 4)
+    assert np.allclose(net.values(b), again.values(b), atol=1e-3)  # type: ignore[arg-type]
+    # another feature layout or format version is refused with a message saying what to do
+    import json
+
+    with np.load(path) as data:
+        arrays_ = {k: data[k] for k in data.files}
+    header = json.loads(bytes(arrays_["header"]).decode())
+    for change in ({"layout": "0000"}, {"version": 99}):
+        arrays_["header"] = np.frombuffer(json.dumps({**header, **change}).encode(), dtype=np.uint8)
+        bad = tmp_path / "bad.npz"
+        np.savez(bad, **arrays_)
+        with pytest.raises(WeightsError, match="train them again|format version"):
+            FlagNet.load(bad)
+    (tmp_path / "junk.npz").write_bytes(b"not a file")
+    with pytest.raises(WeightsError):
+        FlagNet.load(tmp_path / "junk.npz")
+
+
+def test_a_game_record_replays_and_labels_every_flag(tmp_path: Path) -> None:
+    record = heuristic_game("battleline-basic", 5)
+    path = tmp_path / "g.jsonl.gz"
+    write_records(path, [record])
+    (again,) = read_records(path)
+    assert again == record
+    # the play-out gives the game's winner its flags and labels the others
+    assert record.winner in (0, 1)
+    assert sum(1 for f in record.flags if f == record.winner) >= 3
+    state = cast(BattleLineState, new_state(record.ruleset, seed=record.seed))
+    for a in record.actions:
+        state.apply(a)
+    assert state.is_terminal()
+    for f in range(NUM_FLAGS):  # flags claimed in the game keep their owner
+        if state.claimed[f] >= 0:
+            assert record.flags[f] == state.claimed[f]
+    kept = list(positions(record, keep=1.0))
+    assert kept and all(not p.state.is_terminal() for p in kept)
+    assert [p.ply for p in positions(record, 0.3)] == [p.ply for p in positions(record, 0.3)]
+    plays = list(after_plays(record))
+    assert plays and all(p.state.phase == 1 for p in plays)  # the draw phase, after the play
+
+
+def test_play_out_of_an_unfinished_game_is_its_claims() -> None:
+    state = _midgame("battleline-basic", 2, 10)
+    assert play_out(state, state.phase, random.Random(1)) == list(state.claimed)
+
+
+def test_afterstates_are_the_moves_of_a_decision() -> None:
+    record = heuristic_game("battleline-basic", 6)
+    rows = afterstates(record, rate=0.05, most=5)
+    assert rows
+    row = Afterstate.from_json(rows[0].to_json())
+    pos = row.position()
+    assert pos.state.current_player() == row.viewer  # just after its play, before its draw
+    assert len(pos.flag_labels()) == 9 and pos.game_label() in (0.0, 0.5, 1.0)
+
+
+def test_training_learns_and_td_targets_end_in_the_labels() -> None:
+    records = [heuristic_game("battleline-basic", g) for g in range(24)]
+    data = arrays(records, keep=0.5)
+    net = FlagNet.fresh(1, hidden=(16, 8), embed=8, head=8, meta={"rulesets": ["battleline-basic"]})
+    report = fit(net, data, seed=1, epochs=4, holdout=0.25, progress=False)
+    assert report.history[-1][0] < report.history[0][0]  # the training loss falls
+    assert report.flag_loss < 0.69  # held-out flags better than a coin
+    targets = td_targets(net, records[:3], lam=0.7)
+    assert len(targets) > 0
+    assert ((targets.yflag >= 0) & (targets.yflag <= 1) | (targets.yflag == -1)).all()
+
+
+def test_evaluator_calls_agree() -> None:
+    net = FlagNet.fresh(2, meta={"rulesets": ["battleline"]})
+    ev = Evaluator(net)
+    state = _midgame("battleline", 9)
+    player = state.current_player()
+    assert player is not None
+    one = ev.value(state, player)
+    assert 0.0 < one < 1.0
+    assert ev.value(state.view(player), player) == pytest.approx(one, abs=1e-6)
+    legal = state.legal_actions()[:6]
+    after = ev.afterstates(state, player, legal)
+    for a, v in zip(legal, after, strict=True):
+        s = state.clone()
+        s.apply(a)
+        assert ev.value(s, player) == pytest.approx(v, abs=1e-5)
+    assert len(ev.flag_chances(state, player)) == 9
+
+
+def test_netply_plays_whole_games_and_takes_claims(tmp_path: Path) -> None:
+    from frontlines.bots.registry import make_bot
+    from frontlines.core.referee import Referee
+
+    path = tmp_path / "w.npz"
+    FlagNet.fresh(3, meta={"rulesets": ["battleline", "battleline-basic"]}).save(path)
+    for ruleset in ("battleline", "battleline-basic"):
+        bots = [make_bot(f"netply:weights={path}", 1), make_bot("random", 2)]
+        result = Referee(new_state(ruleset, seed=4)).play(bots, seed=4)
+        assert result.outcome is not None and result.error is None
+
+
+def test_netply_without_numpy_plays_as_the_heuristic() -> None:
+    """With numpy made unimportable, netply falls back to the heuristic's moves."""
+    code = textwrap.dedent(
+        """
+        import sys
+        class Block:
+            def find_spec(self, name, path, target=None):
+                if name == "numpy" or name.startswith("numpy."):
+                    raise ImportError("blocked")
+        sys.meta_path.insert(0, Block())
+        from frontlines.bots.registry import make_bot
+        from frontlines.games import new_state
+        state = new_state("battleline-basic", seed=3)
+        p = state.current_player()
+        a = make_bot("netply", 5); a.new_game("battleline-basic", p, 3)
+        b = make_bot("heuristic", 5); b.new_game("battleline-basic", p, 3)
+        assert a.choose(state.view(p)) == b.choose(state.view(p))
+        assert a.info() == {"fallback": "heuristic"}
+        print("ok")
+        """
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert out.stdout.strip() == "ok", out.stderr
+
+
+def test_spec_errors() -> None:
+    from frontlines.bots.registry import make_bot
+
+    with pytest.raises(ValueError, match="unknown netply option"):
+        make_bot("netply:bogus=1")
+    with pytest.raises(ValueError, match="temperature"):
+        make_bot("netply:temperature=-1")
+    del GameRecord, policy_for
