@@ -41,6 +41,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--td-temperature", type=float, default=0.3, help="softness of the self-play moves (default 0.3)")
     parser.add_argument("--td-epochs", type=int, default=2)
     parser.add_argument("--hidden", default="64,32", help="the flag tower's two hidden layers (default 64,32)")
+    parser.add_argument("--head", action="store_true",
+                        help="also fit the correction head on the game results (off: it made one-ply play weaker)")
     parser.add_argument("--jobs", type=int, default=1, help="processes playing games (default 1)")
     parser.add_argument("--short", action="store_true",
                         help="a small run that checks the pipeline end to end (40 games, one short TD round)")
@@ -67,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
         args.rules, args.state or _default_state(), seed=args.seed, games=args.games, keep=args.keep,
         epochs=args.epochs, td_rounds=args.td_rounds, td_games=args.td_games, td_lambda=args.td_lambda,
         td_temperature=args.td_temperature, td_epochs=args.td_epochs, hidden=(hidden[0], hidden[1]),
-        jobs=max(1, args.jobs), progress=not args.quiet,
+        jobs=max(1, args.jobs), progress=not args.quiet, head=args.head,
     )
     if args.short:
         plan.games, plan.shard, plan.epochs = min(plan.games, 40), 20, min(plan.epochs, 3)

@@ -257,7 +257,7 @@ def afterstates(record: GameRecord, rate: float, most: int = 24) -> list[Afterst
             if len(legal) > 1 and POLICY.forced(view, legal) is None:
                 moves = legal if len(legal) <= most else [action, *rng.sample([a for a in legal if a != action], most - 1)]
                 for a in moves:
-                    deal = cast(BattleLineState, view.sample(rng))
+                    deal = view.sample(rng)
                     deal.apply(a)
                     notation = deal.to_notation()
                     seed = rng.getrandbits(31)

@@ -47,6 +47,7 @@ _EPS = 1e-6
 
 OUTCOME = np.asarray(_OUTCOME, dtype=np.float64)  # the viewer's game result per mask of flags held
 HAS_FLAG = np.asarray([[m >> f & 1 for f in range(9)] for m in range(512)], dtype=np.float64)
+LACKS_FLAG = 1.0 - HAS_FLAG
 
 
 class WeightsError(ValueError):
@@ -82,19 +83,20 @@ def stack(items: Sequence[Facts]) -> Batch:
     return Batch(flags, claimed, glob, places)
 
 
-def combine(p: npt.NDArray[np.float64]) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
-    """(game chance, its derivative per flag) for flag chances ``p`` (B, 9), independent flags."""
+def combine(p: npt.NDArray[np.float64], grad: bool = True) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64] | None]:
+    """(game chance, its derivative per flag or ``None`` without ``grad``) for flag chances
+    ``p`` (B, 9), the flags independent."""
     q = np.clip(p, _EPS, 1.0 - _EPS)
-    probs = np.ones((p.shape[0], 1))
-    for f in range(9):  # mask bit f set: flag f is the viewer's
-        probs = np.concatenate((probs * (1.0 - q[:, f : f + 1]), probs * q[:, f : f + 1]), axis=1)
-    # the f-th doubling appends the masks holding flag f: bit f of a column's index is flag f,
-    # as in OUTCOME's masks
+    # the chance of each of the 512 ways of sharing the flags: the product over flags of q
+    # where the mask holds the flag, 1 - q where not (as a sum of logarithms: two small
+    # matrix products, cheap for one position and for many)
+    probs = np.exp(np.log(q) @ HAS_FLAG.T + np.log1p(-q) @ LACKS_FLAG.T)  # (B, 512)
     contrib = probs * OUTCOME
     g = contrib.sum(axis=1)
+    if not grad:
+        return g, None
     with_f = contrib @ HAS_FLAG
-    grad = with_f / q - (g[:, None] - with_f) / (1.0 - q)
-    return g, grad
+    return g, with_f / q - (g[:, None] - with_f) / (1.0 - q)
 
 
 TOWER = ("w1f", "w1g", "b1", "w2", "b2", "w3", "b3")  # the flag tower's parameters
@@ -118,7 +120,8 @@ class FlagNet:
         h1, h2 = hidden
 
         def he(a: int, b: int) -> FloatArray:
-            return (rng.standard_normal((a, b)) * np.sqrt(2.0 / a)).astype(np.float32)
+            out: FloatArray = (rng.standard_normal((a, b)) * np.sqrt(2.0 / a)).astype(np.float32)
+            return out
 
         head_in = embed + GLOBAL_SIZE + 1
         params = {
@@ -147,15 +150,18 @@ class FlagNet:
         tower = 1.0 / (1.0 + np.exp(-np.clip(s, -30.0, 30.0)))
         open_ = b.claimed < 0
         flag_p = np.where(open_, tower, b.claimed).astype(np.float64)
-        g, dg = combine(flag_p)
+        g, dg = combine(flag_p, grad=keep)
         gc = np.clip(g, 1e-4, 1.0 - 1e-4)
         lg = np.log(gc / (1.0 - gc))
-        acc = p["emb"][b.places].sum(axis=1) + p["bemb"]
-        e = np.maximum(acc, 0.0)
-        hin = np.concatenate((e, b.glob, (lg / 5.0)[:, None].astype(np.float32)), axis=1)
-        c1 = hin @ p["wc1"] + p["bc1"]
-        hc = np.maximum(c1, 0.0)
-        corr = (hc @ p["wc2"] + p["bc2"])[:, 0]
+        if keep or self.head:
+            acc = p["emb"][b.places].sum(axis=1) + p["bemb"]
+            e = np.maximum(acc, 0.0)
+            hin = np.concatenate((e, b.glob, (lg / 5.0)[:, None].astype(e.dtype)), axis=1)
+            c1 = hin @ p["wc1"] + p["bc1"]
+            hc = np.maximum(c1, 0.0)
+            corr = (hc @ p["wc2"] + p["bc2"])[:, 0]
+        else:  # the head's output layer is zero: its term is its bias alone
+            corr = p["bc2"]
         z = p["scale"][0] * lg + corr
         v = 1.0 / (1.0 + np.exp(-np.clip(z, -30.0, 30.0)))
         cache: dict[str, Any] = {}
@@ -165,6 +171,11 @@ class FlagNet:
                 "lg": lg, "acc": acc, "e": e, "hin": hin, "c1": c1, "hc": hc, "z": z,
             }
         return flag_p.astype(np.float32), v.astype(np.float32), cache
+
+    @property
+    def head(self) -> bool:
+        """Whether the correction head adds anything beyond its bias (its output layer is not zero)."""
+        return bool(np.any(self.p["wc2"]))
 
     def values(self, b: Batch) -> FloatArray:
         """The viewer's game chance for each position of ``b``."""
@@ -181,9 +192,10 @@ class FlagNet:
         n = len(b)
         grads: dict[str, FloatArray] = {}
         dz = d_game_logit.astype(np.float64)
-        grads["scale"] = np.asarray([np.sum(dz * cache["lg"])], dtype=np.float32)
+        grads["scale"] = np.asarray([np.sum(dz * cache["lg"])])
         # correction head
-        dcorr = dz[:, None].astype(np.float32)
+        dtype = p["w1f"].dtype
+        dcorr = dz[:, None].astype(dtype)
         grads["wc2"] = cache["hc"].T @ dcorr
         grads["bc2"] = dcorr.sum(axis=0)
         dc1 = (dcorr @ p["wc2"].T) * (cache["c1"] > 0)
@@ -205,7 +217,7 @@ class FlagNet:
         dgame = np.where(inside, dlg / (gc * (1.0 - gc)), 0.0)
         tower = cache["tower"].astype(np.float64)
         ds = (dgame[:, None] * cache["dg"] * tower * (1.0 - tower) + d_tower_logit) * cache["open"]
-        ds32 = ds.reshape(n * 9, 1).astype(np.float32)
+        ds32 = ds.reshape(n * 9, 1).astype(dtype)
         grads["w3"] = cache["h2"].T @ ds32
         grads["b3"] = ds32.sum(axis=0)
         da2 = (ds32 @ p["w3"].T) * (cache["a2"] > 0)
@@ -216,7 +228,7 @@ class FlagNet:
         dg1 = da1.reshape(n, 9, -1).sum(axis=1)
         grads["w1g"] = b.glob.T @ dg1
         grads["b1"] = dg1.sum(axis=0)
-        return {k: np.asarray(v, dtype=np.float32) for k, v in grads.items()}
+        return {k: np.asarray(v, dtype=dtype) for k, v in grads.items()}
 
     # --- files ------------------------------------------------------------------------------
     def save(self, path: Path) -> None:

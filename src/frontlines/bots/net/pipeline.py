@@ -54,6 +54,7 @@ class Plan:
     hidden: tuple[int, int] = (64, 32)
     embed: int = 32
     epochs: int = 12
+    head: bool = False  # train the correction head on the game results (measured: it did not help)
     td_rounds: int = 6
     td_games: int = 1000  # self-play games per round
     td_lambda: float = 0.7
@@ -66,7 +67,7 @@ class Plan:
         """What a stage's products depend on (a changed option makes new ones, beside the old)."""
         parts: list[Any] = [self.ruleset, self.seed, self.keep, self.hand_share, LAYOUT_HASH]
         if stage != "positions":
-            parts += [self.games, self.epochs, list(self.hidden), self.embed]
+            parts += [self.games, self.epochs, list(self.hidden), self.embed] + (["head"] if self.head else [])
         if stage == "td":
             parts += [self.td_games, self.td_lambda, self.td_temperature, self.td_epochs]
         return hashlib.sha256(json.dumps(parts).encode()).hexdigest()[:10]
@@ -172,21 +173,26 @@ def plan_command(plan: Plan) -> str:
             parts.append(f"{flag} {value}")
     if plan.hidden != default.hidden:
         parts.append("--hidden " + ",".join(str(h) for h in plan.hidden))
+    if plan.head:
+        parts.append("--head")
     return " ".join(parts)
 
 
 def supervised(plan: Plan, data: Arrays, out: TextIO) -> FlagNet:
-    """Stage 2: the tower on the flags' outcomes, then the head on the results."""
+    """Stage 2: the tower on the flags' outcomes, then (``plan.head``) the game value's scale
+    and correction head on the results."""
     path = plan.state / plan.ruleset / f"supervised-{plan.key('supervised')}.npz"
     if path.exists():
         return FlagNet.load(path)
     net = FlagNet.fresh(plan.seed, plan.hidden, plan.embed, head=plan.embed, meta=_meta(plan))
     tower = fit(net, data, plan.seed, epochs=plan.epochs, game_weight=0.0, only=TOWER, progress=plan.progress)
-    head = fit(net, data, plan.seed, epochs=plan.epochs, flag_weight=0.0, only=HEAD, decay=1e-3, progress=plan.progress)
-    for name, report in (("flag tower", tower), ("game value", head)):
-        print(f"{name}: " + "; ".join(report.lines()), file=out)
+    print("flag tower: " + "; ".join(tower.lines()), file=out)
     net.meta.update(positions=len(data), games=plan.games, flag_loss=round(tower.flag_loss, 4),
-                    game_loss=round(head.game_loss, 4), stage="supervised")
+                    game_loss=round(tower.game_loss, 4), stage="supervised")
+    if plan.head:
+        head = fit(net, data, plan.seed, epochs=plan.epochs, flag_weight=0.0, only=HEAD, decay=1e-3, progress=plan.progress)
+        print("game value: " + "; ".join(head.lines()), file=out)
+        net.meta.update(game_loss=round(head.game_loss, 4))
     net.save(path)
     return net
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 from frontlines.bots.base import Clock, SeededBot
 from frontlines.bots.heuristic import policy_for
@@ -108,7 +108,6 @@ def _logit(p: float) -> float:
 def _evaluator_for(ruleset: str, weights: str) -> Any:
     """The evaluator for ``ruleset`` (``None`` where the network does not play)."""
     try:
-        from frontlines.bots.net.model import FlagNet
         from frontlines.bots.net.value import Evaluator, evaluator
     except ImportError:  # no numpy
         return None
@@ -119,7 +118,6 @@ def _evaluator_for(ruleset: str, weights: str) -> Any:
     if weights:
         net = _weights_file(weights)
         return Evaluator(net) if ruleset in net.rulesets or not net.rulesets else None
-    del FlagNet
     return evaluator(ruleset)
 
 
@@ -151,7 +149,3 @@ def make_netply(options: dict[str, str], seed: int | None) -> NetPlyBot:
         )
     except ValueError as exc:
         raise ValueError(f"netply: {exc}") from None
-
-
-def _state_cast(s: State) -> State:
-    return cast(State, s)

@@ -184,13 +184,15 @@ class Report:
     history: list[tuple[float, float, float]] = field(default_factory=list)  # (train, held-out flag, held-out game)
     seconds: float = 0.0
 
+    best_epoch: int = 0  # 0: no epoch did better than the start
+
     def lines(self) -> list[str]:
-        best = 1 + min(range(len(self.history)), key=lambda i: self.history[i][1] + self.history[i][2]) if self.history else 0
+        best = self.best_epoch
         return [
             f"rows: {self.train_rows} training, {self.test_rows} held out (by game)",
             f"held-out log loss per open flag: {self.flag_loss:.4f} (a coin toss: 0.6931)",
             f"held-out game value: log loss {self.game_loss:.4f}, Brier {self.game_brier:.4f} (a coin toss: 0.6931, 0.25)",
-            f"epochs run {self.epochs} in {self.seconds:.0f}s; best at epoch {best}",
+            f"epochs run {self.epochs} in {self.seconds:.0f}s; " + (f"best at epoch {best}" if best else "none did better than the start"),
         ]
 
 
@@ -268,7 +270,10 @@ def fit(
     rng = np.random.default_rng(seed)
     trained = {k: v for k, v in net.p.items() if only is None or k in only}
     opt = Adam(trained, lr, decay)
-    best: tuple[float, int, dict[str, FloatArray], tuple[float, float, float]] | None = None
+    # the starting point competes too: an epoch is kept only if it does better on held-out games
+    initial = losses(net, test) if len(test) else (0.0, 0.0, 0.0)
+    best: tuple[float, int, dict[str, FloatArray], tuple[float, float, float]] = (
+        flag_weight * initial[0] + game_weight * initial[1], -1, {k: v.copy() for k, v in net.p.items()}, initial)
     history: list[tuple[float, float, float]] = []
     steps = (len(train_idx) + batch - 1) // batch
     bar = Progress("training", epochs * steps, quiet=not progress)
@@ -282,14 +287,13 @@ def fit(
         held = losses(net, test) if len(test) else (0.0, 0.0, 0.0)
         history.append((total / max(1, len(train_idx)), held[0], held[1]))
         score = flag_weight * held[0] + game_weight * held[1]
-        if best is None or score < best[0]:
+        if score < best[0]:
             best = (score, epoch, {k: v.copy() for k, v in net.p.items()}, held)
         if epoch - best[1] >= patience:
             break
-    assert best is not None
     net.p.update(best[2])
     return Report(len(history), len(train_idx), len(test), best[3][0], best[3][1], best[3][2], history=history,
-                  seconds=time.monotonic() - started)
+                  seconds=time.monotonic() - started, best_epoch=best[1] + 1)
 
 
 def train_step(net: FlagNet, opt: Adam, data: Arrays, rows: Any, game_weight: float, flag_weight: float = 1.0) -> float:

@@ -6,15 +6,19 @@ or many in one numpy call (needs numpy: ``frontlines[ai]``).
     ev.value(state, player)                     # player's win chance, from player's view
     ev.values([s1, s2, ...], player)            # many positions, one batch
     ev.afterstates(state, player, actions)      # each action applied to a copy, then judged
+    ev.value(deal, player, opponent_hand=True)  # in a sampled deal, reading the opponent's hand there
+    evaluate = ev.evaluation(opponent_hand=True)  # a (state, player) -> chance callable, e.g. for pimc
 
 ``state`` may be a full state (a search's sampled deal) or the player's view: only what
-``player`` knows is read (``features``), so both give the same number.
+``player`` knows is read (``features``), so both give the same number; with
+``opponent_hand`` the deal's opponent hand is read as well (the network was trained on
+such positions too, told which kind it is given).
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 from pathlib import Path
 from typing import cast
@@ -37,8 +41,8 @@ class Evaluator:
     def __init__(self, net: FlagNet) -> None:
         self.net = net
 
-    def facts(self, position: State | View | Table, player: int) -> Facts:
-        return facts(cast(Table, position), player)
+    def facts(self, position: State | View | Table, player: int, opponent_hand: bool = False) -> Facts:
+        return facts(cast(Table, position), player, opponent_hand)
 
     def batch_values(self, items: Sequence[Facts]) -> FloatArray:
         """Game chances of stacked facts (one numpy forward pass)."""
@@ -46,13 +50,21 @@ class Evaluator:
             return np.zeros(0, dtype=np.float32)
         return self.net.values(stack(items))
 
-    def value(self, position: State | View, player: int) -> float:
+    def value(self, position: State | View, player: int, opponent_hand: bool = False) -> float:
         """``player``'s chance to win ``position`` (exact when the game is over)."""
         if position.is_terminal():
             return outcome_value(position.outcome(), player)
-        return float(self.batch_values([self.facts(position, player)])[0])
+        return float(self.batch_values([self.facts(position, player, opponent_hand)])[0])
 
-    def values(self, positions: Sequence[State | View], player: int) -> list[float]:
+    def evaluation(self, opponent_hand: bool = False) -> Callable[[State, int], float]:
+        """:meth:`value` as a ``(state, player) -> chance`` function (a search's evaluation)."""
+
+        def evaluate(state: State, player: int) -> float:
+            return self.value(state, player, opponent_hand)
+
+        return evaluate
+
+    def values(self, positions: Sequence[State | View], player: int, opponent_hand: bool = False) -> list[float]:
         """``player``'s chance in each of ``positions``, the open ones in one batch."""
         out = [0.0] * len(positions)
         todo: list[int] = []
@@ -62,12 +74,12 @@ class Evaluator:
                 out[i] = outcome_value(pos.outcome(), player)
             else:
                 todo.append(i)
-                items.append(self.facts(pos, player))
+                items.append(self.facts(pos, player, opponent_hand))
         for i, v in zip(todo, self.batch_values(items).tolist(), strict=True):
             out[i] = v
         return out
 
-    def afterstates(self, state: State, player: int, actions: Sequence[Action]) -> list[float]:
+    def afterstates(self, state: State, player: int, actions: Sequence[Action], opponent_hand: bool = False) -> list[float]:
         """``player``'s chance after each of ``actions`` is applied to a copy of ``state``
         (a full state whose player to move may make them), in one batch."""
         after: list[State] = []
@@ -75,11 +87,11 @@ class Evaluator:
             s = state.clone()
             s.apply(a)
             after.append(s)
-        return self.values(after, player)
+        return self.values(after, player, opponent_hand)
 
-    def flag_chances(self, position: State | View, player: int) -> list[float]:
+    def flag_chances(self, position: State | View, player: int, opponent_hand: bool = False) -> list[float]:
         """``player``'s chance to take each flag (claimed ones exact)."""
-        flags, _, _ = self.net.forward(stack([self.facts(position, player)]))
+        flags, _, _ = self.net.forward(stack([self.facts(position, player, opponent_hand)]))
         return [float(x) for x in flags[0]]
 
     def forward(self, batch: Batch) -> tuple[FloatArray, FloatArray]:
