@@ -48,10 +48,17 @@ def compile_modules(src: Path, work: Path, opt_level: str = "3") -> list[tuple[P
     here = os.getcwd()
     os.chdir(work)  # mypyc writes its C files and reads its configuration relative to here
     try:
-        # an empty configuration file: the project's [tool.mypy] names packages to check, and
-        # mypyc takes files; the options that matter for compiling are given here
+        # a configuration file of its own: the project's [tool.mypy] names packages to check,
+        # and mypyc takes files; the options that matter for compiling are given here. The
+        # modules built on numpy (the optional ``ai`` extra: the flag network and its adapter
+        # for the search) are not compiled, and a compiled module reaches them only inside a
+        # function: they are skipped, so that the build needs no numpy (pip builds in an
+        # environment of its own, where there is none)
         config = work / "mypyc.ini"
-        config.write_text("[mypy]\n")
+        config.write_text(
+            "[mypy]\n\n[mypy-numpy.*]\nignore_missing_imports = True\n\n"
+            "[mypy-frontlines.bots.learned,frontlines.bots.net.*]\nfollow_imports = skip\n"
+        )
         options = ["--config-file", str(config), "--python-version", f"{sys.version_info[0]}.{sys.version_info[1]}"]
         os.environ["MYPYPATH"] = str(src)
         extensions = mypycify([*options, *paths], opt_level=opt_level, group_name=group, target_dir=str(work / "c"))

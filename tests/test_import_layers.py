@@ -56,10 +56,13 @@ LOWER = {
     "frontlines": set(),  # the package's own __init__: the version, nothing else
 }
 STANDARD_LIBRARY_ONLY = {"core", "games", "bots", "arena", "cli", "frontlines"}
-# The one optional extra below the user interfaces: the learned evaluation's numpy
-# (``frontlines[ai]``), imported only inside functions or for type checking, so that the
-# search falls back to the heuristic's evaluation without it (tests/bots/test_learned.py).
-OPTIONAL_IMPORTS = {"frontlines.bots.learned": {"numpy"}, "frontlines.bots.training": {"numpy"}}
+# The one optional extra below the user interfaces: the flag network's numpy
+# (``frontlines[ai]``). Only these modules import it; the bots reach them inside functions
+# (``netply``, ``ismcts:value=``, ``learned``), so that without numpy they fall back to the
+# heuristic (tests/bots/test_net.py runs them with numpy made unimportable).
+OPTIONAL_IMPORTS = {
+    f"frontlines.bots.net.{name}": {"numpy"} for name in ("model", "value", "train", "pipeline")
+}
 
 # Circles still being taken apart, each by name of the work removing it. Nothing else may
 # be added here: a new circle is fixed where it appears.

@@ -18,7 +18,6 @@ from frontlines.bots.heuristic_battleline import game_value
 from frontlines.bots.net import features
 from frontlines.bots.net.data import (
     Afterstate,
-    GameRecord,
     after_plays,
     afterstates,
     heuristic_game,
@@ -34,7 +33,7 @@ from frontlines.games.battleline.state import BattleLineState
 np = pytest.importorskip("numpy")
 
 from frontlines.bots.net.model import FlagNet, WeightsError, combine, stack  # noqa: E402
-from frontlines.bots.net.train import arrays, fit, td_targets  # noqa: E402
+from frontlines.bots.net.train import arrays, fit, losses, split, td_targets  # noqa: E402
 from frontlines.bots.net.value import Evaluator  # noqa: E402
 
 
@@ -102,7 +101,7 @@ def test_combine_is_the_exact_game_rule() -> None:
     g, dg = combine(p)
     for row in range(5):
         value, weights = game_value(list(p[row]))
-        assert g[row] == pytest.approx(value, abs=1e-9)
+        assert g[row] == pytest.approx(value, abs=1e-5)  # chances are kept within 1e-6 of 0 and 1
         for f in range(9):
             if 0 < p[row, f] < 1:
                 assert dg[row, f] == pytest.approx(weights[f], abs=1e-5)
@@ -183,7 +182,7 @@ def test_weights_round_trip_and_refusals(tmp_path: Path) -> None:
         arrays_["header"] = np.frombuffer(json.dumps({**header, **change}).encode(), dtype=np.uint8)
         bad = tmp_path / "bad.npz"
         np.savez(bad, **arrays_)
-        with pytest.raises(WeightsError, match="train them again|format version"):
+        with pytest.raises(WeightsError, match=r"train them again|format version"):
             FlagNet.load(bad)
     (tmp_path / "junk.npz").write_bytes(b"not a file")
     with pytest.raises(WeightsError):
@@ -213,9 +212,28 @@ def test_a_game_record_replays_and_labels_every_flag(tmp_path: Path) -> None:
     assert plays and all(p.state.phase == 1 for p in plays)  # the draw phase, after the play
 
 
-def test_play_out_of_an_unfinished_game_is_its_claims() -> None:
-    state = _midgame("battleline-basic", 2, 10)
-    assert play_out(state, state.phase, random.Random(1)) == list(state.claimed)
+def test_play_out_goes_on_past_the_victory() -> None:
+    """A game won early is played on: every flag gets a taker, the game's own claims stay,
+    and the finished state is not changed."""
+    for seed in range(40):
+        state = cast(BattleLineState, new_state("battleline-basic", seed=seed))
+        bots = [HeuristicBot(seed=seed), HeuristicBot(seed=seed + 1)]
+        phase = state.phase
+        while not state.is_terminal():
+            player = state.current_player()
+            assert player is not None
+            action = bots[player].choose(state.view(player))
+            phase = state.phase
+            state.apply(action)
+        if min(state.claimed) >= 0:
+            continue
+        before = state.to_notation()
+        flags = play_out(state, phase, random.Random(1))
+        assert state.to_notation() == before
+        assert all(f in (0, 1) for f in flags)
+        assert all(flags[f] == state.claimed[f] for f in range(NUM_FLAGS) if state.claimed[f] >= 0)
+        return
+    pytest.fail("every game claimed every flag")
 
 
 def test_afterstates_are_the_moves_of_a_decision() -> None:
@@ -230,11 +248,14 @@ def test_afterstates_are_the_moves_of_a_decision() -> None:
 
 def test_training_learns_and_td_targets_end_in_the_labels() -> None:
     records = [heuristic_game("battleline-basic", g) for g in range(24)]
-    data = arrays(records, keep=0.5)
+    data = arrays(records, keep=0.5, hand_share=0.5)
+    assert data.glob[:, -1].any() and not data.glob[:, -1].all()  # some positions read the opponent's hand
     net = FlagNet.fresh(1, hidden=(16, 8), embed=8, head=8, meta={"rulesets": ["battleline-basic"]})
-    report = fit(net, data, seed=1, epochs=4, holdout=0.25, progress=False)
+    _, held = split(data, 1, 0.25)
+    before = losses(net, data.take(held))
+    report = fit(net, data, seed=1, epochs=4, holdout=0.25, progress=False, lr=3e-3)
     assert report.history[-1][0] < report.history[0][0]  # the training loss falls
-    assert report.flag_loss < 0.69  # held-out flags better than a coin
+    assert report.flag_loss < before[0]  # and the held-out games' flags are predicted better
     targets = td_targets(net, records[:3], lam=0.7)
     assert len(targets) > 0
     assert ((targets.yflag >= 0) & (targets.yflag <= 1) | (targets.yflag == -1)).all()
@@ -267,7 +288,7 @@ def test_netply_plays_whole_games_and_takes_claims(tmp_path: Path) -> None:
     for ruleset in ("battleline", "battleline-basic"):
         bots = [make_bot(f"netply:weights={path}", 1), make_bot("random", 2)]
         result = Referee(new_state(ruleset, seed=4)).play(bots, seed=4)
-        assert result.outcome is not None and result.error is None
+        assert result.outcome is not None and result.failed is None
 
 
 def test_netply_without_numpy_plays_as_the_heuristic() -> None:
@@ -302,4 +323,52 @@ def test_spec_errors() -> None:
         make_bot("netply:bogus=1")
     with pytest.raises(ValueError, match="temperature"):
         make_bot("netply:temperature=-1")
-    del GameRecord, policy_for
+
+
+def test_the_search_cut_off_with_the_network() -> None:
+    """``ismcts:value=`` judges its cut-offs by the network (mixed by the share), reading
+    the deal's opponent hand with ``eval_hand``; elsewhere the policy is left as it is."""
+    from frontlines.bots.learned import LearnedPolicy, learned_policy
+
+    ev = Evaluator(FlagNet.fresh(5, meta={"rulesets": ["battleline"]}))
+    base = policy_for("battleline")
+    state = _midgame("battleline", 3)
+    player = state.current_player()
+    assert player is not None
+    full = learned_policy(base, "battleline", 1.0, evaluator=ev)
+    assert isinstance(full, LearnedPolicy)
+    assert full.evaluate(state, player) == pytest.approx(ev.value(state, player), abs=1e-6)
+    half = learned_policy(base, "battleline", 0.5, evaluator=ev)
+    assert half.evaluate(state, player) == pytest.approx(0.5 * ev.value(state, player) + 0.5 * base.evaluate(state, player), abs=1e-6)
+    hand = full.with_evaluation(0, 0.0, hand=True)
+    assert hand.evaluate(state, player) == pytest.approx(ev.value(state, player, opponent_hand=True), abs=1e-6)
+    assert learned_policy(base, "battleline", 0.0, evaluator=ev) is base
+    assert learned_policy(policy_for("warmachine"), "warmachine", 1.0, evaluator=ev) is policy_for("warmachine")
+
+
+def test_the_search_without_numpy_keeps_todays_evaluation() -> None:
+    code = textwrap.dedent(
+        """
+        import sys
+        class Block:
+            def find_spec(self, name, path, target=None):
+                if name == "numpy" or name.startswith("numpy."):
+                    raise ImportError("blocked")
+        sys.meta_path.insert(0, Block())
+        from frontlines.bots.learned import available
+        from frontlines.bots.registry import make_bot
+        from frontlines.games import new_state
+        assert not available("battleline-basic")
+        state = new_state("battleline-basic", seed=8)
+        p = state.current_player()
+        moves = []
+        for spec in ("ismcts:iterations=40,value=1", "ismcts:iterations=40"):
+            bot = make_bot(spec, 5)
+            bot.new_game("battleline-basic", p, 8)
+            moves.append(bot.choose(state.view(p)))
+        assert moves[0] == moves[1], moves
+        print("ok")
+        """
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert out.stdout.strip() == "ok", out.stderr
