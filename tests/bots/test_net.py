@@ -5,6 +5,7 @@ the one-ply bot and its fallback without numpy."""
 from __future__ import annotations
 
 import random
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -293,14 +294,8 @@ def test_netply_plays_whole_games_and_takes_claims(tmp_path: Path) -> None:
 
 def test_netply_without_numpy_plays_as_the_heuristic() -> None:
     """With numpy made unimportable, netply falls back to the heuristic's moves."""
-    code = textwrap.dedent(
+    _run_without_numpy(
         """
-        import sys
-        class Block:
-            def find_spec(self, name, path, target=None):
-                if name == "numpy" or name.startswith("numpy."):
-                    raise ImportError("blocked")
-        sys.meta_path.insert(0, Block())
         from frontlines.bots.registry import make_bot
         from frontlines.games import new_state
         state = new_state("battleline-basic", seed=3)
@@ -312,8 +307,6 @@ def test_netply_without_numpy_plays_as_the_heuristic() -> None:
         print("ok")
         """
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
-    assert out.stdout.strip() == "ok", out.stderr
 
 
 def test_spec_errors() -> None:
@@ -347,14 +340,8 @@ def test_the_search_cut_off_with_the_network() -> None:
 
 
 def test_the_search_without_numpy_keeps_todays_evaluation() -> None:
-    code = textwrap.dedent(
+    _run_without_numpy(
         """
-        import sys
-        class Block:
-            def find_spec(self, name, path, target=None):
-                if name == "numpy" or name.startswith("numpy."):
-                    raise ImportError("blocked")
-        sys.meta_path.insert(0, Block())
         from frontlines.bots.learned import available
         from frontlines.bots.registry import make_bot
         from frontlines.games import new_state
@@ -370,5 +357,48 @@ def test_the_search_without_numpy_keeps_todays_evaluation() -> None:
         print("ok")
         """
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+
+
+def _run_without_numpy(code: str) -> None:
+    """Run ``code`` in a fresh interpreter where numpy cannot be imported; it prints ok."""
+    blocker = textwrap.dedent(
+        """
+        import sys
+        class Block:
+            def find_spec(self, name, path, target=None):
+                if name == "numpy" or name.startswith("numpy."):
+                    raise ImportError("blocked")
+        sys.meta_path.insert(0, Block())
+        """
+    )
+    out = subprocess.run([sys.executable, "-c", blocker + textwrap.dedent(code)], capture_output=True, text=True, check=False)
     assert out.stdout.strip() == "ok", out.stderr
+
+
+def test_frontlines_train_is_seeded_and_resumes_where_it_stopped(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``frontlines train`` from nothing (a short run through every stage), with its progress
+    bars; a run stopped after its games (the training and self-play products gone, a shard's
+    positions to be replayed from its records) makes the same weights; another seed others."""
+    from frontlines.cli import main
+
+    def train(state: Path, *more: str) -> FlagNet:
+        assert main(["train", "--short", "--games", "10", "--state", str(state), *more]) == 0
+        finals = list((state / "battleline-basic").glob("final-*.npz"))
+        assert len(finals) == 1
+        return FlagNet.load(finals[0])
+
+    first = train(tmp_path / "a")
+    err = capsys.readouterr().err
+    assert "heuristic games [" in err and "self-play round 1 [" in err and "training [" in err
+    assert first.meta["command"].startswith("frontlines train --rules battleline-basic --seed 0 --games 10")
+    stopped = tmp_path / "b"
+    shutil.copytree(tmp_path / "a", stopped)
+    for pattern in ("final-*.npz", "supervised-*.npz", "td/td01-*[0-9a-f].npz", "games/*.npz"):
+        for path in (stopped / "battleline-basic").glob(pattern):
+            path.unlink()
+    resumed = train(stopped, "--quiet")
+    assert capsys.readouterr().err == ""
+    assert sorted(first.p) == sorted(resumed.p)
+    assert all(np.array_equal(first.p[k], resumed.p[k]) for k in first.p)
+    other = train(tmp_path / "c", "--quiet", "--seed", "1")
+    assert not np.array_equal(first.p["w2"], other.p["w2"])
