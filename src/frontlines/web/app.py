@@ -58,6 +58,7 @@ from frontlines.web.inputs import (
     parse_message,
     valid_game_id,
 )
+from frontlines.web.lobby import Lobby
 from frontlines.web.play.game import GameError, LiveGame, record_of
 from frontlines.web.play.manager import Manager
 from frontlines.web.settings import Settings, from_environment
@@ -116,6 +117,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.manager = manager
         app.state.reviews = analysis.Reviews(bots)
         await manager.start()
+        lobby = Lobby(manager, limits=cfg.lobby, rate=creations)
+        manager.drains.append(lobby)
+        app.state.lobby = lobby
+        await lobby.start()
         # Games a bot was to move in when the server stopped carry on by themselves.
         for summary in await asyncio.get_running_loop().run_in_executor(
                 None, lambda: store.list_games(status="active", limit=cfg.cache_games)):
@@ -135,6 +140,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             app.state.stopping = True  # /readyz answers 503 from here on
             sweeper.cancel()
             await app.state.reviews.close()
+            await lobby.close()
             await manager.close(grace=cfg.shutdown_grace)
             store.close()
 
@@ -401,6 +407,26 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         m = manager_of(request)
         return {"process": m.origin, "live_games": len(m.games), "slowest_bot_s": m.slowest_bot_s,
                 "connections": sum(m.addresses.values()), "dropped": dict(m.dropped), "clocks": m.clocks.stats()}
+
+    # --- the lobby (web/lobby.py) ---------------------------------------------------------
+    def lobby_of(request: Request | WebSocket) -> Lobby:
+        lobby: Lobby = request.app.state.lobby
+        return lobby
+
+    @app.get("/api/seeks")
+    async def open_seeks(request: Request) -> dict[str, Any]:
+        """The open seeks, as the lobby's pages see them."""
+        return {"seeks": lobby_of(request).listing()}
+
+    @app.websocket("/ws/lobby")  # before /ws/{game_id}: "lobby" is no game id we make (they have 12 characters)
+    async def lobby_socket(websocket: WebSocket) -> None:
+        m = manager_of(websocket)
+        await websocket.accept()
+        if m.draining:
+            await websocket.close(code=CLOSE_RESTART, reason=RESTART_REASON)
+            return
+        address = websocket.client.host if websocket.client else ""
+        await lobby_of(websocket).serve(Client(websocket, None, address, queue=m.limits.send_queue))
 
     # --- live play --------------------------------------------------------------------
     @app.websocket("/ws/{game_id}")

@@ -39,12 +39,15 @@ from frontlines.web.store import Base
 
 # Written by the migrations themselves (the schema marker of the baseline), not by the store.
 MIGRATION_TABLES = frozenset({"frontlines_meta"})
+# Rows that live only as long as a page that is connected (the lobby's open seeks): a copy,
+# made with the server stopped, has none worth carrying.
+PASSING_TABLES = frozenset({"seeks"})
 BATCH = 1000
 
 
 def tables() -> list[Table]:
     """The tables a copy carries, parents before children."""
-    return [t for t in Base.metadata.sorted_tables if t.name not in MIGRATION_TABLES]
+    return [t for t in Base.metadata.sorted_tables if t.name not in MIGRATION_TABLES | PASSING_TABLES]
 
 
 @dataclass

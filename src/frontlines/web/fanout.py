@@ -54,6 +54,21 @@ class Limits:
     presence_every: float = 1.0  # seconds between "who is online" messages to spectators
 
 
+@dataclass(frozen=True)
+class LobbyLimits:
+    """The lobby's caps (0: none) and times (:mod:`frontlines.web.lobby`), with the defaults
+    of ``frontlines serve``."""
+
+    seeks_per_connection: int = 3
+    seeks_per_address: int = 10
+    open_seeks: int = 5000  # seeks the lobby lists at once; a new one waits until fewer
+    grace: float = 10.0  # seconds a seek outlives its creator's page (a reload, a reconnection)
+    lease: float = 15.0  # seconds a process holds its creators' seeks without renewing them
+    sweep_every: float = 2.0  # seconds between two sweeps for expired seeks
+    flush_every: float = 0.05  # changes to the list reach the pages in batches this far apart
+    keep_taken: float = 120.0  # seconds a taken seek's row stays (a creator's page coming back)
+
+
 class Refused(Exception):
     """A connection over a cap: ``code`` for the page, ``close`` for the WebSocket."""
 

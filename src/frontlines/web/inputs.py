@@ -118,6 +118,8 @@ Name = Annotated[str, Field(max_length=4 * MAX_NAME), AfterValidator(_name)]
 Token = Annotated[str, Field(max_length=64), AfterValidator(_plain)]
 ActionText = Annotated[str, Field(min_length=1, max_length=64), AfterValidator(_plain)]
 Ply = Annotated[int, Field(ge=0, le=MAX_PLY)]
+Options = Annotated[dict[Annotated[Plain, Field(max_length=32)], Annotated[Plain, Field(max_length=64)]],
+                    Field(max_length=16)]
 
 
 class Model(BaseModel):
@@ -131,8 +133,7 @@ class NewGame(Model):
     seat: Annotated[Literal["0", "1", "random", 0, 1], BeforeValidator(_not_bool)] = "0"
     name: Name = ""
     other_name: Name = ""  # pass and play: the name of the player on the other seat
-    options: Annotated[dict[Annotated[Plain, Field(max_length=32)], Annotated[Plain, Field(max_length=64)]],
-                       Field(max_length=16)] = {}
+    options: Options = {}
     seed: Annotated[int, Field(ge=0, le=MAX_SEED)] | None = None
     # "" no clock; "300+3" live (seconds + seconds a turn); "3d" correspondence (frontlines.web.timecontrol)
     clock: Annotated[str, Field(max_length=16), AfterValidator(_clock)] = ""
@@ -192,6 +193,54 @@ ClientMessage = Annotated[ActionMessage | ResignMessage | NameMessage | PingMess
 _MESSAGE: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 
 
+# --- the lobby's WebSocket (/ws/lobby) ------------------------------------------------------
+SeekId = Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]{1,16}$")]
+LobbySeat = Annotated[Literal["0", "1", "random", 0, 1], BeforeValidator(_not_bool)]
+
+
+class SeekMessage(Message):
+    """Post a seek (``seek``), or play anyone (``anyone``: take a compatible seek, else post
+    one). ``seat``: the seat wanted; ``clock``: a time control ("300+3", "3d", "" none)."""
+
+    type: Literal["seek", "anyone"]
+    ruleset: Annotated[Plain, Field(max_length=64)]
+    options: Options = {}
+    clock: Annotated[Plain, Field(max_length=16)] = ""
+    rated: bool = False
+    seat: LobbySeat = "random"
+    name: Name = ""
+
+
+class AcceptMessage(Message):
+    """Take the seek ``id``."""
+
+    type: Literal["accept"]
+    id: SeekId
+    name: Name = ""
+
+
+class CancelMessage(Message):
+    type: Literal["cancel"]
+    id: SeekId
+
+
+class HeldSeek(Message):
+    id: SeekId
+    token: Token
+
+
+class ResumeMessage(Message):
+    """A page that posted seeks is back (a reload, a reconnection): hold them again."""
+
+    type: Literal["resume"]
+    seeks: Annotated[list[HeldSeek], Field(max_length=10)]
+
+
+LobbyMessage = Annotated[SeekMessage | AcceptMessage | CancelMessage | ResumeMessage | PingMessage,
+                         Field(discriminator="type")]
+_LOBBY_MESSAGE: TypeAdapter[LobbyMessage] = TypeAdapter(LobbyMessage)
+
+
 class BadInput(Exception):
     def __init__(self, message: str, code: str = "malformed") -> None:
         super().__init__(message)
@@ -205,15 +254,27 @@ def error_code(errors: Any) -> str | None:
     return BAD_NAME if any(err.get("type") == BAD_NAME for err in errors) else None
 
 
-def parse_message(raw: str) -> ActionMessage | ResignMessage | NameMessage | PingMessage | SyncMessage:
-    """One client message, or :class:`BadInput` saying what is wrong with it."""
+def _parse(adapter: TypeAdapter[Any], raw: str) -> Any:
     if len(raw) > MAX_MESSAGE:
         raise BadInput("message too long")
     try:
-        return _MESSAGE.validate_json(raw)
+        return adapter.validate_json(raw)
     except ValidationError as exc:
         errors = exc.errors(include_url=False, include_input=False)
         raise BadInput(explain(errors), error_code(errors) or "malformed") from exc
+
+
+def parse_message(raw: str) -> ActionMessage | ResignMessage | NameMessage | PingMessage | SyncMessage:
+    """One client message, or :class:`BadInput` saying what is wrong with it."""
+    message: ActionMessage | ResignMessage | NameMessage | PingMessage | SyncMessage = _parse(_MESSAGE, raw)
+    return message
+
+
+def parse_lobby_message(raw: str) -> SeekMessage | AcceptMessage | CancelMessage | ResumeMessage | PingMessage:
+    """One message to the lobby, or :class:`BadInput` saying what is wrong with it (a
+    refused name: code ``bad_name``)."""
+    message: SeekMessage | AcceptMessage | CancelMessage | ResumeMessage | PingMessage = _parse(_LOBBY_MESSAGE, raw)
+    return message
 
 
 def explain(errors: Any) -> str:

@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from frontlines.web.fanout import Limits
+from frontlines.web.fanout import Limits, LobbyLimits
 
 ENV_PREFIX = "FRONTLINES_"
 DEFAULT_DATABASE = "sqlite:///frontlines.db"
@@ -39,6 +39,7 @@ class Settings:
     abandon_unstarted_after: float = 3600.0  # seconds a game without a move stays live
     abandon_idle_after: float = 7 * 86400.0  # seconds after the last move
     limits: Limits = field(default_factory=Limits)  # caps on connections and messages
+    lobby: LobbyLimits = field(default_factory=LobbyLimits)  # the lobby's caps and times (web/lobby.py)
     # Several processes on one PostgreSQL: a bot turn whose process stops renewing its lease
     # for this long is taken over by another; a stopping process lets bot turns in progress
     # finish for up to ``shutdown_grace`` seconds, then hands them over.
@@ -75,6 +76,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                       help="messages a connection may send at once before that rate applies (default 100)")
     caps.add_argument("--send-queue", type=int, default=64,
                       help="messages waiting for a connection before it is dropped as too slow (default 64)")
+    caps.add_argument("--max-seeks-per-connection", type=int, default=3,
+                      help="open seeks in the lobby one page may hold (default 3)")
+    caps.add_argument("--max-seeks-per-address", type=int, default=10,
+                      help="open seeks in the lobby one client address may hold (default 10)")
+    caps.add_argument("--max-open-seeks", type=int, default=5000,
+                      help="open seeks the lobby lists at once (default 5000)")
+    parser.add_argument("--seek-grace", type=float, default=10.0, metavar="SECONDS",
+                        help="a seek stays open this long after its creator's page left (a reload, a "
+                             "reconnection; default 10)")
+    parser.add_argument("--seek-lease", type=float, default=15.0, metavar="SECONDS",
+                        help="several processes on one PostgreSQL: a seek whose process stops renewing it "
+                             "for this long (the process died) is swept by another (default 15)")
     parser.add_argument("--new-games-per-minute", type=float, default=10.0,
                         help="games one client address (IPv6: one /64) may start per minute, in bursts "
                              "of as many (default 10; 0: no limit)")
@@ -118,6 +131,10 @@ def from_args(args: argparse.Namespace) -> Settings:
                         new_games_per_minute=max(0.0, args.new_games_per_minute),
                         abandon_unstarted_after=max(1.0, args.abandon_unstarted),
                         abandon_idle_after=max(1.0, args.abandon_idle), limits=limits,
+                        lobby=LobbyLimits(seeks_per_connection=max(0, args.max_seeks_per_connection),
+                                          seeks_per_address=max(0, args.max_seeks_per_address),
+                                          open_seeks=max(0, args.max_open_seeks),
+                                          grace=max(0.0, args.seek_grace), lease=max(0.5, args.seek_lease)),
                         # The embedded SQLite file migrates itself; PostgreSQL, shared by several
                         # processes, is migrated once per deploy by `frontlines db upgrade`.
                         upgrade_database=sqlite_file(args.database) is not None,

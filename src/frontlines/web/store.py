@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import Float, ForeignKey, Integer, String, Text, func, select, update
+from sqlalchemy import Boolean, Float, ForeignKey, Integer, String, Text, func, select, update
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
@@ -121,6 +121,27 @@ class ClockRow(Base):
     def set(self, state: ClockState) -> None:
         self.ply, self.since, self.left0, self.left1 = state.ply, state.since, state.left[0], state.left[1]
         self.running, self.deadline, self.to_move, self.moved = state.running, state.deadline, state.to_move, state.moved
+
+
+class SeekRow(Base):
+    """An open seek in the lobby, or one just taken (:mod:`frontlines.web.lobby`; revision 0005)."""
+
+    __tablename__ = "seeks"
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    ruleset: Mapped[str] = mapped_column(String(64))
+    options: Mapped[str] = mapped_column(Text)  # JSON object of strings, resolved (every option named)
+    clock: Mapped[str] = mapped_column(String(16))  # a time control ("300+3", "3d"; "" none)
+    rated: Mapped[bool] = mapped_column(Boolean)
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)  # the creator's seat, None: either
+    name: Mapped[str] = mapped_column(String(64))
+    account: Mapped[int | None] = mapped_column(Integer, nullable=True)  # the creator's account, if any
+    token_hash: Mapped[str] = mapped_column(String(64))  # digest of the seat token the creator's page holds
+    owner: Mapped[str] = mapped_column(String(64))  # the process that holds the creator's page
+    expires: Mapped[float] = mapped_column(Float, index=True)  # the lease, by the database's clock
+    created: Mapped[float] = mapped_column(Float)
+    game_id: Mapped[str | None] = mapped_column(String(32), nullable=True)  # set once, when taken
+    game_seat: Mapped[int | None] = mapped_column(Integer, nullable=True)  # the creator's seat in that game
 
 
 class MetaRow(Base):
@@ -297,7 +318,7 @@ class Store:
                 opponent=opponent, bot_seat=bot_seat, status="active", result="*", reason="",
                 termination="", loser=None, plies=0, created=now, updated=now,
             ))
-            if also is not None:  # the bot's first turn, in the same transaction
+            if also is not None:  # the write hooks (a bot's first turn) and the caller's part (a seek taken)
                 s.flush()
                 also(s)
 

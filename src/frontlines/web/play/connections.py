@@ -64,9 +64,20 @@ class Connections:
         if client.role is None and lim.spectators_per_game and game.watching_here >= lim.spectators_per_game:
             raise Refused("spectators_full", CLOSE_SPECTATORS_FULL,
                           "this game has as many spectators as it can take; try again later")
+        self.admit_address(client)
+
+    def admit_address(self, client: Client) -> None:
+        """Raise :class:`Refused` for a connection over its address's cap (games and the
+        lobby count together)."""
+        lim = self.process.limits
         if lim.connections_per_address and self.addresses.get(client.address, 0) >= lim.connections_per_address:
             raise Refused("too_many_connections", CLOSE_TOO_MANY_CONNECTIONS,
                           "too many connections from your address; close some and try again")
+
+    async def refused(self, client: Client, exc: Refused) -> None:
+        """Tell a connection refused by a cap why, and count it."""
+        self._count(exc.code)
+        await refuse(client.sender, exc)
 
     async def serve(self, game: LiveGame, client: Client, handle: Callable[[str], Awaitable[None]]) -> None:
         """Run one connection: admit it, send it the view, read its messages until it
@@ -74,23 +85,29 @@ class Connections:
         try:
             self.admit(game, client)
         except Refused as exc:
-            self._count(exc.code)
-            await refuse(client.sender, exc)
+            await self.refused(client, exc)
             return
+        await self.run(client, handle, joined=lambda: self.join(game, client), left=lambda: self.leave(game, client))
+
+    async def run(self, client: Client, handle: Callable[[str], Awaitable[None]], *,
+                  joined: Callable[[], None], left: Callable[[], None]) -> None:
+        """Run an admitted connection (to a game, or to the lobby): ``joined`` once it is
+        counted and its writer started, its messages to ``handle`` (at the message rate)
+        until it leaves, is dropped or its socket fails, then ``left``."""
         self.addresses[client.address] = self.addresses.get(client.address, 0) + 1
         client.start()
         reader = asyncio.get_running_loop().create_task(self._read(client, handle))
         gone = asyncio.get_running_loop().create_task(client.gone.wait())
         try:
-            self.join(game, client)
+            joined()
             await asyncio.wait({reader, gone}, return_when=asyncio.FIRST_COMPLETED)
         finally:
             reader.cancel()
             gone.cancel()
-            self.leave(game, client)
-            left = self.addresses.get(client.address, 1) - 1
-            if left > 0:
-                self.addresses[client.address] = left
+            left()
+            remaining = self.addresses.get(client.address, 1) - 1
+            if remaining > 0:
+                self.addresses[client.address] = remaining
             else:
                 self.addresses.pop(client.address, None)
             if client.dropped is not None:

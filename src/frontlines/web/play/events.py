@@ -11,11 +11,13 @@ each written by ``pg_notify`` in the transaction of the change it tells of:
 * :class:`PresenceSaid` (``p``): ``Store.announce_presence``, sent by presence. Heard by presence.
 * :class:`BotTurnReleased` (``l``): ``cluster.Leases.release``, a stopping process's bot
   turns. Heard by bot turns (take it now).
+* :class:`SeekChanged` (``s``): the lobby's writes (:mod:`frontlines.web.lobby`): a seek
+  posted, taken or gone. Heard by the lobby.
 
 Events of this process only:
 
 * :class:`NoticesLost`: sync, when its listener listens again. Heard by sync (reads every
-  game again).
+  game again) and the lobby (reads every open seek again).
 * :class:`GameCreated`: table. Heard by bot turns.
 * :class:`GameLoaded`: the game cache. Heard by sync (a game read too early), bot turns,
   clocks (a timer for the game's running clock).
@@ -84,6 +86,22 @@ class BotTurnReleased(GameNotice):
     """A stopping process handed a bot turn over: whoever hears it may take it at once."""
 
     kind: ClassVar[str] = "l"
+
+
+@dataclass(frozen=True)
+class SeekChanged(Notice):
+    """Another process changed the lobby: ``key`` is a seek's id, ``number`` what happened
+    to it (:data:`SEEK_POSTED`, :data:`SEEK_TAKEN`, :data:`SEEK_GONE`)."""
+
+    kind: ClassVar[str] = "s"
+
+    @property
+    def seek_id(self) -> str:
+        return self.key
+
+
+# What a SeekChanged notice says happened to its seek.
+SEEK_POSTED, SEEK_TAKEN, SEEK_GONE = 0, 1, 2
 
 
 # --- this process ----------------------------------------------------------------------------

@@ -26,6 +26,8 @@ from frontlines.web.store import StoredGame
 from frontlines.web.timecontrol import control_of, reading
 
 OPPONENTS = ("friend", "hotseat", *(f"bot:{level}" for level in BOT_OPPONENTS))
+# Two people who met in the lobby (web/lobby.py): made by taking a seek, never asked for directly.
+LOBBY = "lobby"
 MAX_NAME = 40
 
 

@@ -17,9 +17,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
+from typing import Protocol
 
 from frontlines.web import cluster
-from frontlines.web.fanout import CLOSE_RESTART, CLOSE_WAIT, RESTART_REASON, Limits
+from frontlines.web.fanout import CLOSE_RESTART, CLOSE_WAIT, RESTART_REASON, Client, Limits
 from frontlines.web.play.botturns import BotTurns
 from frontlines.web.play.bus import Bus
 from frontlines.web.play.clocks import Clocks
@@ -32,6 +34,16 @@ from frontlines.web.play.sync import Sync
 from frontlines.web.play.table import Table
 from frontlines.web.store import Store
 from frontlines.web.workers import Bots
+
+log = logging.getLogger("frontlines.web")
+
+
+class Drains(Protocol):
+    """A concern outside the games (the lobby) that a stopping process drains with them:
+    ``drain`` answers the connections it told to reconnect (the manager waits for their
+    close frames with its own)."""
+
+    async def drain(self) -> list[Client]: ...
 
 
 class Manager:
@@ -70,6 +82,7 @@ class Manager:
         self.set_name = self.table.set_name
         self.role_of = self.connections.role_of
         self.serve = self.connections.serve
+        self.drains: list[Drains] = []  # drained with the games (the lobby: web/lobby.py)
 
     @property
     def draining(self) -> bool:
@@ -111,6 +124,11 @@ class Manager:
         clients = [client for game in list(self.games.values()) for client in list(game.clients)]
         for client in clients:
             client.drop(CLOSE_RESTART, RESTART_REASON)
+        for part in self.drains:
+            try:
+                clients += await part.drain()
+            except Exception:
+                log.exception("draining %s failed", type(part).__name__)
         # Each connection sends its own close frame; uvicorn's shutdown, next, would close the
         # sockets under them with a bare 1012 and the reason would be lost.
         if clients:

@@ -27,7 +27,8 @@ Where the concerns of issue 29 plug in:
   :meth:`Table.create` with the seats swapped.
 * **Ratings** (``web/ratings.py``): a write hook on the ``end`` write of a rated game, so
   that a rating changes exactly once, with the result, whichever process stores it.
-* **Seeks** (``web/lobby.py``) create their game through :meth:`Table.create`.
+* **Seeks** (``web/lobby.py``) create their game through :meth:`Table.create`, taking the
+  seek in the creation's own transaction (its ``also``).
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ from frontlines.core.reasons import english
 from frontlines.games import game_module
 from frontlines.web import seats
 from frontlines.web.play.events import GameCreated, GameEnded, MovePlayed
-from frontlines.web.play.game import MAX_NAME, OPPONENTS, GameError, LiveGame, ending_of
+from frontlines.web.play.game import LOBBY, MAX_NAME, OPPONENTS, GameError, LiveGame, ending_of
 from frontlines.web.play.games import GameCache
 from frontlines.web.play.process import Process
 from frontlines.web.play.sync import Sync
@@ -124,20 +125,27 @@ class Table:
 
     # --- creating -------------------------------------------------------------------
     async def create(self, *, ruleset: str, options: dict[str, str], opponent: str, name: str,
-                     seat: int, seed: int | None = None, other_name: str = "",
-                     time_control: str = "") -> tuple[LiveGame, str, str | None]:
+                     seat: int, seed: int | None = None, other_name: str = "", other_hash: str = "",
+                     time_control: str = "",
+                     also: Callable[[Session, LiveGame], None] | None = None) -> tuple[LiveGame, str, str | None]:
         """A new game; returns it, the creator's token and (for a friend) the invite token.
-        ``other_name`` names the other seat in pass and play (both players are at this device);
-        ``time_control`` is its clock (:mod:`frontlines.web.timecontrol`: "" none, "300+3", "3d")."""
+        ``other_name`` names the other seat in pass and play (both players are at this device)
+        and in a lobby game. A lobby game (``opponent`` ``"lobby"``) seats the other player
+        with ``other_hash``, the digest of a seat token their page holds already.
+        ``time_control`` is its clock (:mod:`frontlines.web.timecontrol`: "" none, "300+3", "3d").
+        ``also`` is the caller's part of the creation's transaction (the lobby takes its seek
+        there): if it raises, nothing is stored and the error comes out here."""
         from frontlines.games import new_state
         from frontlines.games import ruleset as find_ruleset
 
-        if opponent not in OPPONENTS:
+        if opponent not in OPPONENTS and opponent != LOBBY:
             raise GameError("bad_request", f"unknown opponent {opponent!r}")
         try:
             control = Control.parse(time_control)
         except ValueError as exc:
             raise GameError("bad_request", str(exc)) from exc
+        if (opponent == LOBBY) != bool(other_hash):
+            raise GameError("bad_request", "a lobby game seats the other player by their token's digest")
         rs = find_ruleset(ruleset)
         try:
             resolved = rs.resolve_options(options)
@@ -153,10 +161,10 @@ class Table:
         if opponent == "hotseat":
             hashes = (seats.digest(mine), seats.digest(mine))
         else:
-            hashes = (seats.digest(mine), "") if seat == 0 else ("", seats.digest(mine))
+            hashes = (seats.digest(mine), other_hash) if seat == 0 else (other_hash, seats.digest(mine))
         invite_hash = seats.digest(invite) if invite else ""
         clean = _clean(name)
-        other = _clean(other_name) if opponent == "hotseat" else ""
+        other = _clean(other_name) if opponent in ("hotseat", LOBBY) else ""
         names = (clean, other) if seat == 0 else (other, clean)
         bot_seat = 1 - seat if opponent.startswith("bot:") else None
         if bot_seat is not None:
@@ -168,9 +176,18 @@ class Table:
                             created=0.0, updated=0.0, time_control="" if control is None else str(control))
         game = LiveGame(stored, state)
         write = Write("create", game, 0, state.current_player())
+        hooks = self._joining(write)
+
+        def joined(s: Session) -> None:
+            if also is not None:
+                also(s, game)
+            if hooks is not None:
+                hooks(s)
+
         await self.process.db(self.process.store.create_game, game_id=game_id, ruleset=ruleset, options=resolved,
                               setup=setup, seat_hashes=hashes, invite_hash=invite_hash, names=names,
-                              opponent=opponent, bot_seat=bot_seat, also=self._joining(write))
+                              opponent=opponent, bot_seat=bot_seat,
+                              also=joined if also is not None or hooks is not None else None)
         self._committed(write)
         self.cache.remember(game)
         self.process.bus.publish(GameCreated(game))
