@@ -1,12 +1,10 @@
 // Home page: start a game, resume my games, watch live ones.
 import { loadCatalog, t, tn, esc, myGames, rememberGame, forgetGame, num, levelDescription, setPlace, seatNames, outcomeText, sentences } from "./common.js";
 import { helpText } from "./words.js";
+import { startLobby, playAnyone, STARTER } from "./lobby.js";
 
 const $ = (id) => document.getElementById(id);
 let rulesets = [];
-// The option that says who starts, and its value for "seat 0 starts": Battle Line names
-// the first player; in War Machine the player who did not shuffle chooses first.
-const STARTER = { first_player: "0", shuffler: "1" };
 
 function optionFields() {
   const rs = rulesets.find((r) => r.name === $("ruleset").value);
@@ -97,6 +95,13 @@ async function startGame(ev) {
   const starter = rs && rs.options.find((o) => STARTER[o.name]);
   const pickSeat = { first: "0", second: "1", random: "random" }[$("seat").value] || "random";
   if (starter) options[starter.name] = STARTER[starter.name];
+  if (kind === "lobby") {  // anyone: the lobby pairs or lists us (lobby.js)
+    rememberNames();
+    try { localStorage.setItem(CLOCK_KEY, $("clock").value); } catch (_) { /* private mode */ }
+    playAnyone({ ruleset: $("ruleset").value, options, clock: chosenClock(), seat: starter ? pickSeat : "random",
+                 name: $("name").value });
+    return;
+  }
   const body = {
     ruleset: $("ruleset").value,
     options,
@@ -137,7 +142,7 @@ function gameItem(g, links, seat = null) {
   const viewer = (seat === 0 || seat === 1) && g.opponent !== "hotseat" ? seat : null;
   const names = seatNames(g.names, g.opponent, g.bot_seat, viewer);
   const title = rulesets.find((r) => r.name === g.ruleset)?.title || g.ruleset;
-  const how = g.opponent === "friend" ? t("friend") : g.opponent === "hotseat" ? t("pass and play") : "";
+  const how = { friend: t("friend"), hotseat: t("pass and play"), lobby: t("from the lobby") }[g.opponent] || "";
   const state = g.status === "finished" && g.result in WINNER
     ? outcomeText({ winner: WINNER[g.result], reason: g.reason }, viewer, names)
     : g.status === "finished" ? t("finished")
@@ -190,6 +195,9 @@ async function main() {
   const kindFields = () => {
     $("level-field").hidden = opponentKind() !== "bot";
     $("other-name-field").hidden = opponentKind() !== "hotseat";
+    // a seek is live unless its player says otherwise: strangers keep each other waiting
+    if (opponentKind() === "lobby" && $("clock").value === "") { $("clock").value = "300+3"; clockHelp(); }
+    $("start").textContent = opponentKind() === "lobby" ? t("Play anyone") : t("Start");
   };
   for (const radio of document.querySelectorAll('input[name="kind"]')) {
     radio.addEventListener("change", kindFields);
@@ -206,6 +214,7 @@ async function main() {
     const id = ev.target.dataset?.forget;
     if (id) { forgetGame(id); listMine(); }
   });
+  startLobby(rulesets, () => $("name").value);
   await Promise.all([listMine(), listLive()]);
   setInterval(listLive, 10000);
 }
