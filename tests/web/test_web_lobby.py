@@ -3,6 +3,7 @@ process (SQLite and PostgreSQL). Two processes on one PostgreSQL: test_web_lobby
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 from collections.abc import Callable, Iterator
@@ -158,17 +159,26 @@ def server(db_url: str) -> Iterator[LiveServer]:
 
 @pytest.fixture
 def pages(server: LiveServer) -> Iterator[Callable[[], Page]]:
+    with page_opener() as page:
+        yield lambda: page(server.port)
+
+
+@contextlib.contextmanager
+def page_opener() -> Iterator[Callable[[int], Page]]:
+    """Opens lobby pages on a port, each once it has the list; closes them all at the end."""
     opened: list[Page] = []
 
-    def page() -> Page:
-        p = Page(server.port)
+    def page(port: int) -> Page:
+        p = Page(port)
         p.of_type("lobby")
         opened.append(p)
         return p
 
-    yield page
-    for p in opened:
-        p.close()
+    try:
+        yield page
+    finally:
+        for p in opened:
+            p.close()
 
 
 def post(page: Page, **fields: Any) -> dict[str, Any]:

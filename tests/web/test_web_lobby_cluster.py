@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from sqlalchemy import func, select
-from test_web_lobby import DEADLINE, QUICK, Page
+from test_web_lobby import DEADLINE, QUICK, Page, page_opener
 from webhelpers import LiveServer, free_port, http_json
 
 from conftest import _fresh_pg_database
@@ -38,17 +38,8 @@ def pair(pg_url: str) -> Iterator[tuple[LiveServer, LiveServer]]:
 
 @pytest.fixture
 def pages() -> Iterator[Callable[[LiveServer | int], Page]]:
-    opened: list[Page] = []
-
-    def page(server: LiveServer | int) -> Page:
-        p = Page(server if isinstance(server, int) else server.port)
-        p.of_type("lobby")
-        opened.append(p)
-        return p
-
-    yield page
-    for p in opened:
-        p.close()
+    with page_opener() as page:
+        yield lambda server: page(server if isinstance(server, int) else server.port)
 
 
 def post(page: Page, **fields: Any) -> dict[str, Any]:
