@@ -4,6 +4,7 @@ process is killed) takes its seek off every process's list."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -151,36 +152,73 @@ def test_a_creator_who_leaves_is_gone_from_both_processes(pair: tuple[LiveServer
 SEEK_LEASE = 2.0
 
 
+@contextlib.contextmanager
+def serve(pg_url: str, log: Path, *options: str) -> Iterator[tuple[subprocess.Popen[bytes], int]]:
+    """A real ``frontlines serve`` on ``pg_url`` (schema made first, as `frontlines db upgrade`
+    does), once it answers; killed at the end if it still runs."""
+    Store(pg_url).close()
+    port = free_port()
+    with log.open("wb") as out:
+        proc = subprocess.Popen([sys.executable, "-m", "frontlines", "serve", "--port", str(port), "--database",
+                                 pg_url, "--bot-threads", "--log-level", "warning", "--new-games-per-minute", "0",
+                                 "--shutdown-grace", "0", *options], stdout=out, stderr=subprocess.STDOUT)
+    try:
+        end = time.monotonic() + 120
+        while True:
+            try:
+                http_json(f"http://127.0.0.1:{port}", "/api/seeks", timeout=5)
+                break
+            except OSError:
+                assert proc.poll() is None and time.monotonic() < end, log.read_text()[-2000:]
+                time.sleep(0.1)
+        yield proc, port
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait(timeout=30)
+
+
 def test_a_killed_process_s_seeks_are_swept_by_the_other(pg_url: str, tmp_path: Path,
                                                          pages: Callable[[LiveServer | int], Page]) -> None:
-    Store(pg_url).close()  # the schema, before the process starts (as `frontlines db upgrade`)
-    port = free_port()
-    log = tmp_path / "serve.log"
-    with log.open("wb") as out:
-        victim = subprocess.Popen([sys.executable, "-m", "frontlines", "serve", "--port", str(port), "--database",
-                                   pg_url, "--bot-threads", "--log-level", "warning", "--seek-lease", str(SEEK_LEASE),
-                                   "--seek-grace", "60", "--new-games-per-minute", "0"], stdout=out,
-                                  stderr=subprocess.STDOUT)
-    try:
-        with LiveServer(pg_url, lobby=QUICK) as b:
-            end = time.monotonic() + 120
-            while True:
-                try:
-                    http_json(f"http://127.0.0.1:{port}", "/api/seeks", timeout=5)
-                    break
-                except OSError:
-                    assert victim.poll() is None and time.monotonic() < end, log.read_text()[-2000:]
-                    time.sleep(0.1)
-            ann, bob = pages(port), pages(b)
-            seek_id = post(ann)["seek"]["id"]
-            bob.until_listed(lambda seeks: seek_id in seeks, "the seek on b")
-            os.kill(victim.pid, signal.SIGKILL)  # its pages' sockets vanish without a word
-            victim.wait(timeout=30)
-            killed = time.monotonic()
-            bob.until_listed(lambda seeks: seek_id not in seeks, "the dead process's seek swept")
-            # not before its lease ran out (the grace of 60 s never started: nobody said goodbye)
-            assert time.monotonic() - killed < 30
-    finally:
-        if victim.poll() is None:
-            victim.kill()
-            victim.wait(timeout=30)
+    with serve(pg_url, tmp_path / "serve.log", "--seek-lease", str(SEEK_LEASE), "--seek-grace", "60") as (victim, port), \
+            LiveServer(pg_url, lobby=QUICK) as b:
+        ann, bob = pages(port), pages(b)
+        seek_id = post(ann)["seek"]["id"]
+        bob.until_listed(lambda seeks: seek_id in seeks, "the seek on b")
+        os.kill(victim.pid, signal.SIGKILL)  # its pages' sockets vanish without a word
+        victim.wait(timeout=30)
+        killed = time.monotonic()
+        bob.until_listed(lambda seeks: seek_id not in seeks, "the dead process's seek swept")
+        # within its lease and a sweep or so (the grace of 60 s never started: nobody said goodbye)
+        assert time.monotonic() - killed < 30
+
+
+def test_a_stopping_process_hands_its_seeks_over(pg_url: str, tmp_path: Path,
+                                                 pages: Callable[[LiveServer | int], Page]) -> None:
+    """SIGTERM: the pages are told to reconnect (1012, with its reason) and their seeks get
+    the grace, not the lease: one page that comes back to the other process holds its seek
+    there and is paired from there; one that does not come back leaves the lobby soon."""
+    from websockets.exceptions import ConnectionClosed
+
+    with serve(pg_url, tmp_path / "serve.log", "--seek-grace", "4", "--seek-lease", "120") as (stopping, port), \
+            LiveServer(pg_url, lobby=QUICK) as b:
+        ann, gone, bob = pages(port), pages(port), pages(b)
+        posted = post(ann, name="Ann")
+        seek_id, left_id = posted["seek"]["id"], post(gone)["seek"]["id"]
+        bob.until_listed(lambda seeks: {seek_id, left_id} <= set(seeks), "both seeks on b")
+        stopping.send_signal(signal.SIGTERM)
+        with pytest.raises(ConnectionClosed) as closed:
+            ann.expect(lambda _: False, "the close", within=60)
+        assert closed.value.rcvd is not None
+        assert (closed.value.rcvd.code, closed.value.rcvd.reason) == (1012, "server restarting; reconnect")
+        back = pages(b)
+        back.send(type="resume", seeks=[{"id": seek_id, "token": posted["token"]}])
+        assert back.of_type("held")["seek"]["id"] == seek_id
+        stopped = time.monotonic()
+        bob.until_listed(lambda seeks: left_id not in seeks, "the seek whose page did not come back")
+        assert time.monotonic() - stopped < 60  # its grace (4 s) and a sweep, not its lease (120 s)
+        bob.settle()
+        assert seek_id in bob.listed  # the one taken over never left the lobby
+        bob.send(type="accept", id=seek_id)
+        assert back.of_type("matched")["game"] == bob.of_type("matched")["game"]
+        stopping.wait(timeout=60)
