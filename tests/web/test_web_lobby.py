@@ -205,7 +205,7 @@ def test_a_seek_posted_is_listed_to_everyone_and_taken_by_one(server: LiveServer
     for who, seat in ((token, 0), (mine["token"], 1)):
         view = http_json(server.base, f"/api/games/{game_id}?t={who}", timeout=DEADLINE)
         assert view["role"] == seat and view["opponent"] == "lobby" and view["names"] == ["Ann", "Bob"]
-        assert view["status"] == "active"
+        assert view["status"] == "active" and view["clock"]["control"] == "300+3"  # the seek's clock
     game = http_json(server.base, f"/api/games/{game_id}", timeout=DEADLINE)
     assert game["role"] is None
     eve.until_listed(lambda seeks: not seeks, "the seek gone")
@@ -319,6 +319,8 @@ def test_seeks_are_checked_like_names(server: LiveServer, pages: Callable[[], Pa
     ann = pages()
     long = "x" * 100
     assert post(ann, name=f"  Ann \n  {long}")["seek"]["name"] == ("Ann " + long)[:40]
+    ann.send(type="seek", ruleset="battleline")  # live unless said otherwise
+    assert ann.of_type("posted")["seek"]["clock"] == "300+3"
     for bad in ("Ann\u202e", "A\u200bnn"):  # a direction override, a zero-width space
         refused = post(ann, name=bad)
         assert refused["type"] == "error" and refused["code"] == "bad_name", bad

@@ -200,12 +200,13 @@ LobbySeat = Annotated[Literal["0", "1", "random", 0, 1], BeforeValidator(_not_bo
 
 class SeekMessage(Message):
     """Post a seek (``seek``), or play anyone (``anyone``: take a compatible seek, else post
-    one). ``seat``: the seat wanted; ``clock``: a time control ("300+3", "3d", "" none)."""
+    one). ``seat``: the seat wanted; ``clock``: a time control ("300+3", "3d", "" none; live,
+    five minutes and three seconds a move, unless said otherwise)."""
 
     type: Literal["seek", "anyone"]
     ruleset: Annotated[Plain, Field(max_length=64)]
     options: Options = {}
-    clock: Annotated[Plain, Field(max_length=16)] = ""
+    clock: Annotated[Plain, Field(max_length=16)] = "300+3"
     rated: bool = False
     seat: LobbySeat = "random"
     name: Name = ""

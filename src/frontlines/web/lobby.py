@@ -441,7 +441,7 @@ class Lobby:
         try:
             game, token, _ = await self.manager.create(
                 ruleset=seek.terms.ruleset, options=dict(seek.terms.options), opponent=LOBBY, name=name,
-                seat=taker_seat, other_name=seek.name, other_hash=seek.token_hash,
+                seat=taker_seat, other_name=seek.name, other_hash=seek.token_hash, time_control=seek.terms.clock,
                 also=self.table.taking(seek.id, creator_seat))
         except SeekGone:
             self._drop(seek_id)  # its notice is on the way; the pages need not wait for it

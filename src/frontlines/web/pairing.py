@@ -6,13 +6,13 @@ The lobby itself (storage, notices, pages) is :mod:`frontlines.web.lobby`.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from frontlines.core.errors import FrontlinesError
 from frontlines.web.play.game import GameError
+from frontlines.web.timecontrol import Control
 
 
 @dataclass(frozen=True)
@@ -39,24 +39,14 @@ def terms_of(ruleset: str, options: Mapping[str, str], clock: str = "", rated: b
     return Terms(ruleset, tuple(sorted(resolved.items())), clock_text(clock), rated)
 
 
-_LIVE_CLOCK = re.compile(r"(\d{1,5})\+(\d{1,3})")
-_DAYS_CLOCK = re.compile(r"(\d{1,2})d")
-
-
 def clock_text(clock: str) -> str:
-    """A seek's clock as the games store it ("300+3", "3d", "" for none); GameError if it is
-    not one. (Until the clocks' own module lands: the same forms and ranges.)"""
-    clock = clock.strip()
-    if m := _LIVE_CLOCK.fullmatch(clock):
-        base, increment = int(m.group(1)), int(m.group(2))
-        if 15 <= base <= 3 * 3600 and increment <= 180:
-            return f"{base}+{increment}"
-    elif m := _DAYS_CLOCK.fullmatch(clock):
-        if 1 <= int(m.group(1)) <= 14:
-            return f"{int(m.group(1))}d"
-    elif not clock:
-        return ""
-    raise GameError("bad_request", 'a clock is "" (none), "<seconds>+<increment>" (live, as "300+3") or "<days>d"')
+    """A seek's clock as the games store it ("300+3", "3d", "" for none: the written form of
+    :class:`~frontlines.web.timecontrol.Control`); GameError if it is not one."""
+    try:
+        control = Control.parse(clock)
+    except ValueError as exc:
+        raise GameError("bad_request", str(exc)) from exc
+    return "" if control is None else str(control)
 
 
 @dataclass(frozen=True)
