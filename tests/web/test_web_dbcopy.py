@@ -100,7 +100,7 @@ def test_games_move_from_sqlite_to_postgresql_and_go_on(sqlite_url: str, pg_serv
 
     code, out, err = db(capsys, "copy", "--from", sqlite_url, "--to", target, "--batch", "3")
     assert (code, err) == (0, "")
-    assert out.startswith(f"copied games: 3, actions: {12 + due}, bot_leases: 0, clocks: 0 from sqlite:///") and out.count("\n") == 1
+    assert out.startswith(f"copied games: 3, actions: {12 + due}, bot_leases: 0, clocks: 0, rematches: 0 from sqlite:///") and out.count("\n") == 1
 
     with make_client(target) as c:
         assert everything(c, [finished, live]) == before
@@ -143,7 +143,7 @@ def test_a_target_with_games_is_refused_unless_appending(tmp_path: Path, capsys:
     assert "is not empty (games: 2)" in err and "--append" in err
     assert stored_games(target) == 2
     code, out, err = db(capsys, "copy", "--from", source, "--to", target, "--append", "--batch", "1")
-    assert (code, err) == (0, "") and out.startswith("copied games: 3, actions: 0, bot_leases: 0, clocks: 0 ")
+    assert (code, err) == (0, "") and out.startswith("copied games: 3, actions: 0, bot_leases: 0, clocks: 0, rematches: 0 ")
     assert stored_games(target) == 5
     # Once more: every game is there already; the copy stops and writes nothing.
     code, out, err = db(capsys, "copy", "--from", source, "--to", target, "--append")
@@ -214,6 +214,6 @@ def test_every_table_of_the_store_is_copied() -> None:
 
     names = [t.name for t in dbcopy.tables()]
     assert set(names) == set(Base.metadata.tables) - dbcopy.MIGRATION_TABLES - dbcopy.PASSING_TABLES \
-        == {"games", "actions", "bot_leases", "clocks"}
+        == {"games", "actions", "bot_leases", "clocks", "rematches"}
     assert names.index("games") < names.index("actions") and names.index("games") < names.index("bot_leases")
     assert names.index("games") < names.index("clocks")

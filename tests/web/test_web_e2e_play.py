@@ -1,6 +1,7 @@
 """End-to-end tests of playing people in Debian's Chromium (Playwright, as test_web_e2e.py,
 whose helpers are reused): live clocks on both players' pages and a spectator's, counting
-down, tenths under ten seconds, a flag; in English and Persian."""
+down, tenths under ten seconds, a flag, a rematch with the seats swapped; in English and
+Persian."""
 
 from __future__ import annotations
 
@@ -20,8 +21,8 @@ pytestmark = [pytest.mark.e2e]
 # Digits as each page writes them.
 DIGITS = {"en": "0-9", "fa": "۰-۹"}
 WORDS = {
-    "en": {"mine": "Your time ran out.", "theirs": "time ran out."},
-    "fa": {"mine": "وقتت تمام شد.", "theirs": "تمام شد."},
+    "en": {"mine": "Your time ran out.", "theirs": "time ran out.", "offer": "offers a rematch"},
+    "fa": {"mine": "وقتت تمام شد.", "theirs": "تمام شد.", "offer": "بازی دوباره پیشنهاد می‌کند"},
 }
 
 
@@ -97,6 +98,25 @@ def test_live_clocks_count_down_on_every_page_and_a_flag_ends_the_game(browser: 
     assert mover.locator(".clock.running").count() == 0
     pages[1].screenshot(path=str(shots / f"clock-flag-phone-{lang}.png"))
     pages[0].screenshot(path=str(shots / f"clock-flag-desktop-{lang}.png"))
+
+    # Rematch: the loser offers, the winner's page offers to accept; both pages move to the
+    # new game, each with its own token in the other seat; the spectator is offered a link.
+    winner = pages[1 - starter]
+    mover.click('#rematch [data-rematch="yes"]')
+    winner.wait_for_selector('#rematch [data-rematch="yes"].primary')
+    assert WORDS[lang]["offer"] in winner.inner_text("#rematch")
+    winner.screenshot(path=str(shots / f"rematch-offer-{lang}.png"))
+    winner.click('#rematch [data-rematch="yes"]')
+    for page in pages.values():
+        page.wait_for_url(re.compile(r"/g/(?!" + re.escape(game_id) + r")[^?]+\?t="))
+        page.wait_for_selector("#table[data-ply]")
+    new_id = pages[0].get_attribute("#table", "data-game")
+    assert new_id != game_id and pages[1].get_attribute("#table", "data-game") == new_id
+    assert f"lang={lang}" in pages[0].url
+    for seat in (0, 1):
+        seen = httpx.get(f"{fast.base}/api/games/{new_id}", params={"t": tokens[seat]}, timeout=HTTP_TIMEOUT).json()
+        assert seen["role"] == 1 - seat and seen["clock"]["control"] == "15+0"
+    watcher.wait_for_selector(f'#rematch a[href^="/g/{new_id}"]')
     for page in (*pages.values(), watcher):
         assert page.errors == []
 

@@ -51,6 +51,7 @@ from frontlines.web.inputs import (
     BodyLimits,
     MoveRequest,
     NewGame,
+    RematchRequest,
     SeatToken,
     Ticket,
     error_code,
@@ -314,6 +315,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             return JSONResponse(exc.to_message(), status_code=409)
         return JSONResponse(game.message(role))
 
+    @app.post("/api/games/{game_id}/rematch")
+    async def rematch(request: Request, game_id: str, body: RematchRequest) -> Response:
+        """A seat's answer to a rematch (as the WebSocket's ``rematch`` message): the view
+        message after it, whose ``rematch`` names the new game once both agreed."""
+        game = await _game(request, game_id)
+        role = await manager_of(request).role_of(game, body.t)
+        try:
+            await manager_of(request).rematch.answer(game, role, body.answer == "yes")
+        except GameError as exc:
+            return JSONResponse(exc.to_message(), status_code=409)
+        return JSONResponse(game.message(role))
+
     @app.post("/api/games/{game_id}/claim")
     async def claim_seat(request: Request, game_id: str, body: Ticket) -> dict[str, Any]:
         """Spend a friend game's invite ticket: the seat it opens, with a token of its own."""
@@ -406,7 +419,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def stats(request: Request) -> dict[str, Any]:
         m = manager_of(request)
         return {"process": m.origin, "live_games": len(m.games), "slowest_bot_s": m.slowest_bot_s,
-                "connections": sum(m.addresses.values()), "dropped": dict(m.dropped), "clocks": m.clocks.stats()}
+                "connections": sum(m.addresses.values()), "dropped": dict(m.dropped), "clocks": m.clocks.stats(),
+                "rematches_made": m.rematch.made}
 
     # --- the lobby (web/lobby.py) ---------------------------------------------------------
     def lobby_of(request: Request | WebSocket) -> Lobby:
@@ -467,6 +481,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 await m.resign(game, client.role)
             elif msg.type == "name":
                 await m.set_name(game, client.role, msg.name)
+            elif msg.type == "rematch":
+                await m.rematch.answer(game, client.role, msg.answer == "yes")
             elif msg.type == "ping":
                 client.send_json({"type": "pong"})
             else:  # sync

@@ -148,6 +148,13 @@ class MoveRequest(Model):
     ply: Ply | None = None
 
 
+class RematchRequest(Model):
+    """``POST /api/games/<id>/rematch``: the seat of ``t`` answers a rematch."""
+
+    t: Token
+    answer: Literal["yes", "no"]
+
+
 class Ticket(Model):
     """``POST /api/games/<id>/claim``: spend an invite ticket."""
 
@@ -188,7 +195,15 @@ class SyncMessage(Message):
     type: Literal["sync"]
 
 
-ClientMessage = Annotated[ActionMessage | ResignMessage | NameMessage | PingMessage | SyncMessage,
+class RematchMessage(Message):
+    """A seat's answer to a rematch of a finished game: ``yes`` offers or accepts, ``no``
+    declines the other's offer or withdraws one's own."""
+
+    type: Literal["rematch"]
+    answer: Literal["yes", "no"]
+
+
+ClientMessage = Annotated[ActionMessage | ResignMessage | NameMessage | PingMessage | SyncMessage | RematchMessage,
                           Field(discriminator="type")]
 _MESSAGE: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 
@@ -265,9 +280,10 @@ def _parse(adapter: TypeAdapter[Any], raw: str) -> Any:
         raise BadInput(explain(errors), error_code(errors) or "malformed") from exc
 
 
-def parse_message(raw: str) -> ActionMessage | ResignMessage | NameMessage | PingMessage | SyncMessage:
+def parse_message(raw: str) -> ActionMessage | ResignMessage | NameMessage | PingMessage | SyncMessage | RematchMessage:
     """One client message, or :class:`BadInput` saying what is wrong with it."""
-    message: ActionMessage | ResignMessage | NameMessage | PingMessage | SyncMessage = _parse(_MESSAGE, raw)
+    message: ActionMessage | ResignMessage | NameMessage | PingMessage | SyncMessage | RematchMessage = _parse(
+        _MESSAGE, raw)
     return message
 
 

@@ -144,6 +144,33 @@ class SeekRow(Base):
     game_seat: Mapped[int | None] = mapped_column(Integer, nullable=True)  # the creator's seat in that game
 
 
+class RematchRow(Base):
+    """A finished game's rematch: who said yes (bits, seat 0 and 1), who declined, when the
+    offer expires (the database's clock) and the new game once it is made (revision 0006;
+    :mod:`frontlines.web.play.rematch`)."""
+
+    __tablename__ = "rematches"
+
+    game_id: Mapped[str] = mapped_column(String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    offers: Mapped[int] = mapped_column(Integer, default=0)
+    declined: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    expires: Mapped[float] = mapped_column(Float)
+    game: Mapped[str | None] = mapped_column(String(32), nullable=True)
+
+    def state(self) -> RematchState:
+        return RematchState(offers=self.offers, declined=self.declined, expires=self.expires, game=self.game)
+
+
+@dataclass(frozen=True)
+class RematchState:
+    """Where a finished game's rematch stands (see :class:`RematchRow`)."""
+
+    offers: int = 0
+    declined: int | None = None
+    expires: float = 0.0
+    game: str | None = None
+
+
 class MetaRow(Base):
     __tablename__ = "frontlines_meta"
 
@@ -178,13 +205,15 @@ class StoredGame:
     guest_seat: int | None = None
     time_control: str = ""  # "" no clock; see frontlines.web.timecontrol
     clock: ClockState | None = None  # where the clocks stood at the last write (games with a clock)
+    rematch: RematchState | None = None  # a finished game's rematch, once someone answered
 
     def __post_init__(self) -> None:
         if self.guest_seat is None and self.opponent == "friend" and self.seat_hashes.count("") == 1:
             self.guest_seat = self.seat_hashes.index("")
 
 
-def _row_to_game(row: GameRow, actions: list[str], clock: ClockRow | None = None) -> StoredGame:
+def _row_to_game(row: GameRow, actions: list[str], clock: ClockRow | None = None,
+                 rematch: RematchRow | None = None) -> StoredGame:
     return StoredGame(
         id=row.id,
         ruleset=row.ruleset,
@@ -206,6 +235,7 @@ def _row_to_game(row: GameRow, actions: list[str], clock: ClockRow | None = None
         guest_seat=row.guest_seat,
         time_control="" if clock is None else clock.control,
         clock=None if clock is None else clock.state(),
+        rematch=None if rematch is None else rematch.state(),
     )
 
 
@@ -284,6 +314,14 @@ class Store:
 
     def _session(self) -> Session:
         return self._sessions()
+
+    def session(self) -> Session:
+        """A session for a concern's own tables (``with store.session() as s, s.begin():``)."""
+        return self._sessions()
+
+    def announce(self, s: Session, kind: str, key: str, number: int = -1) -> None:
+        """A concern's notice (``kind``: its letter), sent when ``s`` commits (PostgreSQL)."""
+        self._announce(s, kind, key, number)
 
     def now(self, s: Session | Connection) -> float:
         """The database's clock, in seconds since the epoch, inside a transaction: several
@@ -438,21 +476,24 @@ class Store:
 
     # --- reads ----------------------------------------------------------------------
     @staticmethod
-    def _game_and_clock(s: Session, game_id: str) -> tuple[GameRow, ClockRow | None] | None:
-        # One statement, so that the clocks are read as of the same commit as the game row.
-        found = s.execute(select(GameRow, ClockRow).outerjoin(ClockRow, ClockRow.game_id == GameRow.id)
+    def _game_row(s: Session, game_id: str) -> tuple[GameRow, ClockRow | None, RematchRow | None] | None:
+        # One statement, so that the clocks and the rematch are read as of the same commit as
+        # the game row.
+        found = s.execute(select(GameRow, ClockRow, RematchRow)
+                          .outerjoin(ClockRow, ClockRow.game_id == GameRow.id)
+                          .outerjoin(RematchRow, RematchRow.game_id == GameRow.id)
                           .where(GameRow.id == game_id)).first()
-        return None if found is None else (found[0], found[1])
+        return None if found is None else (found[0], found[1], found[2])
 
     def load(self, game_id: str) -> StoredGame | None:
         with self._session() as s:
-            found = self._game_and_clock(s, game_id)
+            found = self._game_row(s, game_id)
             if found is None:
                 return None
-            row, clock = found
+            row, clock, rematch = found
             texts = list(s.scalars(select(ActionRow.text).where(ActionRow.game_id == game_id, ActionRow.ply <= row.plies)
                                    .order_by(ActionRow.ply)))
-            return _row_to_game(row, texts, clock)
+            return _row_to_game(row, texts, clock, rematch)
 
     def spent(self, game_id: str) -> list[float | None]:
         """Seconds each action of the game took (None where the game has no clock)."""
@@ -463,15 +504,15 @@ class Store:
         """The game's row with only the actions after ``ply``: how a server process catches
         up with moves made through another."""
         with self._session() as s:
-            found = self._game_and_clock(s, game_id)
+            found = self._game_row(s, game_id)
             if found is None:
                 return None
-            row, clock = found
+            row, clock, rematch = found
             # Only the actions the row counts: one written after the row was read waits for
             # its own notice, so the copy never shows a ply without its result.
             texts = list(s.scalars(select(ActionRow.text).where(
                 ActionRow.game_id == game_id, ActionRow.ply > ply, ActionRow.ply <= row.plies).order_by(ActionRow.ply)))
-            return _row_to_game(row, texts, clock)
+            return _row_to_game(row, texts, clock, rematch)
 
     def list_games(self, *, status: str | None = None, limit: int = 50, ids: list[str] | None = None) -> list[dict[str, Any]]:
         """Public summaries (no tokens, no setup), newest first. A game with a clock says

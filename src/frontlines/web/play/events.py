@@ -13,6 +13,8 @@ each written by ``pg_notify`` in the transaction of the change it tells of:
   turns. Heard by bot turns (take it now).
 * :class:`SeekChanged` (``s``): the lobby's writes (:mod:`frontlines.web.lobby`): a seek
   posted, taken or gone. Heard by the lobby.
+* :class:`RematchSaid` (``r``): rematch's answers and the rematch made. Heard by rematch (the
+  copy reads it again; a process that hears the last "yes" makes the game).
 
 Events of this process only:
 
@@ -102,6 +104,14 @@ class SeekChanged(Notice):
 
 # What a SeekChanged notice says happened to its seek.
 SEEK_POSTED, SEEK_TAKEN, SEEK_GONE = 0, 1, 2
+
+
+@dataclass(frozen=True)
+class RematchSaid(GameNotice):
+    """A player answered a rematch of a finished game, or the rematch was made (``number``: the
+    seats that said yes as bits, -1 once made)."""
+
+    kind: ClassVar[str] = "r"
 
 
 # --- this process ----------------------------------------------------------------------------

@@ -22,7 +22,7 @@ from frontlines.core.referee import Referee
 from frontlines.web import seats
 from frontlines.web.fanout import Client, dumps
 from frontlines.web.seats import Role
-from frontlines.web.store import StoredGame
+from frontlines.web.store import RematchState, StoredGame
 from frontlines.web.timecontrol import control_of, reading
 
 OPPONENTS = ("friend", "hotseat", *(f"bot:{level}" for level in BOT_OPPONENTS))
@@ -189,7 +189,25 @@ class LiveGame:
             "invite_open": bool(self.stored.invite_hash),
             "guest_seat": self.stored.guest_seat,  # a friend game's invited seat: the other may invite again
             "clock": self.clock_reading(),
+            "rematch": self.rematch_reading(),
         }
+
+    @property
+    def rematch_needed(self) -> int:
+        """The seats whose yes a rematch needs, as bits: both, but never a bot's."""
+        bot = self.stored.bot_seat
+        return 3 & ~(0 if bot is None else 1 << bot)
+
+    def rematch_reading(self) -> dict[str, Any] | None:
+        """A finished game's rematch as the pages are told (None while it is played): who
+        said yes (bits), who declined, the new game once made, the seconds an offer has left."""
+        if self.stored.status != "finished":
+            return None
+        r = self.stored.rematch or RematchState()
+        waiting = r.game is None and r.offers
+        left = max(0.0, r.expires - time.time() - self.clock_offset) if waiting else None
+        return {"offers": r.offers, "declined": r.declined, "game": r.game, "needed": self.rematch_needed,
+                "expires_in": None if left is None else round(left, 1)}
 
     def clock_reading(self) -> dict[str, Any] | None:
         """Where the clocks stand now (None: no clock): each seat's time left, whose runs."""

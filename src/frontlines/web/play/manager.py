@@ -5,7 +5,7 @@ The parts, each a module of this package (docs/web.md, "Server structure", has t
 ``games`` (the cache of games in memory), ``sync`` (keeping them in step with the other
 processes), ``table`` (every change to a game), ``connections`` (admission, the read loop,
 joining and leaving), ``presence`` (who is online, across processes), ``botturns`` (bot
-moves and their leases), ``clocks`` (time left, flags). They share a :class:`~frontlines.web.play.process.Process` (the
+moves and their leases), ``clocks`` (time left, flags), ``rematch`` (playing again). They share a :class:`~frontlines.web.play.process.Process` (the
 store, the database threads, the bus, the caps, the stopping flag) and tell each other what
 happened through its :class:`~frontlines.web.play.bus.Bus`.
 
@@ -30,6 +30,7 @@ from frontlines.web.play.game import LiveGame
 from frontlines.web.play.games import GameCache
 from frontlines.web.play.presence import Presence
 from frontlines.web.play.process import Process, database_threads
+from frontlines.web.play.rematch import Rematch
 from frontlines.web.play.sync import Sync
 from frontlines.web.play.table import Table
 from frontlines.web.store import Store
@@ -64,6 +65,7 @@ class Manager:
         self.bot_turns = BotTurns(self.process, self.cache, self.sync, self.table, bots,
                                   delay=bot_delay, lease=bot_lease)
         self.clocks = Clocks(self.process, self.cache, self.sync, self.table, sweep_every=clock_sweep)
+        self.rematch = Rematch(self.process, self.cache, self.sync, self.table)
         # What the routes use.
         self.store = store
         self.bus = self.process.bus

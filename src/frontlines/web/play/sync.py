@@ -31,7 +31,7 @@ from frontlines.web.store import StoredGame
 log = logging.getLogger("frontlines.web")
 
 # What a copy takes over from the stored row when it catches up (the actions apart).
-_ROW_FIELDS = ("seat_hashes", "invite_hash", "names", "status", "result", "reason", "termination", "loser", "clock")
+_ROW_FIELDS = ("seat_hashes", "invite_hash", "names", "status", "result", "reason", "termination", "loser", "clock", "rematch")
 
 
 class Sync:

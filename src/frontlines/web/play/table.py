@@ -41,6 +41,7 @@ from typing import Any, Literal, Protocol
 from sqlalchemy.orm import Session
 
 from frontlines.core.errors import FrontlinesError, IllegalAction
+from frontlines.core.game import State
 from frontlines.core.reasons import english
 from frontlines.games import game_module
 from frontlines.web import seats
@@ -154,7 +155,6 @@ class Table:
         # The deal comes from the operating system's secure source unless the caller passes a
         # seed (the app allows that only behind a server setting, and never for friend games).
         state = new_state(ruleset, seed=secrets.randbits(256) if seed is None else seed, options=resolved)
-        game_id = secrets.token_urlsafe(9)
         mine = seats.new_token()
         # A friend's seat starts empty: it gets its own token when the invite ticket is spent.
         invite = seats.new_token() if opponent == "friend" else None
@@ -169,8 +169,42 @@ class Table:
         bot_seat = 1 - seat if opponent.startswith("bot:") else None
         if bot_seat is not None:
             names = (names[0] or opponent[4:], names[1]) if bot_seat == 0 else (names[0], names[1] or opponent[4:])
+        game = await self._create(ruleset=ruleset, resolved=resolved, state=state, opponent=opponent,
+                                  seat_hashes=hashes, invite_hash=invite_hash, names=names, bot_seat=bot_seat,
+                                  control=control, also=also)
+        return game, mine, invite
+
+    async def create_seated(self, *, ruleset: str, options: dict[str, str], opponent: str,
+                            seat_hashes: tuple[str, str], names: tuple[str, str], bot_seat: int | None,
+                            time_control: str = "",
+                            also: Callable[[Session, LiveGame], None] | None = None) -> LiveGame:
+        """A new game whose seats are held already: by the digests of tokens its players have
+        (a rematch swaps a finished game's). ``also(session, game)``
+        runs in the creating transaction: a conditional write that raises (say
+        :class:`WriteRefused`) rolls the whole game back."""
+        from frontlines.games import new_state
+        from frontlines.games import ruleset as find_ruleset
+
+        if opponent not in OPPONENTS:
+            raise GameError("bad_request", f"unknown opponent {opponent!r}")
+        try:
+            control = Control.parse(time_control)
+            resolved = find_ruleset(ruleset).resolve_options(options)
+        except ValueError as exc:
+            raise GameError("bad_request", str(exc)) from exc
+        state = new_state(ruleset, seed=secrets.randbits(256), options=resolved)
+        return await self._create(ruleset=ruleset, resolved=resolved, state=state, opponent=opponent,
+                                  seat_hashes=seat_hashes, invite_hash="", names=names, bot_seat=bot_seat,
+                                  control=control, also=also)
+
+    async def _create(self, *, ruleset: str, resolved: dict[str, str], state: State, opponent: str,
+                      seat_hashes: tuple[str, str], invite_hash: str, names: tuple[str, str], bot_seat: int | None,
+                      control: Control | None, also: Callable[[Session, LiveGame], None] | None = None) -> LiveGame:
+        """Store a new game (with what the write hooks and ``also`` write in its transaction),
+        hold it here and tell the bus."""
+        game_id = secrets.token_urlsafe(9)
         setup = state.to_notation()
-        stored = StoredGame(id=game_id, ruleset=ruleset, options=resolved, setup=setup, seat_hashes=hashes,
+        stored = StoredGame(id=game_id, ruleset=ruleset, options=resolved, setup=setup, seat_hashes=seat_hashes,
                             invite_hash=invite_hash, names=names, opponent=opponent, bot_seat=bot_seat,
                             status="active", result="*", reason="", termination="", loser=None,
                             created=0.0, updated=0.0, time_control="" if control is None else str(control))
@@ -185,13 +219,13 @@ class Table:
                 hooks(s)
 
         await self.process.db(self.process.store.create_game, game_id=game_id, ruleset=ruleset, options=resolved,
-                              setup=setup, seat_hashes=hashes, invite_hash=invite_hash, names=names,
+                              setup=setup, seat_hashes=seat_hashes, invite_hash=invite_hash, names=names,
                               opponent=opponent, bot_seat=bot_seat,
                               also=joined if also is not None or hooks is not None else None)
         self._committed(write)
         self.cache.remember(game)
         self.process.bus.publish(GameCreated(game))
-        return game, mine, invite
+        return game
 
     # --- moves ----------------------------------------------------------------------
     async def act(self, game: LiveGame, role: Role | None, text: Any, expected_ply: Any = None) -> None:

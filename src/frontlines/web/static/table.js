@@ -7,6 +7,7 @@ import { adapterFor, renderBoard } from "./adapters.js";
 import { snapshot, animate } from "./motion.js";
 import { showRefusals, reasonWords } from "./refusals.js";
 import { setReading, placeClocks } from "./clock.js";
+import { renderRematch } from "./rematch.js";
 
 const $ = (id) => document.getElementById(id);
 const root = $("table");
@@ -130,6 +131,9 @@ function draw() {
     && msg.guest_seat === 1 - msg.role && msg.status === "active" && !msg.online[1 - msg.role]
     && !(msg.invite_open && !$("invite").hidden));
   $("resign").hidden = msg.status === "finished" || msg.role === null || msg.role === undefined;
+  renderRematch($("rematch"), msg, names(), (answer) => {
+    if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: "rematch", answer }));
+  }, (url) => { location.href = url; });
 }
 
 function setStatus(extra) {
@@ -253,6 +257,8 @@ function errorText(data) {
     not_found: t("There is no such game."),
     internal: t("Server error; please try again."),
     out_of_time: t("Your time ran out."),
+    declined: t("The other player declined the rematch."),
+    not_over: t("The game is not over yet."),
     malformed: t("The server could not read that."),
     bad_name: t("A name cannot hold invisible characters or characters that change the direction of the text."),
     ...closeWords(),
