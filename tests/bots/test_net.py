@@ -4,6 +4,7 @@ the one-ply bot and its fallback without numpy."""
 
 from __future__ import annotations
 
+import os
 import random
 import shutil
 import subprocess
@@ -34,7 +35,7 @@ from frontlines.games.battleline.state import BattleLineState
 np = pytest.importorskip("numpy")
 
 from frontlines.bots.net.model import FlagNet, WeightsError, combine, stack  # noqa: E402
-from frontlines.bots.net.train import arrays, fit, losses, split, td_targets  # noqa: E402
+from frontlines.bots.net.train import Adam, arrays, fit, losses, split, td_targets  # noqa: E402
 from frontlines.bots.net.value import Evaluator  # noqa: E402
 
 
@@ -188,6 +189,31 @@ def test_weights_round_trip_and_refusals(tmp_path: Path) -> None:
     (tmp_path / "junk.npz").write_bytes(b"not a file")
     with pytest.raises(WeightsError):
         FlagNet.load(tmp_path / "junk.npz")
+
+
+def test_subnormal_weights_are_flushed_to_zero(tmp_path: Path) -> None:
+    """Decayed weights below float32's normal range (slow on the CPU: they made one product
+    of the tower 60 times slower) are zero once loaded, and after a training step; the
+    values do not change."""
+    tiny = np.finfo(np.float32).tiny
+    net = FlagNet.fresh(6, meta={"rulesets": ["battleline-basic"]})
+    b = _batch("battleline-basic", 6)
+    for name in ("w1f", "w2"):
+        net.p[name][0, :5] = tiny / 8
+    before = net.values(b)
+    path = tmp_path / "w.npz"
+    net.save(path)
+    with np.load(path) as data:
+        assert np.count_nonzero((data["w2"] != 0) & (np.abs(data["w2"]) < tiny)) == 5  # in the file as made
+    loaded = FlagNet.load(path)
+    for v in loaded.p.values():
+        assert not ((v != 0) & (np.abs(v) < tiny)).any()
+    assert np.allclose(loaded.values(b), before, atol=1e-6)
+    trained = {"w2": net.p["w2"]}
+    trained["w2"][1, :3] = tiny / 4
+    opt = Adam(trained, lr=0.0, decay=0.0)
+    opt.step(trained, {"w2": np.zeros_like(trained["w2"])})
+    assert not ((trained["w2"] != 0) & (np.abs(trained["w2"]) < tiny)).any()
 
 
 def test_a_game_record_replays_and_labels_every_flag(tmp_path: Path) -> None:
@@ -402,3 +428,15 @@ def test_frontlines_train_is_seeded_and_resumes_where_it_stopped(tmp_path: Path,
     assert all(np.array_equal(first.p[k], resumed.p[k]) for k in first.p)
     other = train(tmp_path / "c", "--quiet", "--seed", "1")
     assert not np.array_equal(first.p["w2"], other.p["w2"])
+
+
+def test_numpy_blas_runs_in_one_thread_unless_the_user_chose() -> None:
+    """The network's small products only lose with a BLAS thread pool (150 times slower
+    on a busy machine): loading it before numpy sets one thread, unless the user set it."""
+    code = "import os; import frontlines.bots.net.value; print(os.environ.get('OPENBLAS_NUM_THREADS'))"
+    env = {k: v for k, v in os.environ.items() if k not in ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False, env=env)
+    assert out.stdout.strip() == "1", out.stderr
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False,
+                         env={**env, "OPENBLAS_NUM_THREADS": "3"})
+    assert out.stdout.strip() == "3", out.stderr

@@ -99,6 +99,19 @@ def combine(p: npt.NDArray[np.float64], grad: bool = True) -> tuple[npt.NDArray[
     return g, with_f / q - (g[:, None] - with_f) / (1.0 - q)
 
 
+def flush_subnormals(params: dict[str, FloatArray]) -> None:
+    """Set the parameters' subnormal floats (below 1.2e-38 in float32) to zero, in place.
+
+    Weight decay leaves unused weights (an input that is always 0, a dead unit) decaying
+    towards zero, and many end subnormal; the CPU computes with those very slowly. In the
+    shipped battleline-basic weights 283 of w2's 2,048 made one product of the tower 60
+    times slower (4.3 ms against 0.07 ms for 192 positions). Their effect on any value is
+    far below float32's precision."""
+    for v in params.values():
+        if v.dtype.kind == "f":
+            v[np.abs(v) < np.finfo(v.dtype).tiny] = 0.0
+
+
 TOWER = ("w1f", "w1g", "b1", "w2", "b2", "w3", "b3")  # the flag tower's parameters
 HEAD = ("emb", "bemb", "wc1", "bc1", "wc2", "bc2", "scale")  # the game value's: the correction head and the scale
 PARAM_NAMES = TOWER + HEAD
@@ -113,6 +126,7 @@ class FlagNet:
         self.rulesets: frozenset[str] = frozenset(self.meta.get("rulesets", ()))
         if params["w1f"].shape[0] != FLAG_SIZE or params["w1g"].shape[0] != GLOBAL_SIZE or params["emb"].shape[0] != NUM_PLACES:
             raise WeightsError("flag network: the arrays do not fit the feature layout")
+        flush_subnormals(params)
 
     @classmethod
     def fresh(cls, seed: int, hidden: tuple[int, int] = (64, 32), embed: int = 32, head: int = 32, meta: dict[str, Any] | None = None) -> FlagNet:

@@ -27,7 +27,7 @@ import numpy.typing as npt
 
 from frontlines.bots.net.data import GameRecord, Position, after_plays, positions
 from frontlines.bots.net.features import FLAG_SIZE, GLOBAL_SIZE, facts
-from frontlines.bots.net.model import Batch, FlagNet, FloatArray, stack
+from frontlines.bots.net.model import Batch, FlagNet, FloatArray, flush_subnormals, stack
 
 
 class Progress:
@@ -243,6 +243,7 @@ class Adam:
             self.m[k] = b1 * self.m[k] + (1 - b1) * g
             self.v[k] = b2 * self.v[k] + (1 - b2) * g * g
             params[k] -= (self.lr * (self.m[k] / c1) / (np.sqrt(self.v[k] / c2) + 1e-8)).astype(np.float32)
+        flush_subnormals(params)  # decayed weights would slow every product (see its text)
 
 
 def fit(
