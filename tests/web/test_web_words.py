@@ -112,11 +112,12 @@ def test_persian_says_claim_with_one_word() -> None:
 
 def test_persian_translations_write_persian_digits() -> None:
     """A Persian reader reads Persian digits: no translation writes a Latin digit (positions are
-    "جبههٔ ۴", not "P4"); the pages put numbers in with Persian digits too (i18n.number, and
-    common.js num for the scripts)."""
+    "جبههٔ ۴", not "P4"), nor glues a Latin letter to a number put in ("P{position}" read
+    "P۴" in War Machine's refusals, beside the board's "جبههٔ ۴"); the pages put numbers in
+    with Persian digits too (i18n.number, and common.js num for the scripts)."""
     fa = i18n.catalog_dict("fa")
     texts = {key: " ".join([text] if isinstance(text, str) else text) for key, text in fa.items()}
-    assert [(key, text) for key, text in texts.items() if re.search(r"[0-9]|[A-Za-z]\{(n|flag)\}", text)] == []
+    assert [(key, text) for key, text in texts.items() if re.search(r"[0-9]|[A-Za-z]\{\w+(:\w+)?\}", text)] == []
     assert i18n.number("fa", 1204) == "۱۲۰۴" and i18n.number("cs", 12) == "12"
 
 
