@@ -259,3 +259,6 @@ def test_japanese_puts_no_space_after_its_full_stops(domain: str) -> None:
     with i18n.po_path("ja", domain).open("rb") as fh:
         catalog = read_po(fh, locale="ja")
     assert [m.string for m in catalog if isinstance(m.string, str) and re.search(r"[。、？！：] ", m.string)] == []
+    # nor between a name put in and its particle: "{name}は", as "{name}の" (the War Machine
+    # score line read "ボット（ランダム） は国で 3")
+    assert [m.string for m in catalog if isinstance(m.string, str) and re.search(r"\} [\u3041-\u309f]", m.string)] == []
