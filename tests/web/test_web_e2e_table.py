@@ -142,6 +142,9 @@ def test_japanese_sentences_follow_each_other_without_a_space(browser: Any, serv
     assert "まだ証明できません。" in words and spaced(words) == []
     page.goto(f"{server.base}/learn/battleline?step=12&lang=ja")  # Companion Cavalry: its rule, then the refusal
     page.wait_for_selector('[data-tok="hand:CC"].refused')
+    # the bar's hand: no space before the bracket (it read "手札：7枚 （戦術2枚）")
+    bars = page.evaluate("[...document.querySelectorAll('.player-bar')].map((b) => b.textContent).join('\\n')")
+    assert "（戦術" in bars and " （" not in bars, bars
     tip = page.get_attribute('[data-tok="hand:CC"]', "data-tip")
     assert "。⊘" in tip, tip
     page.click('[data-tok="hand:CC"]', force=True)

@@ -198,8 +198,10 @@ function playerBar(v, p, names, opts) {
   const online = opts.online ? (p === opts.notJoined ? t("not joined yet") : opts.online[p] ? t("online") : t("offline")) : "";
   let s = `<strong>${esc(who)}</strong>`;
   if (p !== opts.seat || v.viewer !== p) s += ` <span class="muted">${esc(online)}</span>`;
-  if (size !== null && size !== undefined) s += ` · ${esc(tn("hand: {n} card", "hand: {n} cards", size))}`;
-  if (tac) s += ` ${esc(tn("({n} tactics card)", "({n} tactics cards)", tac))}`;
+  // "hand: 7 cards (1 tactics card)": Japanese puts no space before its bracket (手札：7枚（戦術1枚）)
+  if (size !== null && size !== undefined) {
+    s += ` · ${esc(sentences(tn("hand: {n} card", "hand: {n} cards", size), tac ? tn("({n} tactics card)", "({n} tactics cards)", tac) : ""))}`;
+  }
   if (v.tactics_played && v.has_tactics) s += ` · ${esc(t("tactics played: {n}", { n: num(v.tactics_played[p]) }))}`;
   if (v.to_move === p) s += ` <span class="turn">● ${esc(t("to move"))}</span>`;
   // Every pile of cards is a labelled zone of its own (a replay's open hand must not read as
