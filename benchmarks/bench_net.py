@@ -10,6 +10,10 @@ of ``--runs`` runs (each run over every position):
 * facts cold: the inputs of a position with the per-side caches emptied first (every
   formation search done afresh: a position unlike any before it);
 * facts warm: the same positions again (a search's leaves share most flags);
+* facts of leaves: a search's leaves as pimc makes them: from each position, ``--deals``
+  deals sampled from the mover's view, in each the heuristic's move and the deal's own
+  draw (the leaves share the table and differ in the card drawn), caches emptied per
+  position;
 * forward single: the numpy pass for one position at a time;
 * forward batch: one pass over ``--batch`` positions, per position;
 * value (single): ``Evaluator.value`` (facts + forward) leaf by leaf, warm;
@@ -56,8 +60,28 @@ def positions(ruleset: str, games: int, seed: int) -> list[tuple[BattleLineState
     return out
 
 
+def search_leaves(items: list[tuple[BattleLineState, int]], deals: int, seed: int) -> list[list[tuple[BattleLineState, int]]]:
+    """For each position, ``deals`` leaves: a deal sampled from the mover's view, the
+    heuristic's move in it, then the deal's draw (a card that differs from deal to deal)."""
+    rng = random.Random(seed)
+    out = []
+    for state, p in items:
+        view = state.view(p)
+        move = HeuristicBot(seed=seed).choose(view)
+        group = []
+        for _ in range(deals):
+            deal = cast(BattleLineState, view.sample(rng))
+            deal.apply(move)
+            while not deal.is_terminal() and deal.current_player() == p and deal.phase != PLAY:
+                deal.apply(deal.legal_actions()[0])  # the draw (or what the move asks first)
+            if not deal.is_terminal():
+                group.append((deal, p))
+        out.append(group)
+    return out
+
+
 def clear_caches() -> None:
-    for cache in (features._MINE, features._THEIRS, features._ROWS, features._FITS, features._CONTEXT, features._MASKS):
+    for cache in (features._MINE, features._THEIRS, features._ROWS, features._FITS, features._CONTEXT, features._MASKS, features._BEST):
         cache.clear()
 
 
@@ -80,6 +104,7 @@ def main() -> None:
     ap.add_argument("--batch", type=int, default=50)
     ap.add_argument("--seed", type=int, default=11)
     ap.add_argument("--weights", type=Path, default=None)
+    ap.add_argument("--deals", type=int, default=16, help="leaves a position for 'facts of leaves' (default 16)")
     args = ap.parse_args()
     if args.weights is not None:
         ev = Evaluator(FlagNet.load(args.weights))
@@ -96,6 +121,16 @@ def main() -> None:
     rows: list[tuple[str, float]] = []
     rows.append(("facts cold", per_item(cold, items, args.runs)))  # type: ignore[arg-type]
     rows.append(("facts warm", per_item(lambda it: features.facts(it[0], it[1]), items, args.runs)))  # type: ignore[arg-type,index]
+    leaves = search_leaves(items, args.deals, args.seed)
+    leaf_times = []
+    for _ in range(args.runs):
+        start = time.process_time()
+        for group in leaves:
+            clear_caches()
+            for leaf, p in group:
+                features.facts(leaf, p)
+        leaf_times.append((time.process_time() - start) / sum(len(g) for g in leaves))
+    rows.append((f"facts of leaves ({args.deals} deals: a move and its draw)", statistics.median(leaf_times)))
     got = [features.facts(s, p) for s, p in items]
     rows.append(("forward single", per_item(lambda f: ev.net.forward(stack([f])), got, args.runs)))  # type: ignore[arg-type,list-item]
     batches = [got[i : i + args.batch] for i in range(0, len(got) - args.batch + 1, args.batch)] or [got]

@@ -56,7 +56,7 @@ def test_facts_read_only_the_players_view(ruleset: str) -> None:
     state = _midgame(ruleset, 11)
     for player in (0, 1):
         got = features.facts(state, player)
-        assert len(got.flags) == NUM_FLAGS * features.FLAG_SIZE and len(got.glob) == features.GLOBAL_SIZE
+        assert len(got.flag_numbers()) == NUM_FLAGS * features.FLAG_SIZE and len(got.glob) == features.GLOBAL_SIZE
         assert len(got.places) == 70 and all(0 <= i < features.NUM_PLACES for i in got.places)
         view = state.view(player)
         same = features.facts(view, player)
@@ -83,11 +83,11 @@ def test_facts_of_a_card_played() -> None:
         card = tens[0]
         before = features.facts(s, me)
         assert before.places[card] == card * features.NUM_LOCATIONS + features.MY_HAND
-        assert before.flags[0:5] == [1.0, 0.0, 0.0, 0.0, 0.0]  # nothing on my side of flag 1
+        assert before.flag_numbers()[0:5] == [1.0, 0.0, 0.0, 0.0, 0.0]  # nothing on my side of flag 1
         s.apply(card * 9 + 0)  # the ten to flag 1
         got = features.facts(s, me)
         assert got.places[card] == card * features.NUM_LOCATIONS + features.MY_SIDE_AT + 0
-        assert got.flags[0:5] == [0.0, 1.0, 0.0, 0.0, 0.0]
+        assert got.flag_numbers()[0:5] == [0.0, 1.0, 0.0, 0.0, 0.0]
         theirs = features.facts(s, 1 - me)
         assert theirs.places[card] == card * features.NUM_LOCATIONS + features.THEIR_SIDE_AT + 0
         return

@@ -31,6 +31,9 @@ afterstates) cost little more than the look-ups.
 
 from __future__ import annotations
 
+from array import array
+from collections.abc import Iterable
+
 from frontlines.games.battleline.cards import FOG, MUD, NUM_CARDS, NUM_TROOPS, TACTICS_MASK, TROOP_MASK
 from frontlines.games.battleline.codes import NUM_FLAGS, OVER, PLAY
 from frontlines.games.battleline.formations import CardRules, beating_completion, evaluate_mask
@@ -81,6 +84,12 @@ def layout() -> str:
     blocks = (("my_side", MY_SIDE), ("their_side", THEIR_SIDE), ("pair", PAIR), ("context", CONTEXT), ("global", GLOBAL))
     text = ";".join(f"{name}:" + ",".join(f"{k}{n}" for k, n in block) for name, block in blocks)
     return f"{FORMAT}|{text}|places{NUM_CARDS}x{NUM_LOCATIONS}"
+
+
+def _f32(numbers: Iterable[float]) -> bytes:
+    """Numbers as float32 bytes, the machine's order: a position's flag rows are joined
+    from such pieces, remembered per flag, and a batch reads them in one numpy call."""
+    return array("f", numbers).tobytes()
 
 
 # --- scores -------------------------------------------------------------------------------
@@ -150,22 +159,44 @@ def _fits(side: int, cap: int, max_value: int) -> tuple[int, int, int, int]:
     return found
 
 
-def _fit_counts(fits: tuple[int, int, int, int], pool: int, top: float) -> tuple[float, ...]:
-    return tuple(min(top, (m & pool).bit_count()) / top for m in fits)
+def _fit_counts(fits: tuple[int, int, int, int], pool: int, top: int) -> tuple[float, float, float, float]:
+    a, b, c, d = fits
+    return (
+        min(top, (a & pool).bit_count()) / top, min(top, (b & pool).bit_count()) / top,
+        min(top, (c & pool).bit_count()) / top, min(top, (d & pool).bit_count()) / top,
+    )
+
+
+def _rules_code(rules: CardRules) -> int:
+    """The card rules as 8 bits of a cache key (hashing the rules object is far slower)."""
+    return rules.max_value << 4 | rules.cavalry_value
 
 
 # --- per side, remembered ------------------------------------------------------------------
 # my side: (numbers, complete score, best from hand, its hand cards, best from hand + unseen)
 MySide = tuple[tuple[float, ...], int, int, int, int]
 TheirSide = tuple[tuple[float, ...], int, int]
-_MINE: dict[tuple[int, int, int, CardRules], MySide] = {}
-_THEIRS: dict[tuple[int, int, CardRules], TheirSide] = {}
+_MINE: dict[tuple[int, int, int], MySide] = {}
+_THEIRS: dict[tuple[int, int], TheirSide] = {}
 _CACHE_MAX = 1 << 17
 
 
-def _best(rules: CardRules, side: int, cap: int, fog: bool, pool: int) -> tuple[int, int]:
-    found = beating_completion(side, cap, fog, pool, -1, rules)
-    return (-1, 0) if found is None else found
+_BEST: dict[tuple[int, int], tuple[int, int]] = {}
+
+
+def _best(rules: CardRules, side: int, shape: int, cap: int, fog: bool, pool: int) -> tuple[int, int]:
+    """The best formation ``side`` can complete from ``pool`` and the pool's cards it uses
+    (``(-1, 0)``: none), remembered by itself: a search's leaves differ in the card drawn,
+    which changes my hand and their pool but not my hand with the unseen troops."""
+    key = (shape, pool)
+    found = _BEST.get(key)
+    if found is None:
+        best = beating_completion(side, cap, fog, pool, -1, rules)
+        found = (-1, 0) if best is None else best
+        if len(_BEST) >= _CACHE_MAX:
+            _BEST.clear()
+        _BEST[key] = found
+    return found
 
 
 def _wild(side: int) -> float:
@@ -175,8 +206,8 @@ def _wild(side: int) -> float:
 def my_side(rules: CardRules, side: int, n: int, cap: int, fog: bool, hand: int, unseen: int) -> MySide:
     """The facts of my side (card mask ``side`` of ``n`` cards) with my ``hand`` troops and
     the ``unseen`` troops."""
-    shape = side << 4 | cap << 1 | fog
-    key = (shape, hand, unseen, rules)
+    shape = (side << 4 | cap << 1 | fog) << 8 | _rules_code(rules)
+    key = (shape, hand, unseen)
     found = _MINE.get(key)
     if found is not None:
         return found
@@ -186,12 +217,12 @@ def my_side(rules: CardRules, side: int, n: int, cap: int, fog: bool, hand: int,
         used = 0
     else:
         complete = -1
-        best_hand, used = _best(rules, side, cap, fog, hand)
-        best_reach = _best(rules, side, cap, fog, hand | unseen)[0]
+        best_hand, used = _best(rules, side, shape, cap, fog, hand)
+        best_reach = _best(rules, side, shape, cap, fog, hand | unseen)[0]
     fits = _fits(side, cap, rules.max_value)
     numbers = (
         *_COUNT[min(n, 4)], *_score(complete), *_score(best_hand), *_score(best_reach),
-        *_fit_counts(fits, hand, 6.0), *_fit_counts(fits, unseen, 12.0), _wild(side),
+        *_fit_counts(fits, hand, 6), *_fit_counts(fits, unseen, 12), _wild(side),
     )
     found = (numbers, complete, best_hand, used, best_reach)
     if len(_MINE) >= _CACHE_MAX:
@@ -202,8 +233,8 @@ def my_side(rules: CardRules, side: int, n: int, cap: int, fog: bool, hand: int,
 
 def their_side(rules: CardRules, side: int, n: int, cap: int, fog: bool, pool: int) -> TheirSide:
     """The facts of the opponent's side with the troops they may still get (``pool``)."""
-    shape = side << 4 | cap << 1 | fog
-    key = (shape, pool, rules)
+    shape = (side << 4 | cap << 1 | fog) << 8 | _rules_code(rules)
+    key = (shape, pool)
     found = _THEIRS.get(key)
     if found is not None:
         return found
@@ -212,9 +243,9 @@ def their_side(rules: CardRules, side: int, n: int, cap: int, fog: bool, pool: i
         best = complete
     else:
         complete = -1
-        best = _best(rules, side, cap, fog, pool)[0]
+        best = _best(rules, side, shape, cap, fog, pool)[0]
     fits = _fits(side, cap, rules.max_value)
-    numbers = (*_COUNT[min(n, 4)], *_score(complete), *_score(best), *_fit_counts(fits, pool, 12.0), _wild(side))
+    numbers = (*_COUNT[min(n, 4)], *_score(complete), *_score(best), *_fit_counts(fits, pool, 12), _wild(side))
     found = (numbers, complete, best)
     if len(_THEIRS) >= _CACHE_MAX:
         _THEIRS.clear()
@@ -237,10 +268,10 @@ def _mask(cards: tuple[int, ...]) -> int:
 
 _CENTRE = tuple(tuple(1.0 if i == abs(f - 4) else 0.0 for i in range(5)) for f in range(NUM_FLAGS))
 _NEIGHBOUR = ((0.0, 0.0, 0.0), (1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0))  # open, mine, theirs, off the line
-_CONTEXT: dict[tuple[int, int, int], tuple[float, ...]] = {}
+_CONTEXT: dict[tuple[int, int, int], bytes] = {}
 
 
-def _context(f: int, mine: int, theirs: int) -> tuple[float, ...]:
+def _context(f: int, mine: int, theirs: int) -> bytes:
     """Where flag ``f`` lies and who holds f-2, f-1, f+1, f+2 (flag masks ``mine``, ``theirs``)."""
     key = (f, mine, theirs)
     found = _CONTEXT.get(key)
@@ -249,7 +280,7 @@ def _context(f: int, mine: int, theirs: int) -> tuple[float, ...]:
         for g in (f - 2, f - 1, f + 1, f + 2):
             code = 3 if not 0 <= g < NUM_FLAGS else 1 if mine >> g & 1 else 2 if theirs >> g & 1 else 0
             out.extend(_NEIGHBOUR[code])
-        found = tuple(out)
+        found = _f32(out)
         if len(_CONTEXT) > 1 << 16:
             _CONTEXT.clear()
         _CONTEXT[key] = found
@@ -270,23 +301,30 @@ def _distance(mine: int, theirs: int) -> int:
 class Facts:
     """One position's numbers for the network, from ``player``'s view.
 
-    ``flags``: 9 rows of :data:`FLAG_SIZE` (zeros for a claimed flag); ``claimed``: per flag
+    ``flags``: 9 rows of :data:`FLAG_SIZE` float32 numbers as bytes (zeros for a claimed
+    flag; :meth:`flag_numbers` reads them as a list); ``claimed``: per flag
     1 (mine), 0 (theirs) or -1 (open); ``glob``: :data:`GLOBAL_SIZE` numbers; ``places``:
     70 indices into the correction head's rows (``card * NUM_LOCATIONS + location``)."""
 
     __slots__ = ("claimed", "flags", "glob", "places")
 
-    def __init__(self, flags: list[float], claimed: list[int], glob: list[float], places: list[int]) -> None:
+    def __init__(self, flags: bytes, claimed: list[int], glob: list[float], places: list[int]) -> None:
         self.flags = flags
         self.claimed = claimed
         self.glob = glob
         self.places = places
 
+    def flag_numbers(self) -> list[float]:
+        """The nine flag rows one after the other, as numbers."""
+        numbers = array("f")
+        numbers.frombytes(self.flags)
+        return numbers.tolist()
+
 
 # One open flag's numbers but its contention count and context, and the hand cards its best
 # completion from hand uses, by (both sides, the pools, completion order, Mud, rules)
-FlagRow = tuple[tuple[float, ...], int]
-_ROWS: dict[tuple[int, int, int, int, int, CardRules], FlagRow] = {}
+FlagRow = tuple[bytes, int]
+_ROWS: dict[tuple[int, int, int, int, int], FlagRow] = {}
 _MASKS: dict[tuple[int, ...], int] = {}
 
 
@@ -313,8 +351,8 @@ def _flag_row(t: Table, f: int, me: int, hand: int, unseen: int, pool: int, cap:
     both = len(mine_cards) >= cap and len(theirs_cards) >= cap
     first_mine = both and completed[2 * f + me] < completed[2 * f + 1 - me]
     mud = t.mud[f] >= 0
-    shape = (mine_mask << 4 | cap << 1 | fog) << 2 | first_mine << 1 | mud
-    key = (shape, theirs_mask, hand, unseen, pool, rules)
+    shape = ((mine_mask << 4 | cap << 1 | fog) << 2 | first_mine << 1 | mud) << 8 | _rules_code(rules)
+    key = (shape, theirs_mask, hand, unseen, pool)
     found = _ROWS.get(key)
     if found is not None:
         return found
@@ -343,7 +381,7 @@ def _flag_row(t: Table, f: int, me: int, hand: int, unseen: int, pool: int, cap:
         1.0 if first_mine else 0.0, 1.0 if both and not first_mine else 0.0,
         1.0 if fog else 0.0, 1.0 if mud else 0.0, 1.0 if cap >= 4 else 0.0,
     )
-    found = (row, mine[3])
+    found = (_f32(row), mine[3])
     if len(_ROWS) >= _CACHE_MAX:
         _ROWS.clear()
     _ROWS[key] = found
@@ -389,15 +427,15 @@ def facts(t: Table, player: int, opponent_hand: bool = False) -> Facts:
         free_mine += max(0, cap - len(sides[2 * f + me]))
         free_theirs += max(0, cap - len(sides[2 * f + opp]))
         rows[f] = _flag_row(t, f, me, hand_troops, unseen, their_pool, cap, fog)
-    flags: list[float] = []
+    flags: list[bytes] = []
     claimed = [-1] * NUM_FLAGS
     for f in range(NUM_FLAGS):
         row = rows[f]
         if row is None:
             claimed[f] = 1 if claimed_by[f] == me else 0
-            flags.extend(_ZERO_FLAG)
+            flags.append(_ZERO_FLAG)
             continue
-        flags.extend(row[0])
+        flags.append(row[0])
         used = row[1]
         contention = 0
         if used:
@@ -405,8 +443,8 @@ def facts(t: Table, player: int, opponent_hand: bool = False) -> Facts:
                 other = rows[g]
                 if g != f and other is not None and other[1] & used:
                     contention += 1
-        flags.append(min(contention, 4) / 4.0)
-        flags.extend(_context(f, mine_flags, theirs_flags))
+        flags.append(_CONTENTION[min(contention, 4)])
+        flags.append(_context(f, mine_flags, theirs_flags))
     # --- global
     their_hand = t.hand_count(opp)
     their_tactics = t.hand_tactics(opp)
@@ -442,10 +480,11 @@ def facts(t: Table, player: int, opponent_hand: bool = False) -> Facts:
         1.0 if variant.schotten else 0.0,
         1.0 if opponent_hand else 0.0,
     ]
-    return Facts(flags, claimed, glob, places(t, me, hand, known_theirs, known_deck))
+    return Facts(b"".join(flags), claimed, glob, places(t, me, hand, known_theirs, known_deck))
 
 
-_ZERO_FLAG = (0.0,) * FLAG_SIZE
+_ZERO_FLAG = _f32((0.0,) * FLAG_SIZE)
+_CONTENTION = tuple(_f32((k / 4.0,)) for k in range(5))  # how many other flags want the same hand cards (4: 4 or more)
 
 
 _BASE_PLACES: dict[int, list[int]] = {}

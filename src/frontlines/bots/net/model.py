@@ -76,7 +76,7 @@ class Batch:
 def stack(items: Sequence[Facts]) -> Batch:
     """Facts of several positions as one batch."""
     n = len(items)
-    flags = np.array([f.flags for f in items], dtype=np.float32).reshape(n, 9, FLAG_SIZE)
+    flags = np.frombuffer(b"".join([f.flags for f in items]), dtype=np.float32).reshape(n, 9, FLAG_SIZE)
     glob = np.array([f.glob for f in items], dtype=np.float32).reshape(n, GLOBAL_SIZE)
     claimed = np.array([f.claimed for f in items], dtype=np.float32).reshape(n, 9)
     places = np.array([f.places for f in items], dtype=np.int64).reshape(n, 70)
