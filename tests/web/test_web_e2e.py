@@ -356,10 +356,10 @@ def test_tactics_cards_step_by_step(browser: Any, server: LiveServer, kind: str,
     assert wait_turn(page) == "me"
     assert page.locator(".deck.tactics").count() == 1
     card = {"redeploy": "RE", "traitor": "TR", "deserter": "DE", "scout": "SC"}.get(kind)
-    if card:  # a tactics card reads as a card: its name under it, its rule on hover and on focus
+    if card:  # a tactics card reads as a card: its name on its face and in its label, its rule on hover and on focus
         name = {"RE": "Redeploy", "TR": "Traitor", "DE": "Deserter", "SC": "Scout"}[card]
         in_hand = page.locator(f'.hand [data-tok="hand:{card}"]')
-        assert in_hand.locator(".card-name").inner_text() == name
+        assert in_hand.get_attribute("aria-label") == name and name in (in_hand.locator("svg").text_content() or "")
         page.hover(f'.hand [data-tok="hand:{card}"]')
         assert page.locator("#card-tip").is_visible() and page.inner_text("#card-tip").startswith(f"{name}: ")
         page.mouse.move(0, 0)
