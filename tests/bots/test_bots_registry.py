@@ -198,6 +198,30 @@ def test_selfplay_keeps_no_game_once_told(record: str | None, tmp_path: Path, mo
         assert written.count("Ruleset") == 6
 
 
+@pytest.mark.parametrize(("extra", "kept"), [([], False), (["--games", "1"], True), (["--games", "1", "--quiet"], False),
+                                              (["--record", "-"], True)])
+def test_selfplay_builds_records_only_to_write_or_print_them(extra: list[str], kept: bool, monkeypatch: pytest.MonkeyPatch,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    """A worker builds a game's record (a tenth of a quick game's time, and its bytes sent
+    back from the worker) only when it is written (--record) or printed (one game, not
+    --quiet); a run of many games without --record builds none."""
+    worker = frontlines.commands.selfplay.SelfplayWorker
+    play = worker.play
+    records: list[object] = []
+
+    def watched(self: frontlines.commands.selfplay.SelfplayWorker,
+                job: frontlines.commands.selfplay.Job) -> frontlines.commands.selfplay.SelfplayGame:
+        game = play(self, job)
+        records.append(game.record)
+        return game
+
+    monkeypatch.setattr(worker, "play", watched)
+    assert main(["selfplay", "--rules", "battleline-basic", "--p0", "random", "--p1", "random", "--games", "3", *extra]) == 0
+    assert records and all((record is not None) == kept for record in records), records
+    out = capsys.readouterr().out
+    assert ("[Game" in out) == (kept and "--quiet" not in extra)
+
+
 def test_selfplay_rejects_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["selfplay", "--rules", "chess", "--p0", "random", "--p1", "random"]) == 2
     assert main(["selfplay", "--rules", "battleline", "--p0", "nobot", "--p1", "random"]) == 2

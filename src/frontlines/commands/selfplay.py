@@ -38,7 +38,7 @@ class SelfplayGame:
     seed: int
     seats: tuple[str, str]  # which spec ("a"/"b") sat at seat 0 and seat 1
     result: GameResult
-    record: dict[str, Any]  # JSON form
+    record: dict[str, Any] | None  # JSON form; None where nobody reads it (no --record, many games)
 
     @property
     def winner_label(self) -> str | None:
@@ -71,7 +71,8 @@ class Tally:
             self.slowest[label] = max(self.slowest[label], slowest)
 
 
-Job = tuple[str, str, str, int, int, bool, dict[str, str], int]
+# (ruleset, spec a, spec b, base seed, index, swap, options, bot seed, keep the record)
+Job = tuple[str, str, str, int, int, bool, dict[str, str], int, bool]
 
 
 class SelfplayWorker:
@@ -88,7 +89,7 @@ def _play_indexed(job: Job) -> SelfplayGame:
     from frontlines.bots.registry import make_bot
     from frontlines.games import new_state
 
-    ruleset, spec_a, spec_b, base_seed, index, swap, options, bot_seed = job
+    ruleset, spec_a, spec_b, base_seed, index, swap, options, bot_seed, keep_record = job
     seed = base_seed + index
     seats = ("b", "a") if swap and index % 2 == 1 else ("a", "b")
     by_label = {"a": spec_a, "b": spec_b}
@@ -100,8 +101,9 @@ def _play_indexed(job: Job) -> SelfplayGame:
     finally:
         for bot in bots:
             bot.close()
-    record = referee.record(specs, {"Seed": str(seed)})
-    return SelfplayGame(index, seed, seats, result, record.to_json())
+    # a record costs a tenth of a quick game's time to build, and its bytes to send back
+    record = referee.record(specs, {"Seed": str(seed)}).to_json() if keep_record else None
+    return SelfplayGame(index, seed, seats, result, record)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -149,6 +151,7 @@ def _write_record(sink: IO[str], game: SelfplayGame, path: str, *, first: bool) 
     """One game's record, as the whole file would have it (JSON lines, or texts between blank lines)."""
     from frontlines.core.record import GameRecord, dump_jsonl
 
+    assert game.record is not None  # kept: there is a --record
     record = GameRecord.from_json(game.record)
     sink.write(dump_jsonl([record]) if path.endswith(".jsonl") else ("" if first else "\n") + record.to_text())
     sink.flush()
@@ -178,7 +181,10 @@ def run(args: argparse.Namespace) -> int:
     if problem:  # checked before the games: an hour of play must not end in a lost record
         print(f"frontlines selfplay: cannot write --record {args.record}: {problem}", file=sys.stderr)
         return 2
-    jobs = ((args.rules, args.p0, args.p1, args.seed, i, not args.no_swap, options, args.bot_seed) for i in range(args.games))
+    # the records are read only when written (--record) or printed (one game, not --quiet)
+    keep_records = bool(args.record) or (args.games == 1 and not args.quiet)
+    jobs = ((args.rules, args.p0, args.p1, args.seed, i, not args.no_swap, options, args.bot_seed, keep_records)
+            for i in range(args.games))
     labels = {"a": args.p0, "b": args.p1}
     tally = Tally()
     waiting: dict[int, SelfplayGame] = {}  # finished before an earlier game: told in game order
@@ -246,7 +252,7 @@ def run(args: argparse.Namespace) -> int:
         with sink:
             sink.seek(0)
             shutil.copyfileobj(sink, sys.stdout)
-    elif shown:
+    elif shown and shown[0].record is not None:
         print()
         sys.stdout.write(GameRecord.from_json(shown[0].record).to_text())
     return 130 if stopped else 0
