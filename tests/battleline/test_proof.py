@@ -345,3 +345,42 @@ def test_full_deck_positions_match_enumeration(rules: CardRules) -> None:
             assert result.counterexample is not None
             assert mask_of(result.counterexample) & ~unseen == 0
             assert evaluate(theirs + list(result.counterexample), fog, rules) > me
+
+
+def test_the_claim_proof_cache_stays_small_on_long_work() -> None:
+    """A server asks for proofs for as long as it runs (every view of a table): the claim
+    proofs' cache keeps at most its limit's entries, and those a few MB at their fullest,
+    where 50,000 whole results let it reach some 35 MB before emptying."""
+    import random
+    import sys
+
+    from frontlines.games import new_state
+    from frontlines.games.battleline import claims
+
+    def size(obj: object, seen: set[int]) -> int:  # the cache's own bytes, a shared object once
+        if id(obj) in seen or obj is None or isinstance(obj, bool) or (isinstance(obj, int) and -5 <= obj <= 256):
+            return 0
+        seen.add(id(obj))
+        own = sys.getsizeof(obj)
+        if isinstance(obj, dict):
+            return own + sum(size(k, seen) + size(v, seen) for k, v in obj.items())
+        if isinstance(obj, (tuple, list)):
+            return own + sum(size(v, seen) for v in obj)
+        if hasattr(obj, "__dict__"):
+            return own + size(vars(obj), seen)
+        slots = getattr(type(obj), "__slots__", ())
+        return own + sum(size(getattr(obj, name), seen) for name in slots if hasattr(obj, name))
+
+    t = new_state("battleline", seed=1)
+    rng = random.Random(30)
+    claims._proof_cache.clear()
+    for _ in range(claims.PROOF_CACHE_LIMIT + 1000):  # past the limit: it empties and fills again
+        cards = rng.sample(range(60), 3 + rng.randint(0, 2))
+        unseen = sum(1 << c for c in range(60) if c not in cards and rng.random() < 0.6)
+        claims._shared_result(t, tuple(cards[:3]), tuple(cards[3:]), 3, False, True, False, unseen,
+                              len(cards) == 6, 0, False)
+        assert len(claims._proof_cache) <= claims.PROOF_CACHE_LIMIT
+    filled = claims._proof_cache
+    full = size(filled, set()) / len(filled) * claims.PROOF_CACHE_LIMIT
+    claims._proof_cache.clear()
+    assert full < 4 * 2**20, full  # bytes at its fullest
