@@ -501,3 +501,27 @@ def test_ismcts_cutoffs_read_the_opponent_hand_with_eval_hand(monkeypatch: pytes
         assert seen == {want}
     with pytest.raises(ValueError):
         make_bot("ismcts:eval_hand=2")
+
+
+def test_the_cached_futures_stay_small_on_long_work() -> None:
+    """The futures remembered by seed (a search's deals share them) are read within a decision
+    only: the cache keeps at most its limit's entries, and those about a megabyte at their
+    fullest, where 4,096 lists of futures let it reach some 15-20 MB before emptying."""
+    import sys
+
+    from frontlines.bots import heuristic_battleline as hb
+
+    def size(obj: object) -> int:  # the cache's own bytes: its table, keys, lists (ints, bools shared)
+        if isinstance(obj, dict):
+            return sys.getsizeof(obj) + sum(size(k) + size(v) for k, v in obj.items())
+        if isinstance(obj, (tuple, list)):
+            return sys.getsizeof(obj) + sum(size(v) for v in obj)
+        return sys.getsizeof(obj) if isinstance(obj, (int, float)) and not isinstance(obj, bool) and not -5 <= obj <= 256 else 0
+
+    hb._FUTURES.clear()
+    for seed in range(hb._FUTURES_MAX + 100):  # past the limit: it empties and fills again
+        hb._cached_futures(1 << 40 | seed, 10, 40, 12, 7, 0.5)  # a heuristic's samples, mid-game counts
+        assert len(hb._FUTURES) <= hb._FUTURES_MAX
+    full = size(hb._FUTURES) / len(hb._FUTURES) * hb._FUTURES_MAX
+    hb._FUTURES.clear()
+    assert full < 2 * 2**20, full  # bytes at its fullest
