@@ -48,6 +48,7 @@ class LegalDiscrete(spaces.Discrete):
     def __init__(self, table: Table) -> None:
         super().__init__(table.encoding.num_actions)
         self._table = weakref.ref(table)
+        self._size = int(self.n)  # a Python int: comparing one with numpy's n is slow
 
     def sample(self, mask: Any = None, probability: Any = None) -> np.int64:
         table = self._table()
@@ -60,7 +61,7 @@ class LegalDiscrete(spaces.Discrete):
 
     def contains(self, x: Any) -> bool:
         if type(x) is int:  # the common case, without Discrete's numpy checks
-            return bool(0 <= x < self.n)
+            return 0 <= x < self._size
         return super().contains(x)
 
     def __reduce__(self) -> tuple[type[spaces.Discrete], tuple[int]]:
@@ -94,9 +95,15 @@ class Table:
             self.live = (enc.live_observation(0), enc.live_observation(1))
         else:
             self.live = (enc.live_information_state(0), enc.live_information_state(1))
+        # per seat: the live tensor last returned, a numpy view of it (copied for each
+        # observation: cheaper than copying the array and wrapping the copy), and the
+        # position it shows (the state object and its number of moves)
         self._tensors: list[array[float]] = [array("f"), array("f")]
-        self._observed: list[tuple[State | None, int]] = [(None, -1), (None, -1)]  # the position of each tensor
+        self._views: list[npt.NDArray[np.float32]] = [np.zeros(0, np.float32), np.zeros(0, np.float32)]
+        self._seen_states: list[State | None] = [None, None]
+        self._seen_moves = [-1, -1]
         self._ids = enc.action_ids()
+        self.num_actions = enc.num_actions
         self._rng = random.Random()
         self.deals = 0  # games dealt so far: with the number of moves, names a position
         self.state: State = new_state(self.ruleset, seed=self._rng.randrange(1 << 62), options=self.options)
@@ -118,18 +125,23 @@ class Table:
         state = self.state
         # asked again in the same position (several observers, api_test): no update
         moves = len(state.history)
-        seen, seen_moves = self._observed[seat]
-        if seen is not state or seen_moves != moves:
-            self._tensors[seat] = self.live[seat].update(state)
-            self._observed[seat] = (state, moves)
-        return {"observation": np.frombuffer(self._tensors[seat][:], np.float32), "action_mask": self.mask(seat)}
+        if self._seen_states[seat] is not state or self._seen_moves[seat] != moves:
+            tensor = self.live[seat].update(state)
+            if tensor is not self._tensors[seat]:  # the games' live tensors are one array, rewritten
+                self._tensors[seat] = tensor
+                self._views[seat] = np.frombuffer(tensor, np.float32)
+            self._seen_states[seat] = state
+            self._seen_moves[seat] = moves
+        return {"observation": self._views[seat].copy(), "action_mask": self.mask(seat)}
 
     def mask(self, seat: int) -> npt.NDArray[np.int8]:
         """1 for the ids ``seat`` may play now (all zero when it is not its turn)."""
         state = self.state
-        mask = bytearray(self.encoding.num_actions)  # wrapped without a copy below
+        mask = bytearray(self.num_actions)  # wrapped without a copy below
         if state.current_player() == seat:
             ids = self._ids
+            # a Python loop over a bytearray: faster than numpy's scatter for the tens of
+            # legal actions a position has (measured)
             for code in state.legal_actions():
                 mask[ids[code]] = 1  # type: ignore[call-overload]  # codes are ints here
         return np.frombuffer(mask, np.int8)

@@ -43,6 +43,7 @@ from pettingzoo.utils.env_logger import EnvLogger
 from frontlines.rl._common import IllegalActionId, Observation, Table
 
 AGENTS = ("player_0", "player_1")
+_SEATS = {agent: seat for seat, agent in enumerate(AGENTS)}
 
 
 def env(ruleset: str = "battleline-basic", render_mode: str | None = None, observation: str = "observation",
@@ -96,7 +97,10 @@ class _Classic(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
     def last(self, observe: bool = True) -> tuple[Any, ...]:
         if not self._has_reset:
             raise AttributeError("agent_selection cannot be accessed before reset")
-        return self._raw.last(observe)  # type: ignore[no-any-return]
+        raw = self._raw  # raw_env.last, inlined: called at every step
+        agent = raw.agent_selection
+        return (raw.table.observe(_SEATS[agent]) if observe else None, raw._cumulative_rewards[agent],
+                raw.terminations[agent], raw.truncations[agent], raw.infos[agent])
 
     def step(self, action: Any) -> None:
         raw = self._raw
@@ -110,9 +114,10 @@ class _Classic(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
         if raw.terminations[agent] or raw.truncations[agent]:
             raw.step(action)
             return
-        assert raw.action_spaces[agent].contains(action), "action is not in action space"
+        if type(action) is not int or not 0 <= action < raw.table.num_actions:  # the common case checked here
+            assert raw.action_spaces[agent].contains(action), "action is not in action space"
         try:
-            raw.step(action)
+            raw._play(agent, action)
         except IllegalActionId:  # the game is unchanged
             EnvLogger.warn_on_illegal_move()
             raw._forfeit(agent, -1.0)
@@ -164,30 +169,45 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo is untyped; the name 
         self._start()
 
     def observe(self, agent: str) -> Observation:
-        return self.table.observe(AGENTS.index(agent))
+        seat = _SEATS.get(agent)
+        if seat is None:
+            raise ValueError(f"no agent {agent!r}: the agents are {', '.join(AGENTS)}")
+        return self.table.observe(seat)
+
+    def last(self, observe: bool = True) -> tuple[Any, ...]:
+        # AECEnv.last's result, read directly: it is called at every step
+        agent = self.agent_selection
+        assert agent is not None
+        return (self.observe(agent) if observe else None, self._cumulative_rewards[agent], self.terminations[agent],
+                self.truncations[agent], self.infos[agent])
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        table = self.table
         if action is None:
-            raise IllegalActionId(f"{agent} must act: {table.legal_text()}")
+            raise IllegalActionId(f"{agent} must act: {self.table.legal_text()}")
+        self._play(agent, action)
+
+    def _play(self, agent: str, action: Any) -> None:
+        """Play ``action`` for ``agent``, the agent to move, in a game that goes on."""
+        table = self.table
         table.play(action)
         self._cumulative_rewards[agent] = 0.0
         state = table.state
-        if table.over():
+        player = state.current_player()
+        if player is None:  # the game is over
             self.rewards = dict(zip(AGENTS, table.encoding.returns(state), strict=True))
             self.terminations = dict.fromkeys(AGENTS, True)
-            self.agent_selection = AGENTS[1 - AGENTS.index(agent)]
+            self.agent_selection = AGENTS[1 - _SEATS[agent]]
             self._accumulate_rewards()
             return
         # the game goes on: every reward stays 0 (rewards come at the end), so the dicts
         # are left as they are rather than rebuilt at every step
-        if table.truncated():
+        if len(state.history) >= table.encoding.max_game_length:  # Encoding.truncated, the game not being over
             self.truncations = dict.fromkeys(AGENTS, True)
-        self.agent_selection = AGENTS[state.current_player() or 0]
+        self.agent_selection = AGENTS[player]
 
     def _forfeit(self, agent: str, reward: float) -> None:
         """End the game at once, ``reward`` for ``agent`` and 0 for the other (what

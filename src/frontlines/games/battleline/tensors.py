@@ -194,6 +194,7 @@ _SIDE_INDICES = range(NUM_SIDES)
 _FLAG_INDICES = range(NUM_FLAGS)
 _ZERO_ROW = array("f", bytes(4 * FLAG_FEATURES))
 _RARE = Struct("8f")  # global entries 12-19 in one call: faster than item by item
+_COMMON = Struct("6f")  # global entries 6-11, rewritten at every update
 
 
 class LiveBattleLine(LiveObservation):
@@ -241,20 +242,23 @@ class LiveBattleLine(LiveObservation):
                 low = changed & -changed
                 t[(low.bit_length() - 1) * PLACES + MY_HAND] = 1.0 if hand & low else 0.0
                 changed ^= low
-        dirty = 0  # flags whose row of features is rewritten below
         sides = v.sides
         if sides != self.sides:
             old_sides = self.sides
-            # the sides that changed, found at C speed: usually one or two of the 18
+            # the sides that changed, found at C speed: usually one or two of the 18; of
+            # their flag's row, only the side's number of cards depends on the side alone
             for k in compress(_SIDE_INDICES, map(is_not, sides, old_sides)):
                 f = k >> 1
-                place = (MY_SIDE if k & 1 == me else THEIR_SIDE) + f
+                mine = k & 1 == me
+                place = (MY_SIDE if mine else THEIR_SIDE) + f
                 for c in old_sides[k]:
                     t[c * PLACES + place] = 0.0
-                for c in sides[k]:
+                side = sides[k]
+                for c in side:
                     t[c * PLACES + place] = 1.0
-                dirty |= 1 << f
+                t[_CARDS_END + f * FLAG_FEATURES + (8 if mine else 9)] = len(side) / 5
             self.sides = sides[:]
+        dirty = 0  # flags whose row of features is rewritten below
         claimed, completed, fog, mud = v.claimed, v.completed, v.fog, v.mud
         if claimed != self.claimed or completed != self.completed or fog != self.fog or mud != self.mud:
             dirty |= self._flag_marks(v)
@@ -265,7 +269,26 @@ class LiveBattleLine(LiveObservation):
             self._flag_rows(v, dirty)
         if v.discards != self.discards or v.guile != self.guile:
             self._piles(v)
-        self._globals(v)
+        # the global entries (inlined: this runs at every update)
+        g = _FLAGS_END
+        phase = v.phase
+        if phase != self.phase:
+            if self.phase >= 0:
+                t[g + self.phase] = 0.0
+            t[g + phase] = 1.0
+            self.phase = phase
+        you = 1 - me
+        their_hand, unknown = v.hands[you], v.hand_unknown[you]  # unknown: all zero in a full position
+        _COMMON.pack_into(
+            t, (g + 6) * 4,
+            v.current_player() == me, len(v.tdeck) / 60, len(v.xdeck) / 10, hand.bit_count() / 9,
+            ((their_hand & TROOP_MASK).bit_count() + unknown.troops) / 9,
+            ((their_hand & TACTICS_MASK).bit_count() + unknown.tactics) / 9,
+        )
+        played = v.tactics_played
+        rare = (played[me], played[you], v.leaders, v.scout_left, v.ret_left, v.passes, v.noops, v.turn_passed)
+        if rare != self.rare:
+            self._rare(rare)
         if self.information:
             memory = _memory(v, me)
             if memory != self.memory:
@@ -355,38 +378,21 @@ class LiveBattleLine(LiveObservation):
                         t[c * PLACES + place] = 1.0
         self.discards, self.guile = discards[:], guile[:]
 
-    def _globals(self, v: Table) -> None:
-        """Write the global entries that change with most moves, and the others when their
-        inputs changed."""
+    def _rare(self, rare: tuple[int, ...]) -> None:
+        """Write the global entries 12-19 and 22 from their inputs ``rare``."""
         t = self.t
         me = self.player
         you = 1 - me
         g = _FLAGS_END
-        phase = v.phase
-        if phase != self.phase:
-            if self.phase >= 0:
-                t[g + self.phase] = 0.0
-            t[g + phase] = 1.0
-            self.phase = phase
-        t[g + 6] = v.current_player() == me
-        t[g + 7] = len(v.tdeck) / 60
-        t[g + 8] = len(v.xdeck) / 10
-        t[g + 9] = self.hand.bit_count() / 9
-        their_hand, unknown = v.hands[you], v.hand_unknown[you]  # unknown: all zero in a full position
-        t[g + 10] = ((their_hand & TROOP_MASK).bit_count() + unknown.troops) / 9
-        t[g + 11] = ((their_hand & TACTICS_MASK).bit_count() + unknown.tactics) / 9
-        played = v.tactics_played
-        rare = (played[me], played[you], v.leaders, v.scout_left, v.ret_left, v.passes, v.noops, v.turn_passed)
-        if rare != self.rare:
-            self.rare = rare
-            mine, theirs, leaders, scout_left, ret_left, passes, noops, turn_passed = rare
-            _RARE.pack_into(
-                t, (g + 12) * 4, mine / 5, theirs / 5, leaders >> me & 1, leaders >> you & 1, scout_left / 3,
-                ret_left / 3,
-                min(passes, 2) / 2,  # rule b lets passes run on
-                noops / 2,
-            )
-            t[g + 22] = turn_passed
+        self.rare = rare
+        mine, theirs, leaders, scout_left, ret_left, passes, noops, turn_passed = rare
+        _RARE.pack_into(
+            t, (g + 12) * 4, mine / 5, theirs / 5, leaders >> me & 1, leaders >> you & 1, scout_left / 3,
+            ret_left / 3,
+            min(passes, 2) / 2,  # rule b lets passes run on
+            noops / 2,
+        )
+        t[g + 22] = turn_passed
 
 
 def _completion(t: array[float], row: int, mine: int, theirs: int) -> None:
