@@ -20,19 +20,22 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Mapping, Sequence
+from struct import Struct
 
-from frontlines.core.encoding import Block, Encoding, player_of
+from frontlines.core.encoding import Block, Encoding, LiveObservation, player_of
 from frontlines.core.game import State, View
 from frontlines.games.warmachine.cards import ALL_CARDS, NUM_COUNTRIES, UNKNOWN, WM
 from frontlines.games.warmachine.engine import WarMachineState, WarMachineView
 from frontlines.games.warmachine.options import RULESET, Opts
 from frontlines.games.warmachine.rules import (
     BURN,
+    CHOOSE,
     DRAW,
     DRAW_A,
     NOWIN,
     OVER,
     PENDING,
+    PLAY,
     SKIP,
     TAKE1,
     TAKE1_CARD,
@@ -123,6 +126,12 @@ class WarMachineEncoding(Encoding):
         t = _front_template(state.board, _ZEROS_OBS)
         _observe(state.board, player, t)
         return t
+
+    def live_observation(self, player: int) -> LiveWarMachine:
+        return LiveWarMachine(self, player)
+
+    def live_information_state(self, player: int) -> LiveWarMachine:
+        return LiveWarMachine(self, player, information=True)
 
     def information_state_tensor(self, view: View) -> array[float]:
         b = _board_view(view).board
@@ -220,38 +229,185 @@ def _observe(b: Board, me: int, t: array[float]) -> None:
             for x in side[you]:
                 t[index[x >> 1] * PLACES + THEIR_SIDE + (x & 1) * 6 + p] = 1.0
             t[row + 13] = strengths[p][you] / 16
-        st = status[p]
-        if st < WON0:  # open or pending
-            t[row + 7 + st] = 1.0
-        elif st == NOWIN:
-            t[row + 11] = 1.0
-        else:
-            t[row + (9 if st - WON0 == me else 10)] = 1.0
-        colour = colours[p]
-        t[row + 14 + (colour[me] if colour[me] >= 0 else NUM_COUNTRIES)] = 1.0
-        t[row + 21 + (colour[you] if colour[you] >= 0 else NUM_COUNTRIES)] = 1.0
-        t[row + 28] = len(piles[p]) / 4
-    g = _POS_END
-    t[g + b.phase] = 1.0
-    if b.phase != OVER and b.to_move == me:
-        t[g + 4] = 1.0
-    t[g + 5] = b.draws_left / 2 if b.phase == DRAW else 0.0
-    t[g + 6] = b.support / 24
-    t[g + 7] = len(b.hands[me]) / 30
-    t[g + 8] = len(b.hands[you]) / 30
-    t[g + 9] = float(b.shuffler == me)
-    t[g + 10] = float(b.first == me)
-    t[g + 11] = float(b.first >= 0)
-    t[g + 12] = b.game_no / 3
+        _position_marks(t, row, me, status[p], colours[p], len(piles[p]))
+    _write_globals(b, me, t)
+
+
+def _position_marks(t: array[float], row: int, me: int, status: int, colour: list[int], pile: int) -> None:
+    """A position's battle one-hot, each side's colour and its support pile, in its row
+    ``row`` (entries 7-11, 14-27 and 28, zero before)."""
+    if status < WON0:  # open or pending
+        t[row + 7 + status] = 1.0
+    elif status == NOWIN:
+        t[row + 11] = 1.0
+    else:
+        t[row + (9 if status - WON0 == me else 10)] = 1.0
+    you = 1 - me
+    t[row + 14 + (colour[me] if colour[me] >= 0 else NUM_COUNTRIES)] = 1.0
+    t[row + 21 + (colour[you] if colour[you] >= 0 else NUM_COUNTRIES)] = 1.0
+    t[row + 28] = pile / 4
+
+
+def _write_globals(b: Board, me: int, t: array[float]) -> None:
+    """The global entries, all of them in one write."""
+    you = 1 - me
+    phase = b.phase
     wins = [0, 0]
     for _s0, _s1, w in b.results:
         if w >= 0:
             wins[w] += 1
-    t[g + 13] = wins[me] / 3
-    t[g + 14] = wins[you] / 3
+    _GLOBALS.pack_into(
+        t, _POS_END * 4,
+        phase == 0, phase == 1, phase == 2, phase == 3,  # CHOOSE, PLAY, DRAW, OVER
+        phase != OVER and b.to_move == me,
+        b.draws_left / 2 if phase == DRAW else 0.0,
+        b.support / 24,
+        len(b.hands[me]) / 30,
+        len(b.hands[you]) / 30,
+        b.shuffler == me,
+        b.first == me,
+        b.first >= 0,
+        b.game_no / 3,
+        wins[me] / 3,
+        wins[you] / 3,
+    )
+
+
+_NO_CARDS: list[int] = []
+_GLOBALS = Struct(f"{GLOBALS}f")
+_ZERO_ROW = array("f", bytes(4 * (POSITION_FEATURES - 7)))  # a row's entries 7 on (0-6: the front's)
+_ZERO_DEALT = array("f", bytes(4 * NUM_WM_CARDS * 2))
+
+
+class LiveWarMachine(LiveObservation):
+    """The observation (or information state) of a War Machine position, a full one or
+    ``player``'s view, rewriting only the card places and positions that changed since the
+    last update; a new front (a new game) starts from its template, and the 15 global
+    entries are rewritten each time. Every list it reads is compared with a copy of what
+    it wrote, so any position may follow any other."""
+
+    __slots__ = ("colour", "dealt", "front", "hand", "information", "piles", "rare", "sides", "status", "t")
+
+    def __init__(self, encoding: Encoding, player: int, information: bool = False) -> None:
+        super().__init__(encoding, player)
+        self.information = information
+        self.t = (_ZEROS_INFO if information else _ZEROS_OBS)[:]
+        self.front: tuple[int, ...] = ()  # no front yet: the first update writes everything
+        self.hand: list[int] = []
+        self.rare: list[list[int]] = []  # the cards shown in each place of _RARE_PLACES
+        self.sides: list[list[list[int]]] = []
+        self.status: list[int] = []
+        self.colour: list[list[int]] = []
+        self.piles: list[int] = []  # the size of each support pile
+        self.dealt: tuple[list[int], list[int]] = ([], [])
+
+    def update(self, state: State | View) -> array[float]:
+        if isinstance(state, WarMachineState):
+            b = state.board
+            view = False
+        elif isinstance(state, WarMachineView):
+            b = state.board
+            view = True
+        else:
+            raise TypeError(f"a War Machine encoding needs a War Machine state or view, not {type(state).__name__}")
+        t = self.t
+        me = self.player
+        you = 1 - me
+        front = (*b.front_country, *b.front_type)
+        if front != self.front:  # a new war front: its template, and nothing of the last game
+            self.front = front
+            t[:] = _front_template(b, _ZEROS_INFO if self.information else _ZEROS_OBS)
+            self.hand = []
+            self.rare = [_NO_CARDS] * len(_RARE_PLACES)
+            self.sides = [[_NO_CARDS, _NO_CARDS] for _ in range(POSITIONS)]
+            self.status = [-1] * POSITIONS  # no status: every row is written
+            self.colour = [[-2, -2] for _ in range(POSITIONS)]
+            self.piles = [-1] * POSITIONS
+            self.dealt = ([], [])
+        hand = b.hands[me]
+        if hand != self.hand:
+            _move(t, self.hand, hand, 0)
+            self.hand = hand[:]
+        # the places that change now and then: their hand when shown, the burned cards, the
+        # leftover cards the chooser saw (what _observe shows)
+        rare = self.rare
+        phase = b.phase
+        leftover = b.leftover
+        theirs = b.hands[you] if phase == OVER else _NO_CARDS  # hands are shown for the scoring
+        burned_theirs = b.burned_by[you] if b.opts.burn_face_up else _NO_CARDS
+        seen = leftover if leftover and not b.opts.blind and me != b.shuffler else _NO_CARDS
+        if (theirs != rare[0] or b.burned_battle != rare[1] or b.burned_by[me] != rare[2] or burned_theirs != rare[3]
+                or seen != rare[4]):
+            shown = (theirs, b.burned_battle, b.burned_by[me], burned_theirs, seen)
+            for k, place in enumerate(_RARE_PLACES):
+                if shown[k] != rare[k]:
+                    _move(t, rare[k], shown[k], place)
+            self.rare = [x[:] for x in shown]
+        # the positions: cards, strengths, battles, colours, support piles
+        sides, status, colour = b.sides, b.status, b.colour
+        piles = list(map(len, b.piles))
+        if sides != self.sides or status != self.status or colour != self.colour:
+            old_sides, old_status, old_colour = self.sides, self.status, self.colour
+            strengths = b.strength
+            for p in range(POSITIONS):
+                side, old = sides[p], old_sides[p]
+                if side == old and status[p] == old_status[p] and colour[p] == old_colour[p]:
+                    continue
+                if side[me] != old[me]:
+                    _move_forces(t, old[me], side[me], MY_SIDE + p)
+                if side[you] != old[you]:
+                    _move_forces(t, old[you], side[you], THEIR_SIDE + p)
+                old_sides[p] = [side[0][:], side[1][:]]
+                row = _CARDS_END + p * POSITION_FEATURES
+                t[row + 7:row + POSITION_FEATURES] = _ZERO_ROW
+                if side[me]:
+                    t[row + 12] = strengths[p][me] / 16
+                if side[you]:
+                    t[row + 13] = strengths[p][you] / 16
+                _position_marks(t, row, me, status[p], colour[p], piles[p])
+                self.piles[p] = piles[p]
+            self.status = status[:]
+            self.colour = [c[:] for c in colour]
+        if piles != self.piles:
+            for p in range(POSITIONS):
+                if piles[p] != self.piles[p]:
+                    t[_CARDS_END + p * POSITION_FEATURES + 28] = piles[p] / 4
+            self.piles = piles
+        _write_globals(b, me, t)
+        if self.information:
+            dealt = (b.dealt[me], b.dealt[you] if view or me == 1 - b.shuffler else _NO_CARDS)
+            if dealt != self.dealt:
+                t[OBSERVATION_SIZE:] = _ZERO_DEALT
+                _remember(b, me, t, dealt[1])
+                self.dealt = (dealt[0][:], dealt[1][:])
+        return t
+
+
+# the places of LiveWarMachine.rare, in its order
+_RARE_PLACES = (THEIR_HAND, BATTLE_BURNED, MY_BURNS, THEIR_BURNS, LEFTOVER)
+
+
+def _move_forces(t: array[float], old: list[int], new: list[int], place: int) -> None:
+    """A side whose forces (``card * 2 + orientation``) were ``old`` holds ``new`` now
+    (``place``: the side's place for war machines up; infantry up is 6 places on)."""
+    for x in old:
+        t[_INDEX[x >> 1] * PLACES + place + (x & 1) * 6] = 0.0
+    for x in new:
+        t[_INDEX[x >> 1] * PLACES + place + (x & 1) * 6] = 1.0
+
+
+def _move(t: array[float], old: list[int], new: list[int], place: int) -> None:
+    """``place`` held the cards of ``old``; it holds those of ``new`` now."""
+    for c in old:
+        if c != UNKNOWN:
+            t[_INDEX[c] * PLACES + place] = 0.0
+    for c in new:
+        if c != UNKNOWN:
+            t[_INDEX[c] * PLACES + place] = 1.0
 
 
 assert PENDING == 1  # the battle one-hot above relies on OPEN, PENDING = 0, 1
+assert (CHOOSE, PLAY, DRAW, OVER) == (0, 1, 2, 3)  # the phase one-hot of _write_globals
 
 _encodings: dict[bool, WarMachineEncoding] = {}
 
@@ -265,5 +421,5 @@ def encoding(options: Mapping[str, str] | None = None) -> WarMachineEncoding:
     return enc
 
 
-__all__ = ["GAME_LENGTH", "INFORMATION_STATE_LAYOUT", "OBSERVATION_LAYOUT", "WarMachineEncoding", "action_codes",
-           "encoding"]
+__all__ = ["GAME_LENGTH", "INFORMATION_STATE_LAYOUT", "OBSERVATION_LAYOUT", "LiveWarMachine", "WarMachineEncoding",
+           "action_codes", "encoding"]
