@@ -292,6 +292,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         for row in rows:
             live = m.games.get(row["id"])
             row["watching"] = live.spectators if live else 0
+        if id_list is not None:  # a page's own games: whose turn it is (its "waiting for you" list)
+            await m.cache.whose_turn(rows)
         return rows
 
     @app.get("/api/games/{game_id}")
@@ -420,7 +422,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         m = manager_of(request)
         return {"process": m.origin, "live_games": len(m.games), "slowest_bot_s": m.slowest_bot_s,
                 "connections": sum(m.addresses.values()), "dropped": dict(m.dropped), "clocks": m.clocks.stats(),
-                "rematches_made": m.rematch.made}
+                "rematches_made": m.rematch.made, "quick_said": m.quick.said}
 
     # --- the lobby (web/lobby.py) ---------------------------------------------------------
     def lobby_of(request: Request | WebSocket) -> Lobby:
@@ -483,6 +485,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 await m.set_name(game, client.role, msg.name)
             elif msg.type == "rematch":
                 await m.rematch.answer(game, client.role, msg.answer == "yes")
+            elif msg.type == "quick":
+                await m.quick.say(game, client.role, msg.phrase)
             elif msg.type == "ping":
                 client.send_json({"type": "pong"})
             else:  # sync

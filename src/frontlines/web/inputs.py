@@ -18,6 +18,7 @@ import pydantic_core
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, ValidationError
 
 from frontlines.web.play.game import MAX_NAME, OPPONENTS
+from frontlines.web.play.quick import Phrase
 from frontlines.web.timecontrol import Control
 
 MAX_BODY = 16 * 1024  # bytes of a request body (a new game is about 200)
@@ -203,8 +204,15 @@ class RematchMessage(Message):
     answer: Literal["yes", "no"]
 
 
-ClientMessage = Annotated[ActionMessage | ResignMessage | NameMessage | PingMessage | SyncMessage | RematchMessage,
-                          Field(discriminator="type")]
+class QuickMessage(Message):
+    """A seated player says one of the fixed phrases (``play/quick.py``), by its id."""
+
+    type: Literal["quick"]
+    phrase: Phrase
+
+
+ClientMessage = Annotated[ActionMessage | ResignMessage | NameMessage | PingMessage | SyncMessage | RematchMessage
+                          | QuickMessage, Field(discriminator="type")]
 _MESSAGE: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 
 
@@ -280,10 +288,12 @@ def _parse(adapter: TypeAdapter[Any], raw: str) -> Any:
         raise BadInput(explain(errors), error_code(errors) or "malformed") from exc
 
 
-def parse_message(raw: str) -> ActionMessage | ResignMessage | NameMessage | PingMessage | SyncMessage | RematchMessage:
+GameMessage = ActionMessage | ResignMessage | NameMessage | PingMessage | SyncMessage | RematchMessage | QuickMessage
+
+
+def parse_message(raw: str) -> GameMessage:
     """One client message, or :class:`BadInput` saying what is wrong with it."""
-    message: ActionMessage | ResignMessage | NameMessage | PingMessage | SyncMessage | RematchMessage = _parse(
-        _MESSAGE, raw)
+    message: GameMessage = _parse(_MESSAGE, raw)
     return message
 
 

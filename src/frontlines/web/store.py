@@ -299,9 +299,14 @@ class Store:
         """Tell the other processes which seats of ``game_id`` are connected here and how many
         watch here (``presence``: bit 0 seat 0, bit 1 seat 1, the spectators above them);
         nothing is stored (a kind ``p`` notice)."""
+        self.notify("p", game_id, presence)
+
+    def notify(self, kind: str, key: str, number: int) -> None:
+        """A notice in a transaction of its own, with nothing stored (presence, a quick
+        message): on PostgreSQL only, where other processes may be listening."""
         if self.shared:
             with self._session() as s, s.begin():
-                self._announce(s, "p", game_id, presence)
+                self._announce(s, kind, key, number)
 
     def close(self) -> None:
         self.engine.dispose()

@@ -15,6 +15,8 @@ each written by ``pg_notify`` in the transaction of the change it tells of:
   posted, taken or gone. Heard by the lobby.
 * :class:`RematchSaid` (``r``): rematch's answers and the rematch made. Heard by rematch (the
   copy reads it again; a process that hears the last "yes" makes the game).
+* :class:`QuickSaid` (``q``): ``Store.notify``, sent by quick messages when a player says a
+  phrase (nothing is stored). Heard by quick messages (the connections here are told).
 
 Events of this process only:
 
@@ -112,6 +114,14 @@ class RematchSaid(GameNotice):
     seats that said yes as bits, -1 once made)."""
 
     kind: ClassVar[str] = "r"
+
+
+@dataclass(frozen=True)
+class QuickSaid(GameNotice):
+    """A player said a quick message (:mod:`frontlines.web.play.quick`): ``number`` is the
+    phrase's index in ``quick.PHRASES`` times two plus the speaker's seat. Nothing is stored."""
+
+    kind: ClassVar[str] = "q"
 
 
 # --- this process ----------------------------------------------------------------------------

@@ -20,7 +20,7 @@ from frontlines.core.game import State
 from frontlines.core.record import GameRecord, outcome_tags, result_text
 from frontlines.core.referee import Referee
 from frontlines.web import seats
-from frontlines.web.fanout import Client, dumps
+from frontlines.web.fanout import Client, TokenBucket, dumps
 from frontlines.web.seats import Role
 from frontlines.web.store import RematchState, StoredGame
 from frontlines.web.timecontrol import control_of, reading
@@ -88,6 +88,8 @@ class LiveGame:
     # Clocks (clocks.py): the database's clock minus this host's, as last measured, for
     # readings of ``stored.clock`` (whose times are the database's).
     clock_offset: float = 0.0
+    # Quick messages (quick.py): each seat's allowance of phrases (a token bucket).
+    quick_allowance: dict[int, TokenBucket] = field(default_factory=dict)
 
     @property
     def referee(self) -> Referee:

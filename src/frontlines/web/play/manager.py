@@ -30,6 +30,7 @@ from frontlines.web.play.game import LiveGame
 from frontlines.web.play.games import GameCache
 from frontlines.web.play.presence import Presence
 from frontlines.web.play.process import Process, database_threads
+from frontlines.web.play.quick import QuickMessages
 from frontlines.web.play.rematch import Rematch
 from frontlines.web.play.sync import Sync
 from frontlines.web.play.table import Table
@@ -66,6 +67,7 @@ class Manager:
                                   delay=bot_delay, lease=bot_lease)
         self.clocks = Clocks(self.process, self.cache, self.sync, self.table, sweep_every=clock_sweep)
         self.rematch = Rematch(self.process, self.cache, self.sync, self.table)
+        self.quick = QuickMessages(self.process, self.cache)
         # What the routes use.
         self.store = store
         self.bus = self.process.bus
