@@ -1,9 +1,11 @@
 // Home page: start a game, resume my games, watch live ones.
 import { loadCatalog, t, tn, esc, myGames, rememberGame, forgetGame, num, levelDescription, setPlace, seatNames, outcomeText, sentences } from "./common.js";
 import { helpText } from "./words.js";
+import { clockText } from "./clock.js";
 import { startLobby, playAnyone, STARTER } from "./lobby.js";
 
 const $ = (id) => document.getElementById(id);
+const homeTitle = document.title;
 let rulesets = [];
 
 function optionFields() {
@@ -159,6 +161,7 @@ async function listMine() {
   const r = await fetch(`/api/games?ids=${encodeURIComponent(ids)}`);
   const rows = r.ok ? await r.json() : [];
   const byId = Object.fromEntries(rows.map((row) => [row.id, row]));
+  listWaiting(mine, byId);
   $("my-games").innerHTML = mine.filter((g) => byId[g.id]).map((g) => {
     const row = byId[g.id];
     const play = `<a href="/g/${esc(g.id)}?t=${esc(g.token)}">${row.status === "active" ? t("Resume") : t("Open")}</a>`;
@@ -166,6 +169,26 @@ async function listMine() {
     const forget = ` <button type="button" class="link" data-forget="${esc(g.id)}">${t("Forget")}</button>`;
     return gameItem(row, play + replay + forget, g.seat);
   }).join("");
+}
+
+/** "Waiting for you": this browser's games against people (a friend's, the lobby's) where it
+ * is its seat's turn, the longest waiting first, with the time left where a clock runs. */
+function listWaiting(mine, byId) {
+  const waiting = mine.filter((g) => {
+    const row = byId[g.id];
+    return row && row.status === "active" && (g.seat === 0 || g.seat === 1) && row.to_move === g.seat
+      && (row.opponent === "friend" || row.opponent === "lobby");
+  }).sort((a, b) => byId[a.id].updated - byId[b.id].updated);
+  $("waiting-panel").hidden = waiting.length === 0;
+  $("waiting").innerHTML = waiting.map((g) => {
+    const row = byId[g.id];
+    const left = row.clock && row.clock.left ? row.clock.left[g.seat] : null;
+    const time = left === null || left === undefined ? ""
+      : ` <span class="muted">${esc(t("{time} left", { time: clockText(left) }))}</span>`;
+    return gameItem(row, `<a href="/g/${esc(g.id)}?t=${esc(g.token)}">${esc(t("Play your move"))}</a>${time}`, g.seat);
+  }).join("");
+  // The tab says how many games wait, as the table's says "your move".
+  document.title = waiting.length ? t("({n}) {title}", { n: num(waiting.length), title: homeTitle }) : homeTitle;
 }
 
 async function listLive() {
@@ -217,6 +240,7 @@ async function main() {
   startLobby(rulesets, () => $("name").value);
   await Promise.all([listMine(), listLive()]);
   setInterval(listLive, 10000);
+  setInterval(listMine, 30000); // a move made meanwhile puts a game in "waiting for you"
 }
 
 main();

@@ -8,6 +8,8 @@ import { snapshot, animate } from "./motion.js";
 import { showRefusals, reasonWords } from "./refusals.js";
 import { setReading, placeClocks } from "./clock.js";
 import { renderRematch } from "./rematch.js";
+import { yourMove, setupAlerts } from "./alerts.js";
+import { setupQuick, heard } from "./quick.js";
 
 const $ = (id) => document.getElementById(id);
 const root = $("table");
@@ -30,6 +32,10 @@ let drawn = null; // the view last drawn on the board (what animations start fro
 const pathOf = (e) => adapter.pathOf(e);
 /** Both seats' names as shown: "You", the other player's name, the bot's level in words. */
 const names = () => seatNames(msg.names, msg.opponent, msg.bot_seat, typeof msg.role === "number" ? msg.role : null);
+/** This page holds one seat (not pass and play, not watching). */
+const seated = () => msg.role === 0 || msg.role === 1;
+/** A game between two people at two devices: quick messages are for those. */
+const betweenPeople = () => msg.opponent === "friend" || msg.opponent === "lobby";
 /** A friend game whose invite nobody has spent yet, seen from the creator's seat: the friend
  * has not come (not "offline": they were never here). */
 const friendNotCome = () => msg.opponent === "friend" && typeof msg.role === "number" && msg.invite_open && msg.status === "active";
@@ -82,6 +88,8 @@ function draw() {
   root.dataset.turn = v.to_move === null ? "over" : v.to_move === v.viewer && (v.legal || []).length ? "me" : "other";
   const seat = me(v, msg.role);
   const mine = v.to_move !== null && v.to_move === v.viewer && (v.legal || []).length > 0;
+  // "Your move" in the tab's title and icon (a seat of its own: pass and play needs none)
+  if (seated()) yourMove(mine, mine ? lastTurnText(v) : "");
   const next = mine ? nextTokens() : new Set();
   if (mine && sel.length) for (const tok of firstTokens()) if (tok.startsWith("hand:")) next.add(tok);
 
@@ -259,6 +267,8 @@ function errorText(data) {
     out_of_time: t("Your time ran out."),
     declined: t("The other player declined the rematch."),
     not_over: t("The game is not over yet."),
+    too_fast: t("Not so fast: wait a few seconds before the next quick message."),
+    no_one_to_tell: t("Quick messages are for games between two people."),
     malformed: t("The server could not read that."),
     bad_name: t("A name cannot hold invisible characters or characters that change the direction of the text."),
     ...closeWords(),
@@ -297,6 +307,9 @@ function connect() {
       if (first) adapter = adapterFor(msg.view.game);
       if (first) onFirstView();
       draw();
+    } else if (data.type === "quick") {
+      // A quick message, said by its id: in this page's words, unless muted.
+      if (msg) heard(data, data.seat === msg.role, (seat) => playerName(names(), seat));
     } else if (data.type === "presence") {
       // Who is online changed (sent to spectators, at most once a second).
       if (msg) { msg.online = data.online; msg.spectators = data.spectators; draw(); }
@@ -344,6 +357,10 @@ function onFirstView() {
     if (!known && msg.opponent === "friend") $("join").hidden = false;
   }
   if (msg.role === "both") lastMover = msg.view.to_move;
+  if (seated()) setupAlerts($("alerts"));
+  if (betweenPeople()) {
+    setupQuick(msg.role, (phrase) => { if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: "quick", phrase })); });
+  }
 }
 
 /** Spend the invite ticket: on success this page holds the seat under a token of its own. */
