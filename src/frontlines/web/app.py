@@ -5,13 +5,14 @@ Protocol on ``/ws/<game id>?t=<seat token>`` (JSON text frames):
 client -> server
     ``{"type": "action", "text": "R7@3", "ply": 12}``  (``ply`` optional: refuse if stale)
     ``{"type": "resign"}``, ``{"type": "name", "name": "Ann"}``, ``{"type": "ping"}``,
-    ``{"type": "sync"}`` (validated by the models in :mod:`frontlines.web.inputs`)
+    ``{"type": "sync"}``, ``{"type": "rematch", "answer": "yes"}``, ``{"type": "quick",
+    "phrase": "good_luck"}`` (validated by the models in :mod:`frontlines.web.inputs`)
 server -> client
     ``{"type": "view", "ply", "role", "names", "status", "online", "view": {...}}`` after
     every change, where ``view`` is the receiver's own ``View.to_dict()``;
     ``{"type": "error", "code", "message"[, "reason"]}`` for anything refused (nothing changes;
     ``reason``, on a move the rules refuse, is the engine's reason dict: code, params, words);
-    ``{"type": "pong"}``.
+    ``{"type": "pong"}``; ``{"type": "quick", "game_id", "seat", "phrase"}`` (a player's phrase).
 
 A missing or unknown token makes the connection a spectator (public view only).
 
