@@ -13,7 +13,7 @@ from typing import Any
 
 import httpx2 as httpx
 import pytest
-from test_web_e2e import HTTP_TIMEOUT, browser, new_page  # noqa: F401 (pytest fixtures)
+from test_web_e2e import HTTP_TIMEOUT, browser, click_one_move, new_page  # noqa: F401 (pytest fixtures)
 from webhelpers import LiveServer
 
 pytestmark = [pytest.mark.e2e]
@@ -66,18 +66,7 @@ def play_turn(server: LiveServer, game_id: str, token: str) -> None:
 def click_turn(page: Any) -> None:
     """Play this page's whole turn by clicking (a card, its flag, the draw; claims first)."""
     while page.get_attribute("#table", "data-turn") == "me":
-        ply = page.get_attribute("#table", "data-ply")
-        claim = page.locator(".claim-btn")
-        if claim.count():
-            claim.first.click()
-        elif page.locator(".hand .card.selectable").count():
-            page.locator(".hand .card.selectable").first.click()
-            page.locator(".slot.selectable").first.click()
-        elif page.locator(".deck.selectable").count():
-            page.locator(".deck.selectable").first.click()
-        else:
-            page.locator("#controls button:not([disabled])").first.click()
-        page.wait_for_function(f"document.querySelector('#table').dataset.ply !== '{ply}'")
+        click_one_move(page)
 
 
 def icon(page: Any) -> str:

@@ -5,6 +5,7 @@ phrases, spectators, pass-and-play and bot games are refused; a seat is rate-lim
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 from collections.abc import Iterator
@@ -34,6 +35,18 @@ def friend_game(client: TestClient) -> tuple[str, dict[int, str]]:
 
 def said(seat: int, phrase: str, game_id: str) -> dict[str, Any]:
     return {"type": "quick", "game_id": game_id, "seat": seat, "phrase": phrase}
+
+
+@contextlib.contextmanager
+def both_seats(client: TestClient, game_id: str, tokens: dict[int, str]) -> Iterator[tuple[Any, Any]]:
+    """Both seats connected, each past the views of its arrival (seat 0 has seen seat 1 come)."""
+    with client.websocket_connect(f"/ws/{game_id}?t={tokens[0]}") as ws0, \
+            client.websocket_connect(f"/ws/{game_id}?t={tokens[1]}") as ws1:
+        ws0.receive_json()
+        ws1.receive_json()
+        while ws0.receive_json()["online"] != [True, True]:
+            pass
+        yield ws0, ws1
 
 
 def manager(client: TestClient) -> Manager:
@@ -68,12 +81,7 @@ def test_a_phrase_reaches_the_other_seat_and_the_spectators(client: TestClient) 
 
 def test_only_known_phrase_ids_are_sent(client: TestClient) -> None:
     game_id, tokens = friend_game(client)
-    with client.websocket_connect(f"/ws/{game_id}?t={tokens[0]}") as ws0, \
-            client.websocket_connect(f"/ws/{game_id}?t={tokens[1]}") as ws1:
-        ws0.receive_json()
-        ws1.receive_json()
-        while ws0.receive_json()["online"] != [True, True]:
-            pass
+    with both_seats(client, game_id, tokens) as (ws0, ws1):
         for bad in ({"type": "quick", "phrase": "you are a cheat"}, {"type": "quick"},
                     {"type": "quick", "phrase": 1}, {"type": "quick", "phrase": ["hello"]}, {"type": "quick", "phrase": "Hello!"}):
             ws0.send_json(bad)
@@ -117,12 +125,7 @@ def test_a_seat_may_say_three_at_once_then_one_every_few_seconds(client: TestCli
                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(quick, "EVERY", 3600.0)  # no phrase comes back during the test, however slow
     game_id, tokens = friend_game(client)
-    with client.websocket_connect(f"/ws/{game_id}?t={tokens[0]}") as ws0, \
-            client.websocket_connect(f"/ws/{game_id}?t={tokens[1]}") as ws1:
-        ws0.receive_json()
-        ws1.receive_json()
-        while ws0.receive_json()["online"] != [True, True]:
-            pass
+    with both_seats(client, game_id, tokens) as (ws0, ws1):
         for phrase in ("hello", "good_luck", "oops"):
             ws0.send_json({"type": "quick", "phrase": phrase})
             assert ws0.receive_json() == said(0, phrase, game_id)
