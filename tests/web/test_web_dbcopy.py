@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, func, select, text
-from test_web_api import create
+from test_web_api import RULESET, create
 from webhelpers import make_client
 
 from frontlines.cli import main
@@ -23,6 +23,12 @@ def db(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
     code = main(["db", *args])
     out, err = capsys.readouterr()
     return code, out, err
+
+
+def copied(out: str) -> dict[str, int]:
+    """The rows copied per table, from copy's line 'copied games: 3, actions: 12, ... from ...'."""
+    counts = out.removeprefix("copied ").split(" from ")[0].split(", ")
+    return {table: int(n) for table, n in (c.split(": ") for c in counts)}
 
 
 def move(client: TestClient, game_id: str, token: str, rng: random.Random) -> dict[str, Any]:
@@ -97,14 +103,34 @@ def test_games_move_from_sqlite_to_postgresql_and_go_on(sqlite_url: str, pg_serv
     with make_client(sqlite_url, bot_delay=3600.0) as c:
         bot = create(c, opponent="bot:random", seat=1, seed=5)
         due = my_whole_turn(c, bot, rng)  # if the deal had us begin
+        # An account, logged in, holding a seat of a game of its own.
+        made = c.post("/api/account/signup", json={"username": "Ann", "password": "Correct-Horse-7"}).json()
+        held = c.post("/api/games", json={"ruleset": RULESET, "opponent": "friend"},
+                      headers={"X-CSRF-Token": made["csrf"]}).json()
+        session = c.cookies["frontlines_session"]
 
     code, out, err = db(capsys, "copy", "--from", sqlite_url, "--to", target, "--batch", "3")
     assert (code, err) == (0, "")
-    assert out.startswith(f"copied games: 3, actions: {12 + due}, bot_leases: 0, clocks: 0, rematches: 0 from sqlite:///") and out.count("\n") == 1
+    assert out.startswith(f"copied games: 4, actions: {12 + due}, bot_leases: 0, ") and out.count("\n") == 1
+    assert " from sqlite:///" in out
+    counts = copied(out)
+    assert (counts["clocks"], counts["rematches"], counts["accounts"], counts["sessions"], counts["ratings"]) \
+        == (0, 0, 1, 1, 0)
 
     with make_client(target) as c:
+        # The account goes on: its session, its game, its password; and a new account gets an
+        # id of its own (the copied ids moved PostgreSQL's sequence on).
+        c.cookies["frontlines_session"] = session
+        assert [g["id"] for g in c.get("/api/account/games").json()] == [held["id"]]
+        c.cookies.clear()
+        assert c.post("/api/account/login", json={"username": "Ann", "password": "Correct-Horse-7"}).status_code == 200
+        c.cookies.clear()
+        assert c.post("/api/account/signup", json={"username": "Bob", "password": "Correct-Horse-7"}).status_code == 200
+
+    with make_client(target) as c:
+        c.cookies.clear()
         assert everything(c, [finished, live]) == before
-        assert len(before["list"]) == 2 and len(c.get("/api/games").json()) == 3
+        assert len(before["list"]) == 2 and len(c.get("/api/games").json()) == 4
         # The game between people goes on from where it stood, with the same seat links.
         pass_and_play(c, live, 2, rng)
         assert c.get(f"/api/games/{live['id']}").json()["ply"] == 9
@@ -143,7 +169,8 @@ def test_a_target_with_games_is_refused_unless_appending(tmp_path: Path, capsys:
     assert "is not empty (games: 2)" in err and "--append" in err
     assert stored_games(target) == 2
     code, out, err = db(capsys, "copy", "--from", source, "--to", target, "--append", "--batch", "1")
-    assert (code, err) == (0, "") and out.startswith("copied games: 3, actions: 0, bot_leases: 0, clocks: 0, rematches: 0 ")
+    assert (code, err) == (0, "") and out.startswith("copied games: 3, actions: 0, bot_leases: 0, ")
+    assert copied(out)["clocks"] == copied(out)["rematches"] == copied(out)["accounts"] == 0
     assert stored_games(target) == 5
     # Once more: every game is there already; the copy stops and writes nothing.
     code, out, err = db(capsys, "copy", "--from", source, "--to", target, "--append")
@@ -213,7 +240,11 @@ def test_every_table_of_the_store_is_copied() -> None:
     from frontlines.web.store import Base
 
     names = [t.name for t in dbcopy.tables()]
-    assert set(names) == set(Base.metadata.tables) - dbcopy.MIGRATION_TABLES - dbcopy.PASSING_TABLES \
-        == {"games", "actions", "bot_leases", "clocks", "rematches"}
+    assert set(names) == set(Base.metadata.tables) - dbcopy.MIGRATION_TABLES - dbcopy.PASSING_TABLES == {
+        "games", "actions", "bot_leases", "clocks", "rematches", "accounts", "recovery_codes", "sessions",
+        "auth_limits", "ratings", "rating_changes"}
     assert names.index("games") < names.index("actions") and names.index("games") < names.index("bot_leases")
     assert names.index("games") < names.index("clocks")
+    for child in ("recovery_codes", "sessions", "ratings", "rating_changes"):
+        assert names.index("accounts") < names.index(child)
+    assert names.index("games") < names.index("rating_changes")

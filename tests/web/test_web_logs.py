@@ -1,6 +1,9 @@
 """No secret in any log line (issue 19, finding 5): a real ``frontlines serve`` at the most
-talkative log level plays a whole friend game over HTTP and WebSockets; its output must name
-no seat token, no invite ticket and no database password."""
+talkative log level plays a whole friend game over HTTP and WebSockets, and an account is
+made, logged into (with a wrong password first), used on a WebSocket, given a new password
+and reset with a recovery code; its output must name no seat token, no invite ticket, no
+database password, no account password, no recovery code, no session cookie and no CSRF
+token (issue 29)."""
 
 from __future__ import annotations
 
@@ -23,12 +26,54 @@ PASSWORD = "pw-Very-Secret-42"
 WAIT = 60.0  # seconds for an answer: soon, but a loaded machine (tracing every message here) is slow
 
 
-def http(base: str, path: str, body: dict[str, Any] | None = None) -> Any:
+def http(base: str, path: str, body: dict[str, Any] | None = None, headers: dict[str, str] | None = None) -> Any:
     data = json.dumps(body).encode() if body is not None else None
-    request = urllib.request.Request(base + path, data=data, headers={"Content-Type": "application/json"})
+    request = urllib.request.Request(base + path, data=data,
+                                     headers={"Content-Type": "application/json", **(headers or {})})
     with urllib.request.urlopen(request, timeout=WAIT) as r:
         raw = r.read()
         return json.loads(raw) if r.headers.get("content-type", "").startswith("application/json") else raw
+
+
+def use_an_account(base: str) -> list[str]:
+    """Sign up, log in (a wrong password first), watch a game on a WebSocket with the cookie,
+    change the password, reset it with a code; answer every secret that went by."""
+    import http.cookiejar
+    import urllib.error
+
+    from websockets.sync.client import connect
+
+    jar = http.cookiejar.CookieJar()
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+
+    def call(path: str, body: dict[str, Any] | None = None, csrf: str = "") -> tuple[int, Any]:
+        data = json.dumps(body).encode() if body is not None else None
+        request = urllib.request.Request(base + path, data=data, headers={
+            "Content-Type": "application/json", **({"X-CSRF-Token": csrf} if csrf else {})})
+        try:
+            with opener.open(request, timeout=WAIT) as r:
+                return r.status, json.loads(r.read())
+        except urllib.error.HTTPError as exc:
+            return exc.code, json.loads(exc.read())
+
+    first, wrong, second, third = "Tr0ub4dor&3-first", "wrong-guess-Zq9", "c0rrect-H0rse-2nd", "Batt3ry-Stapl3-3rd"
+    code, made = call("/api/account/signup", {"username": "Logger", "password": first})
+    assert code == 200, made
+    assert call("/api/account/login", {"username": "Logger", "password": wrong}, made["csrf"])[0] == 401
+    code, session = call("/api/account/login", {"username": "Logger", "password": first}, made["csrf"])
+    assert code == 200, session
+    cookie = next(c.value for c in jar if c.name == "frontlines_session")
+    game = call("/api/games", {"ruleset": RULESET, "opponent": "bot:random"}, session["csrf"])[1]
+    with connect(f"{base.replace('http://', 'ws://')}/ws/{game['id']}",
+                 additional_headers={"Cookie": f"frontlines_session={cookie}"}) as ws:
+        assert json.loads(ws.recv(timeout=WAIT))["role"] == 0  # the account's seat, without the seat link
+    code, changed = call("/api/account/password", {"password": first, "new_password": second}, session["csrf"])
+    assert code == 200, changed
+    code, reset = call("/api/account/reset", {"username": "Logger", "code": made["codes"][0], "password": third},
+                       changed["csrf"])
+    assert code == 200, reset
+    return [first, wrong, second, third, *made["codes"], cookie, made["csrf"], session["csrf"], changed["csrf"],
+            reset["csrf"], *(c.value for c in jar if c.name == "frontlines_session")]
 
 
 def play_a_whole_game(base: str) -> list[str]:
@@ -88,6 +133,7 @@ def test_no_secret_in_any_log_line(tmp_path: Path, request: pytest.FixtureReques
                 assert proc.poll() is None and time.monotonic() < deadline, "frontlines serve did not start"
                 time.sleep(0.1)
         secrets = play_a_whole_game(base)
+        account_secrets = use_an_account(base)
     finally:
         proc.terminate()
         proc.wait(timeout=WAIT)
@@ -95,7 +141,11 @@ def test_no_secret_in_any_log_line(tmp_path: Path, request: pytest.FixtureReques
     log = (tmp_path / "server.log").read_text(encoding="utf-8", errors="replace")
     for secret in secrets:
         assert secret not in log
+    for secret in account_secrets:
+        assert secret not in log, "an account's secret is in the log"
     assert PASSWORD not in log
+    # The session cookie went by at trace level, redacted.
+    assert "frontlines_session=***" in log
     # The server did log the requests (trace shows every ASGI message), only without secrets.
     assert "/ws/" in log and "/claim" in log and "t=***" in log and "invite=***" in log
     # Every line formatted as its logger meant: uvicorn's access log reads its record's own
@@ -130,3 +180,6 @@ def test_redaction_rules() -> None:
     assert redact("format=json&at=5") == "format=json&at=5"
     assert mask_url("postgresql://ann:p@ss:w0rd@db.example/fl") == "postgresql://ann:***@db.example/fl"
     assert mask_url("sqlite:///frontlines.db") == "sqlite:///frontlines.db"
+    assert redact("(b'cookie', b'lang=fa; frontlines_session=SECRET; x=1'), (b'x-csrf-token', b'abc0')") == \
+        "(b'cookie', b'lang=fa; frontlines_session=***; x=1'), (b'x-csrf-token', b'***')"
+    assert redact("set-cookie: __Host-frontlines_session=SECRET; Path=/") == "set-cookie: __Host-frontlines_session=***; Path=/"

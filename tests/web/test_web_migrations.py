@@ -180,10 +180,10 @@ def test_downgrade_and_upgrade_again_keep_the_games(db_url: str, capsys: pytest.
             " VALUES ('kept', :rs, '{}', 'setup', 'h0', '', '', 'Ann', 'Bob', 'friend', NULL,"
             " 'active', '*', '', '', NULL, 1, 1.0, 2.0)"), {"rs": RULESET})
         conn.execute(text("INSERT INTO actions (game_id, ply, text) VALUES ('kept', 1, 'first')"))
-    head = migrations.heads()[0]
+    newest = migrations.heads()[0]
     code, out, err = db(capsys, "downgrade", "0001", "--database", db_url)
-    assert (code, err) == (0, "") and f"was at revision {head}, the newest; now at revision 0001, older" in out
-    assert not {"bot_leases", "clocks"} & set(inspect(engine).get_table_names())
+    assert (code, err) == (0, "") and f"was at revision {newest}, the newest; now at revision 0001, older" in out
+    assert not {"bot_leases", "clocks", "accounts", "ratings"} & set(inspect(engine).get_table_names())
     code, out, _ = db(capsys, "current", "--database", db_url)
     assert code == 1 and "at revision 0001" in out
     with pytest.raises(DatabaseError, match="at revision 0001, older"):
@@ -194,7 +194,7 @@ def test_downgrade_and_upgrade_again_keep_the_games(db_url: str, capsys: pytest.
     code, _, err = db(capsys, "downgrade", "base", "--database", db_url)
     assert code == 2 and "the 1 games in them; nothing was changed" in err and err.count("\n") == 1
     code, out, err = db(capsys, "upgrade", "--database", db_url)
-    assert (code, err) == (0, "") and "was at revision 0001" in out and f"now at revision {head}, the newest" in out
+    assert (code, err) == (0, "") and "was at revision 0001" in out and f"now at revision {newest}, the newest" in out
     assert schema_drift(db_url) == []
     store = Store(db_url, upgrade=False)
     try:

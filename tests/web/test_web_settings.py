@@ -36,6 +36,10 @@ def a_value(action: argparse.Action) -> str:
         return "1"
     if action.dest == "database":
         return "sqlite:////tmp/elsewhere.db"
+    if action.dest == "allowed_origins":
+        return "https://club.example"
+    if action.choices:
+        return next(str(c) for c in action.choices if c != action.default)
     seconds = (float, serve._seconds)  # --header-timeout's own conversion refuses 0 and below
     return "2.5" if action.type in seconds else {int: "7"}.get(action.type, "debug")  # type: ignore[call-overload]
 
@@ -140,3 +144,12 @@ def test_a_pool_that_cannot_serve_is_refused() -> None:
     for bad in ({"size": 0}, {"overflow": -1}, {"timeout": 0.0}):
         with pytest.raises(DatabaseError, match="a connection pool needs"):
             Pool(**bad)  # type: ignore[arg-type]
+
+
+def test_allowed_origins_are_origins() -> None:
+    assert web_settings.from_environment(
+        {"FRONTLINES_ALLOWED_ORIGINS": "https://a.example,  http://b.example:8080"}).allowed_origins == \
+        "https://a.example http://b.example:8080"
+    for wrong in ("a.example", "https://a.example/path", "ftp://a.example", "https://user@a.example"):
+        with pytest.raises(ValueError, match="FRONTLINES_ALLOWED_ORIGINS"):
+            web_settings.from_environment({"FRONTLINES_ALLOWED_ORIGINS": wrong})

@@ -12,6 +12,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from frontlines.web.app import Settings, create_app
+from frontlines.web.settings import Hashing
 
 
 def close_frame(ws: Any, timeout: float) -> tuple[int, str] | None:
@@ -41,15 +42,18 @@ def free_port() -> int:
         return port
 
 
-# Tests choose deals (against bots and in pass-and-play) and start many games at once.
+# Tests choose deals (against bots and in pass-and-play) and start many games at once, and make
+# many accounts from one address with passwords hashed cheaply (test_web_accounts checks the
+# real parameters).
 TEST_SETTINGS: dict[str, object] = {"bot_executor": "thread", "bot_workers": 2, "seeded_deals": True,
-                                    "new_games_per_minute": 0}
+                                    "new_games_per_minute": 0, "signups_per_hour": 0,
+                                    "password_hashing": Hashing(time_cost=1, memory_kib=1024, lanes=1)}
 
 
-def make_client(url: str, **kwargs: object) -> TestClient:
+def make_client(url: str, base_url: str = "http://testserver", **kwargs: object) -> TestClient:
     values: dict[str, object] = {**TEST_SETTINGS, **kwargs}
     settings = Settings(database=url, **values)  # type: ignore[arg-type]
-    return TestClient(create_app(settings))
+    return TestClient(create_app(settings), base_url=base_url)
 
 
 START_LIMIT = 120.0  # seconds a server in a thread may take to start

@@ -43,7 +43,22 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from frontlines.core.errors import FrontlinesError
 from frontlines.core.game import State
 from frontlines.games import parse_state
-from frontlines.web import analysis, cluster, health, housekeeping, i18n, invites, learn_pages, levels, logs, migrations
+from frontlines.web import (
+    account_pages,
+    analysis,
+    cluster,
+    guard,
+    health,
+    housekeeping,
+    i18n,
+    invites,
+    learn_pages,
+    levels,
+    logs,
+    migrations,
+    ratings,
+)
+from frontlines.web.accounts import Accounts, Limits
 from frontlines.web.database import DatabaseError, Pool, unlock_sqlite
 from frontlines.web.fanout import CLOSE_RESTART, RESTART_REASON, Client
 from frontlines.web.inputs import (
@@ -106,6 +121,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     replay_cache: OrderedDict[str, list[State]] = OrderedDict()
 
     creations = housekeeping.RateLimit(cfg.new_games_per_minute)
+    policy = guard.Policy.of(cfg.allowed_origins, cfg.secure_cookies)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -118,6 +134,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                           bot_lease=cfg.bot_lease, clock_sweep=cfg.clock_sweep)
         app.state.manager = manager
         app.state.reviews = analysis.Reviews(bots)
+        # Accounts and their sessions (guard.Sessions reads them for every request); ratings
+        # change with the ending of a rated game, in its transaction (a write hook).
+        app.state.accounts = accounts = Accounts(
+            store, db=manager.process.db, hashing=cfg.password_hashing,
+            limits=Limits(per_account=cfg.login_failures_per_account, per_address=cfg.login_failures_per_address,
+                          window=cfg.login_window, signups_per_hour=cfg.signups_per_hour))
+        ratings.install(manager)
         await manager.start()
         lobby = Lobby(manager, limits=cfg.lobby, rate=creations)
         manager.drains.append(lobby)
@@ -132,7 +155,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 except Exception:  # one unreadable game must not stop the server
                     log.exception("game %s could not be resumed", summary["id"])
         sweeper = asyncio.create_task(housekeeping.sweep_forever(
-            manager, unstarted_after=cfg.abandon_unstarted_after, idle_after=cfg.abandon_idle_after))
+            manager, unstarted_after=cfg.abandon_unstarted_after, idle_after=cfg.abandon_idle_after,
+            also=lambda: manager.process.db(accounts.sweep)))
         # Under plain uvicorn (app_from_env) the drain of frontlines serve runs on SIGTERM too.
         unhook = cluster.drain_on_signals(app, cfg.shutdown_grace)
         try:
@@ -148,7 +172,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app = FastAPI(title="Frontlines", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
     app.state.settings = cfg
+    # The last added runs first: the safety headers go on every answer, the guard refuses
+    # cross-site requests before anything reads the session or the body.
     app.add_middleware(BodyLimits)
+    app.add_middleware(guard.Sessions, policy=policy)
+    app.add_middleware(guard.Guard, policy=policy)
     app.add_middleware(SafetyHeaders)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     health.add_routes(app)  # /healthz, /readyz
@@ -170,8 +198,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         kept = [(k, v) for k, v in request.query_params.multi_items() if k != "lang"]
         links = [(lg, f"{request.url.path}?{urlencode([*kept, ('lang', lg.code)])}") for lg in i18n.LANGUAGES.values()]
         html = env.get_template(template).render(
-            _=translate, num=lambda n: i18n.number(lang, n), lang=lang, dir=language.direction,
-            plurals=" ".join(language.plurals), language_links=links, **context,
+            _=translate, num=lambda n: i18n.number(lang, n), _n=lambda one, other, n: i18n.counted(lang, one, other, n),
+            lang=lang, dir=language.direction,
+            plurals=" ".join(language.plurals), language_links=links,
+            account=guard.account_of(request), csrf=guard.csrf_of(request), **context,
         )
         response = HTMLResponse(html)
         if request.query_params.get("lang") in i18n.LANGUAGES:
@@ -216,6 +246,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return page(request, "home.html")
 
     learn_pages.install(app, page)  # the tutorials (t21-learn's own module)
+    account_pages.install(app, page, policy)  # accounts, player pages, the leaderboard
 
     @app.get("/g/{game_id}", response_class=HTMLResponse)
     async def table(request: Request, game_id: str) -> HTMLResponse:
@@ -253,9 +284,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             for r in all_rulesets()
         ]
 
+    def account_id(connection: Request | WebSocket) -> int | None:
+        account = guard.account_of(connection)
+        return None if account is None else account.id
+
     @app.post("/api/games")
     async def create_game(request: Request, body: NewGame) -> dict[str, Any]:
         seat = secrets.randbelow(2) if body.seat == "random" else int(body.seat)
+        account = guard.account_of(request)
         if body.seed is not None:
             if not cfg.seeded_deals:
                 raise HTTPException(400, "this server deals every game itself; seed is not accepted")
@@ -265,10 +301,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if wait:
             raise HTTPException(429, f"too many new games from your address; try again in {wait:.0f} s",
                                 headers={"Retry-After": str(max(1, round(wait)))})
+        # A logged-in player's seat is their account's, under its name (both seats in pass and play,
+        # whose names stay as typed).
+        name = account.username if account is not None and body.opponent != "hotseat" else body.name
         try:
             game, token, invite = await manager_of(request).create(
-                ruleset=body.ruleset, options=dict(body.options), opponent=body.opponent, name=body.name,
-                other_name=body.other_name, seat=seat, seed=body.seed, time_control=body.clock)
+                ruleset=body.ruleset, options=dict(body.options), opponent=body.opponent, name=name,
+                other_name=body.other_name, seat=seat, seed=body.seed, time_control=body.clock,
+                account=None if account is None else account.id, rated=body.rated)
         except GameError as exc:
             raise HTTPException(400, exc.message) from exc
         except FrontlinesError as exc:
@@ -277,6 +317,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             "id": game.id, "seat": seat, "token": token, "url": f"/g/{game.id}?t={token}",
             "invite_token": invite, "invite_url": f"/g/{game.id}?invite={invite}" if invite else None,
             "ruleset": body.ruleset, "opponent": body.opponent, "clock": game.stored.time_control,
+            "rated": body.rated,
         }
 
     @app.get("/api/games")
@@ -300,13 +341,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/api/games/{game_id}")
     async def game_view(request: Request, game_id: str, t: str | None = None) -> dict[str, Any]:
         game = await _game(request, game_id)
-        return game.message(await manager_of(request).role_of(game, t))
+        return game.message(await manager_of(request).role_of(game, t, account_id(request)))
 
     @app.post("/api/games/{game_id}/action")
     async def game_action(request: Request, game_id: str, body: MoveRequest) -> Response:
         """The same moves as the WebSocket, for scripts and simple clients."""
         game = await _game(request, game_id)
-        role = await manager_of(request).role_of(game, body.t)
+        role = await manager_of(request).role_of(game, body.t, account_id(request))
         try:
             if body.type == "resign":
                 await manager_of(request).resign(game, role)
@@ -331,22 +372,28 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return JSONResponse(game.message(role))
 
     @app.post("/api/games/{game_id}/claim")
-    async def claim_seat(request: Request, game_id: str, body: Ticket) -> dict[str, Any]:
-        """Spend a friend game's invite ticket: the seat it opens, with a token of its own."""
+    async def claim_seat(request: Request, game_id: str, body: Ticket) -> Response:
+        """Spend a friend game's invite ticket: the seat it opens, with a token of its own
+        (and, logged in, for the account). 409 ``{"detail", "code"}`` when refused: the seat
+        is taken (``seat_taken``), or a rated game wants an account (``rated_needs_account``)."""
         game = await _game(request, game_id)
+        account = guard.account_of(request)
         try:
-            seat, token = await invites.claim(manager_of(request), game, body.invite)
+            seat, token = await invites.claim(manager_of(request), game, body.invite,
+                                              account=None if account is None else account.id,
+                                              username="" if account is None else account.username)
         except GameError as exc:
-            raise HTTPException(409, exc.message) from exc
-        return {"id": game.id, "seat": seat, "token": token, "url": f"/g/{game.id}?t={token}",
-                "ruleset": game.stored.ruleset, "opponent": game.stored.opponent}
+            return JSONResponse({"detail": exc.message, "code": exc.code}, status_code=409)
+        return JSONResponse({"id": game.id, "seat": seat, "token": token, "url": f"/g/{game.id}?t={token}",
+                             "ruleset": game.stored.ruleset, "opponent": game.stored.opponent,
+                             "rated": game.stored.rated})
 
     @app.post("/api/games/{game_id}/invite")
     async def new_invite(request: Request, game_id: str, body: SeatToken) -> dict[str, Any]:
         """Before the first move, a friend game's creator may invite again (the deal is dealt again)."""
         game = await _game(request, game_id)
         try:
-            ticket = await invites.reinvite(manager_of(request), game, body.t)
+            ticket = await invites.reinvite(manager_of(request), game, body.t, account=account_id(request))
         except GameError as exc:
             raise HTTPException(409, exc.message) from exc
         return {"invite_token": ticket, "invite_url": f"/g/{game.id}?invite={ticket}"}
@@ -464,7 +511,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await websocket.send_json({"type": "error", "code": "not_found", "message": "no such game"})
             await websocket.close(code=4404)
             return
-        role = await m.role_of(game, t)
+        role = await m.role_of(game, t, account_id(websocket))
         if t and role is None:
             await websocket.send_json({"type": "error", "code": "bad_token",
                                        "message": "that seat link is not valid; watching instead"})

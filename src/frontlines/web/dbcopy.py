@@ -1,7 +1,8 @@
 """Copying every game from one database to another (``frontlines db copy``).
 
 What an operator who outgrows the embedded SQLite file needs: the games, their moves and
-whatever else the store holds, in a PostgreSQL database (or back). Rows are copied table
+whatever else the store holds (accounts, their sessions, ratings), in a PostgreSQL database
+(or back). Rows are copied table
 by table in the order their foreign keys need, in batches, all into one transaction of
 the target: a copy that fails half-way leaves the target as it was.
 
@@ -21,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from sqlalchemy import Table, func, select
+from sqlalchemy import Table, func, select, text
 from sqlalchemy.engine import Connection, make_url
 
 from frontlines.web import migrations
@@ -57,7 +58,10 @@ class Copied:
     counts: dict[str, int]
 
     def describe(self) -> str:
-        return ", ".join(f"{name}: {n}" for name, n in self.counts.items())
+        """``games: 3, actions: 120, …``: the games and their moves first, then the rest."""
+        first = [name for name in ("games", "actions", "bot_leases") if name in self.counts]
+        rest = [name for name in self.counts if name not in first]
+        return ", ".join(f"{name}: {self.counts[name]}" for name in first + rest)
 
 
 def copy_database(source: str, target: str, *, append: bool = False, batch: int = BATCH,
@@ -117,6 +121,8 @@ def _copy(source: str, target: str, *, append: bool, batch: int,
                     if not append:
                         _refuse_non_empty(dst, target)
                     counts = {t.name: _copy_table(src, dst, t, batch, progress) for t in tables()}
+                    if dst.dialect.name == "postgresql":
+                        _advance_sequences(dst)
         finally:
             dst_engine.dispose()
     finally:
@@ -130,6 +136,17 @@ def _refuse_non_empty(dst: Connection, target: str) -> None:
         rows = ", ".join(f"{name}: {n}" for name, n in held.items() if n)
         raise DatabaseError(f"the target database {mask_url(target)} is not empty ({rows}): copy into an empty "
                             "database, or add --append to add the source's games to those")
+
+
+def _advance_sequences(dst: Connection) -> None:
+    """Ids copied as they were (accounts' ids, which games and ratings refer to) leave
+    PostgreSQL's sequence where it was: move it past the largest, or the next account made
+    there would be given an id that is taken."""
+    for table in tables():
+        for column in table.primary_key.columns:
+            if column.autoincrement is True:
+                dst.execute(text(f"SELECT setval(pg_get_serial_sequence('{table.name}', '{column.name}'),"
+                                 f" coalesce((SELECT max({column.name}) FROM {table.name}), 0) + 1, false)"))
 
 
 def _copy_table(src: Connection, dst: Connection, table: Table, batch: int,

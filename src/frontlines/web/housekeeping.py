@@ -14,6 +14,7 @@ import ipaddress
 import logging
 import time
 from collections import OrderedDict
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from frontlines.web.play.events import GameEnded
@@ -91,12 +92,16 @@ async def abandon_idle(manager: Manager, *, unstarted_after: float, idle_after: 
     return ids
 
 
-async def sweep_forever(manager: Manager, *, unstarted_after: float, idle_after: float) -> None:
-    """Sweep now and then: every tenth of the shorter time, at most every minute."""
+async def sweep_forever(manager: Manager, *, unstarted_after: float, idle_after: float,
+                        also: Callable[[], Awaitable[object]] | None = None) -> None:
+    """Sweep now and then: every tenth of the shorter time, at most every minute; ``also``
+    (forgetting expired sessions and old login counts) with each sweep."""
     period = max(1.0, min(60.0, min(unstarted_after, idle_after) / 10))
     while True:
         try:
             await abandon_idle(manager, unstarted_after=unstarted_after, idle_after=idle_after)
+            if also is not None:
+                await also()
         except asyncio.CancelledError:
             raise
         except Exception:  # the database may be away for a moment; try again next time

@@ -130,6 +130,12 @@ def pgettext(code: str, context: str, message: str) -> str:
     return found if isinstance(found, str) else gettext(code, message)
 
 
+def counted(code: str, singular: str, plural: str, n: int) -> str:
+    """A count message in ``code`` with its ``{n}`` filled in the page's digits: templates
+    call it as ``_n("{n} game", "{n} games", count)``."""
+    return ngettext(code, singular, plural, n).replace("{n}", number(code, n))
+
+
 def number(code: str, n: int) -> str:
     """A whole number in the digits of ``code``'s readers (Persian digits on the Persian page)."""
     return str(n).translate(str.maketrans("0123456789", LANGUAGES.get(code, LANGUAGES[DEFAULT]).digits))
@@ -175,6 +181,8 @@ DYNAMIC: tuple[str, ...] = (
     "random", "easy", "medium", "hard", "expert", "master", "heuristic",
     # War Machine countries and ends
     "USA", "Germany", "Japan", "Italy", "USSR", "Britain", "war machine", "infantry",
+    # the rating graph's text for screen readers (account_pages.py)
+    "Rating in {ruleset}, game by game", "From {first} to {last}",
     # error pages (app.py)
     "There is no such page.", "There is no such game.", "That request is too large.",
     "Too many new games; please wait a little.", "That request cannot be answered.",
@@ -281,6 +289,8 @@ class InContext(NamedTuple):
 Message = str | Plural | InContext
 
 _JS_PLURAL = re.compile(r'\btn\(\s*"((?:[^"\\]|\\.)*)"\s*,\s*"((?:[^"\\]|\\.)*)"')
+# The same in the templates: _n("{n} game", "{n} games", count).
+_TEMPLATE_PLURAL = re.compile(r'\b_n\(\s*"((?:[^"\\]|\\.)*)"\s*,\s*"((?:[^"\\]|\\.)*)"')
 _JS_CONTEXT = re.compile(r'\btc\(\s*"((?:[^"\\]|\\.)*)"\s*,\s*"((?:[^"\\]|\\.)*)"')
 # A placeholder of a translation, with the grammatical case it puts its word in: {card},
 # {card:accusative}. The pages decline a card's name (common.js Word) where a template says so.
@@ -302,11 +312,15 @@ def _scripts() -> list[Path]:
 
 
 def plural_messages() -> list[Plural]:
-    """Every count message of the scripts (``tn("1 card", "{n} cards", ...)``), and the same
+    """Every count message of the scripts (``tn("1 card", "{n} cards", ...)``) and templates
+    (``_n("{n} game", "{n} games", count)``), and the same
     in the words of a ruleset that says them otherwise (PLACE_WORDS), in a stable order."""
     found: dict[Plural, None] = {}
     for path in _scripts():
         for m in _JS_PLURAL.finditer(path.read_text(encoding="utf-8")):
+            found[Plural(_unescape(m.group(1)), _unescape(m.group(2)))] = None
+    for path in sorted((Path(__file__).parent / "templates").glob("*.html")):
+        for m in _TEMPLATE_PLURAL.finditer(path.read_text(encoding="utf-8")):
             found[Plural(_unescape(m.group(1)), _unescape(m.group(2)))] = None
     for words in place_words().values():
         for one, other in list(found):

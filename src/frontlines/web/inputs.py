@@ -138,10 +138,13 @@ class NewGame(Model):
     seed: Annotated[int, Field(ge=0, le=MAX_SEED)] | None = None
     # "" no clock; "300+3" live (seconds + seconds a turn); "3d" correspondence (frontlines.web.timecontrol)
     clock: Annotated[str, Field(max_length=16), AfterValidator(_clock)] = ""
+    # between two accounts only: the creator's (logged in) and whoever spends the invite
+    rated: bool = False
 
 
 class MoveRequest(Model):
-    """``POST /api/games/<id>/action``: a move or a resignation for the seat of ``t``."""
+    """``POST /api/games/<id>/action``: a move or a resignation for the seat of ``t`` (or,
+    without ``t``, the seat the logged-in account holds)."""
 
     t: Token | None = None
     type: Literal["action", "resign"] = "action"
@@ -163,9 +166,46 @@ class Ticket(Model):
 
 
 class SeatToken(Model):
-    """``POST /api/games/<id>/invite``: a seat asks for a new invite for the other seat."""
+    """``POST /api/games/<id>/invite``: a seat (``t``, or the logged-in account's) asks for
+    a new invite for the other seat."""
 
-    t: Token
+    t: Token | None = None
+
+
+# --- accounts (frontlines.web.accounts) ------------------------------------------------------
+Username = Annotated[str, Field(min_length=1, max_length=80), AfterValidator(_plain)]
+# Long enough for any password the rules take (256 characters), short enough that nobody
+# makes the server hash megabytes.
+Password = Annotated[str, Field(min_length=1, max_length=1024), AfterValidator(_plain)]
+RecoveryCode = Annotated[str, Field(min_length=1, max_length=64), AfterValidator(_plain)]
+
+
+class Credentials(Model):
+    """``POST /api/account/signup`` and ``/login``."""
+
+    username: Username
+    password: Password
+
+
+class Reset(Model):
+    """``POST /api/account/reset``: a recovery code and the new password."""
+
+    username: Username
+    code: RecoveryCode
+    password: Password
+
+
+class PasswordChange(Model):
+    """``POST /api/account/password``."""
+
+    password: Password
+    new_password: Password
+
+
+class PasswordOnly(Model):
+    """``POST /api/account/codes``: new recovery codes, the password given."""
+
+    password: Password
 
 
 # --- WebSocket messages -----------------------------------------------------------------

@@ -1,4 +1,6 @@
-"""Keep secrets out of every log line: seat tokens, invite tickets, database passwords.
+"""Keep secrets out of every log line: seat tokens, invite tickets, database passwords,
+session cookies and CSRF tokens (passwords and recovery codes never reach a log at all: they
+travel only in request bodies, which no log line holds).
 
 Seat links carry their token in the query (``/g/<id>?t=…``, ``/ws/<id>?t=…``), and
 uvicorn logs request lines (access log), WebSocket handshakes (error log, level INFO) and,
@@ -17,6 +19,10 @@ import re
 _QUERY_SECRET = re.compile(r"(?<![A-Za-z0-9_])((?:t|invite)=)[^&\s'\"#]+")
 # user:password@ in a URL.
 _URL_PASSWORD = re.compile(r"(\b[a-zA-Z][a-zA-Z0-9+.-]*://[^:/@\s]*:)[^\s/]*@")
+# The session cookie (Cookie and Set-Cookie headers, as uvicorn's trace level shows them) and
+# the CSRF token header: (b'x-csrf-token', b'…').
+_COOKIE = re.compile(r"((?:__Host-)?frontlines_session=)[^;\s'\"]+")
+_CSRF = re.compile(r"(x-csrf-token['\"]?\s*[,:]\s*b?['\"]?)[^'\"\s,)]+", re.IGNORECASE)
 # The loggers whose lines can carry a request target or a database URL.
 LOGGERS = ("uvicorn", "uvicorn.error", "uvicorn.access", "uvicorn.asgi", "frontlines", "frontlines.web",
            "sqlalchemy", "sqlalchemy.engine", "sqlalchemy.pool")
@@ -24,8 +30,11 @@ REDACTED = "***"
 
 
 def redact(text: str) -> str:
-    """``text`` with seat tokens, invite tickets and URL passwords replaced by ``***``."""
+    """``text`` with seat tokens, invite tickets, URL passwords, session cookies and CSRF
+    tokens replaced by ``***``."""
     text = _QUERY_SECRET.sub(rf"\1{REDACTED}", text)
+    text = _COOKIE.sub(rf"\1{REDACTED}", text)
+    text = _CSRF.sub(rf"\1{REDACTED}", text)
     return _URL_PASSWORD.sub(rf"\1{REDACTED}@", text)
 
 

@@ -18,6 +18,17 @@ from typing import Any
 
 from frontlines.web.fanout import Limits, LobbyLimits
 
+
+@dataclass(frozen=True)
+class Hashing:
+    """argon2id's parameters for passwords: OWASP's recommended minimum (m = 19 MiB, t = 2,
+    p = 1). Kept here, not in :mod:`frontlines.web.accounts`, so that ``frontlines serve
+    --help`` needs no web extra."""
+
+    time_cost: int = 2
+    memory_kib: int = 19 * 1024
+    lanes: int = 1
+
 ENV_PREFIX = "FRONTLINES_"
 DEFAULT_DATABASE = "sqlite:///frontlines.db"
 
@@ -56,6 +67,20 @@ class Settings:
     # Create or migrate the schema at start-up; without, refuse a database that is not at
     # the newest revision (`frontlines serve` on PostgreSQL: `frontlines db upgrade` does it).
     upgrade_database: bool = True
+    # Accounts (frontlines.web.accounts, guard): origins besides the server's own whose pages
+    # may send requests and open WebSockets here (space- or comma-separated); Secure session
+    # cookies: "auto" (when the request came over TLS, a trusted proxy's X-Forwarded-Proto
+    # included), "always" or "never"; failed logins allowed per account and per address in
+    # ``login_window`` seconds; new accounts per address an hour (0: no limit).
+    allowed_origins: str = ""
+    secure_cookies: str = "auto"
+    login_failures_per_account: int = 10
+    login_failures_per_address: int = 30
+    login_window: float = 900.0
+    signups_per_hour: int = 10
+    # argon2id's cost (not an option: tests make it cheap; accounts.Hashing's defaults are
+    # OWASP's recommended minimum)
+    password_hashing: Hashing = field(default_factory=Hashing)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -112,6 +137,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                            "besides these, one more listens for game events")
     pool.add_argument("--db-pool-timeout", type=float, default=30.0, metavar="SECONDS",
                       help="how long a request waits for a connection when all are taken (default 30)")
+    accounts = parser.add_argument_group("accounts (docs/web.md, Accounts; docs/deploy.md)")
+    accounts.add_argument("--allowed-origins", type=_origins, default="", metavar="ORIGINS",
+                          help="origins besides this server's own whose pages may send requests and open "
+                               "WebSockets here, e.g. 'https://club.example' (space- or comma-separated)")
+    accounts.add_argument("--secure-cookies", choices=("auto", "always", "never"), default="auto",
+                          help="mark the session cookie Secure: auto (when the request came over TLS, or "
+                               "through a proxy trusted for X-Forwarded-Proto; default), always, never")
+    accounts.add_argument("--login-failures-per-account", type=int, default=10, metavar="N",
+                          help="failed logins one account may have within --login-window (default 10)")
+    accounts.add_argument("--login-failures-per-address", type=int, default=30, metavar="N",
+                          help="failed logins one client address (IPv6: one /64) may make within "
+                               "--login-window (default 30)")
+    accounts.add_argument("--login-window", type=float, default=900.0, metavar="SECONDS",
+                          help="the window failed logins are counted in (default 900)")
+    accounts.add_argument("--signups-per-hour", type=int, default=10, metavar="N",
+                          help="new accounts one client address may make an hour (default 10; 0: no limit)")
     parser.add_argument("--seeded-deals", action="store_true",
                         help="accept a client's seed for games against a bot or pass-and-play "
                              "(for tests and study; never on a public server)")
@@ -141,10 +182,26 @@ def from_args(args: argparse.Namespace) -> Settings:
                         bot_lease=max(0.5, args.bot_lease), shutdown_grace=max(0.0, args.shutdown_grace),
                         clock_sweep=min(60.0, max(0.05, args.clock_sweep)),
                         db_pool_size=max(1, args.db_pool_size), db_max_overflow=max(0, args.db_max_overflow),
-                        db_pool_timeout=max(0.1, args.db_pool_timeout))
+                        db_pool_timeout=max(0.1, args.db_pool_timeout),
+                        allowed_origins=args.allowed_origins, secure_cookies=args.secure_cookies,
+                        login_failures_per_account=max(1, args.login_failures_per_account),
+                        login_failures_per_address=max(1, args.login_failures_per_address),
+                        login_window=max(1.0, args.login_window), signups_per_hour=max(0, args.signups_per_hour))
     if args.bot_workers:
         settings.bot_workers = max(1, args.bot_workers)
     return settings
+
+
+def _origins(text: str) -> str:
+    """``--allowed-origins``: each word an origin, ``scheme://host[:port]``."""
+    from urllib.parse import urlsplit
+
+    for word in text.replace(",", " ").split():
+        parts = urlsplit(word)
+        if parts.scheme not in ("http", "https") or not parts.hostname or parts.path not in ("", "/") \
+                or parts.query or parts.username:
+            raise ValueError(word)
+    return " ".join(text.replace(",", " ").split())
 
 
 def env_name(option: str) -> str:
@@ -206,5 +263,5 @@ def from_environment(environ: Mapping[str, str] | None = None) -> Settings:
         raise ValueError(str(exc)) from None
 
 
-__all__ = ["DEFAULT_DATABASE", "ENV_PREFIX", "Settings", "add_arguments", "env_name", "from_args",
+__all__ = ["DEFAULT_DATABASE", "ENV_PREFIX", "Hashing", "Settings", "add_arguments", "env_name", "from_args",
            "from_environment", "use_environment"]

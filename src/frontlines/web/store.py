@@ -6,7 +6,9 @@ server restart. Seat tokens and invite tickets are stored as digests only
 (:mod:`frontlines.web.seats`).
 
 The schema is created and migrated by Alembic (:mod:`frontlines.web.migrations`; a new
-column or table is a new revision there plus its mapped class here). SQLite (the default,
+column or table is a new revision there plus its mapped class here). The tables of
+accounts and ratings are mapped here too (one metadata for the schema); what they mean and
+how they are written is :mod:`frontlines.web.accounts` and :mod:`frontlines.web.ratings`. SQLite (the default,
 one file, nothing to install) and PostgreSQL are both supported through SQLAlchemy 2.
 
 All methods are synchronous and short; the server calls them from a worker thread so the
@@ -21,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import Boolean, Float, ForeignKey, Integer, String, Text, func, select, update
+from sqlalchemy import Boolean, Float, ForeignKey, Index, Integer, String, Text, false, func, or_, select, update
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
@@ -68,6 +70,11 @@ class GameRow(Base):
     plies: Mapped[int] = mapped_column(Integer, default=0)
     created: Mapped[float] = mapped_column(Float)
     updated: Mapped[float] = mapped_column(Float)
+    # The account holding each seat (None: the seat token alone; revision 0007), and whether
+    # the game is rated (between two accounts: frontlines.web.ratings).
+    account0: Mapped[int | None] = mapped_column(Integer, nullable=True, index=True)
+    account1: Mapped[int | None] = mapped_column(Integer, nullable=True, index=True)
+    rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class ActionRow(Base):
@@ -121,6 +128,86 @@ class ClockRow(Base):
     def set(self, state: ClockState) -> None:
         self.ply, self.since, self.left0, self.left1 = state.ply, state.since, state.left[0], state.left[1]
         self.running, self.deadline, self.to_move, self.moved = state.running, state.deadline, state.to_move, state.moved
+class AccountRow(Base):
+    """A player's account (:mod:`frontlines.web.accounts`; revision 0007)."""
+
+    __tablename__ = "accounts"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    username: Mapped[str] = mapped_column(String(64))  # as chosen (NFKC)
+    name_key: Mapped[str] = mapped_column(String(128), unique=True, index=True)  # accounts.name_key
+    password_hash: Mapped[str] = mapped_column(String(255))  # argon2id, with its parameters
+    created: Mapped[float] = mapped_column(Float)
+    password_changed: Mapped[float] = mapped_column(Float)
+
+
+class RecoveryCodeRow(Base):
+    """A recovery code's digest; ``used`` once spent."""
+
+    __tablename__ = "recovery_codes"
+
+    account_id: Mapped[int] = mapped_column(Integer, ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True)
+    code_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    used: Mapped[float | None] = mapped_column(Float, nullable=True)
+
+
+class SessionRow(Base):
+    """A logged-in browser: the digest of its cookie's value, never the value."""
+
+    __tablename__ = "sessions"
+
+    id_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[int] = mapped_column(Integer, ForeignKey("accounts.id", ondelete="CASCADE"), index=True)
+    created: Mapped[float] = mapped_column(Float)
+    seen: Mapped[float] = mapped_column(Float)
+    expires: Mapped[float] = mapped_column(Float, index=True)
+
+
+class AuthLimitRow(Base):
+    """Failed attempts counted under one key (an account, an address) since ``since``."""
+
+    __tablename__ = "auth_limits"
+
+    key: Mapped[str] = mapped_column(String(200), primary_key=True)
+    count: Mapped[int] = mapped_column(Integer)
+    since: Mapped[float] = mapped_column(Float, index=True)
+
+
+class RatingRow(Base):
+    """An account's Glicko-2 rating in one ruleset, as of its last rated game (``last``)."""
+
+    __tablename__ = "ratings"
+    __table_args__ = (Index("ix_ratings_ruleset_rating", "ruleset", "rating"),)
+
+    account_id: Mapped[int] = mapped_column(Integer, ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True)
+    ruleset: Mapped[str] = mapped_column(String(64), primary_key=True)
+    rating: Mapped[float] = mapped_column(Float)
+    deviation: Mapped[float] = mapped_column(Float)
+    volatility: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer)
+    wins: Mapped[int] = mapped_column(Integer)
+    losses: Mapped[int] = mapped_column(Integer)
+    draws: Mapped[int] = mapped_column(Integer)
+    last: Mapped[float] = mapped_column(Float)
+
+
+class RatingChangeRow(Base):
+    """What one rated game did to one player's rating (one row per game and player)."""
+
+    __tablename__ = "rating_changes"
+    __table_args__ = (Index("ix_rating_changes_account", "account_id", "ruleset", "at"),)
+
+    game_id: Mapped[str] = mapped_column(String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    account_id: Mapped[int] = mapped_column(Integer, ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True)
+    ruleset: Mapped[str] = mapped_column(String(64))
+    opponent_id: Mapped[int] = mapped_column(Integer)
+    score: Mapped[float] = mapped_column(Float)  # 1 a win, 0.5 a draw, 0 a loss
+    at: Mapped[float] = mapped_column(Float)
+    rating_before: Mapped[float] = mapped_column(Float)
+    deviation_before: Mapped[float] = mapped_column(Float)
+    rating: Mapped[float] = mapped_column(Float)
+    deviation: Mapped[float] = mapped_column(Float)
+    volatility: Mapped[float] = mapped_column(Float)
 
 
 class SeekRow(Base):
@@ -206,6 +293,8 @@ class StoredGame:
     time_control: str = ""  # "" no clock; see frontlines.web.timecontrol
     clock: ClockState | None = None  # where the clocks stood at the last write (games with a clock)
     rematch: RematchState | None = None  # a finished game's rematch, once someone answered
+    accounts: tuple[int | None, int | None] = (None, None)  # the account holding each seat
+    rated: bool = False
 
     def __post_init__(self) -> None:
         if self.guest_seat is None and self.opponent == "friend" and self.seat_hashes.count("") == 1:
@@ -236,6 +325,8 @@ def _row_to_game(row: GameRow, actions: list[str], clock: ClockRow | None = None
         time_control="" if clock is None else clock.control,
         clock=None if clock is None else clock.state(),
         rematch=None if rematch is None else rematch.state(),
+        accounts=(row.account0, row.account1),
+        rated=bool(row.rated),
     )
 
 
@@ -244,6 +335,16 @@ def _clock_summary(clock: ClockRow | None, now: float) -> dict[str, Any] | None:
     if control is None or clock is None:
         return None
     return reading(control, clock.state(), now)
+
+
+def _summary(r: GameRow, clock: ClockRow | None, now: float) -> dict[str, Any]:
+    """What anyone may know of a game (no tokens, no setup)."""
+    return {
+        "id": r.id, "ruleset": r.ruleset, "names": [r.name0, r.name1], "opponent": r.opponent,
+        "bot_seat": r.bot_seat, "status": r.status, "result": r.result, "reason": r.reason,
+        "plies": r.plies, "created": r.created, "updated": r.updated, "clock": _clock_summary(clock, now),
+        "rated": bool(r.rated), "players": [r.account0 is not None, r.account1 is not None],
+    }
 
 
 def _changed(result: object) -> int:
@@ -348,6 +449,8 @@ class Store:
         opponent: str,
         bot_seat: int | None,
         invite_hash: str = "",
+        accounts: tuple[int | None, int | None] = (None, None),
+        rated: bool = False,
         also: Callable[[Session], None] | None = None,
     ) -> None:
         now = time.time()
@@ -360,6 +463,7 @@ class Store:
                 name0=names[0], name1=names[1], guest_seat=guest,
                 opponent=opponent, bot_seat=bot_seat, status="active", result="*", reason="",
                 termination="", loser=None, plies=0, created=now, updated=now,
+                account0=accounts[0], account1=accounts[1], rated=rated,
             ))
             if also is not None:  # the write hooks (a bot's first turn) and the caller's part (a seek taken)
                 s.flush()
@@ -390,37 +494,49 @@ class Store:
                 also(s)
             self._announce(s, "m" if ending is None else "g", game_id, ply)
 
-    def claim_seat(self, game_id: str, invite_hash: str, seat: int, seat_hash: str) -> bool:
-        """Spend the invite ticket and give its seat the new token; False if it was spent already."""
-        column = "seat_hash0" if seat == 0 else "seat_hash1"
+    def claim_seat(self, game_id: str, invite_hash: str, seat: int, seat_hash: str,
+                   *, account: int | None = None, name: str | None = None) -> bool:
+        """Spend the invite ticket and give its seat the new token (and ``account``, named
+        ``name``, when a logged-in player spends it); False if it was spent already."""
+        values: dict[str, Any] = {f"seat_hash{seat}": seat_hash, "invite_hash": "", f"account{seat}": account}
+        if name is not None:
+            values[f"name{seat}"] = name
         with self._session() as s, s.begin():
             done = s.execute(update(GameRow).where(
                 GameRow.id == game_id, GameRow.invite_hash == invite_hash, GameRow.invite_hash != "",
                 GameRow.status == "active", GameRow.guest_seat == seat,
-            ).values({column: seat_hash, "invite_hash": ""}))
+            ).values(values))
             self._announce(s, "g", game_id)
             return _changed(done) == 1
 
     def reinvite(self, game_id: str, asker: int, asker_hash: str, seen_invite: str, invite_hash: str,
-                 setup: str) -> bool:
+                 setup: str, *, asker_account: int | None = None, unname: bool = False) -> bool:
         """Before the first move only, for the creator of a friend game: revoke the invited
-        seat's token, open a new ticket for it, deal again. All of it is checked in the one
+        seat's token (and the hold of an account on it, and with ``unname`` its name: the
+        account's), open a new ticket for it, deal again. All of it is checked in the one
         update that writes it, so that no two requests (from any processes) can both pass
         on what each read before the other wrote: ``asker`` is the creator's seat (the
-        invited seat is the other) and still holds the token of digest ``asker_hash``, the
-        game is active and at ply 0, and its open ticket is still ``seen_invite`` (the one
-        the asker's copy knows: not spent, not renewed meanwhile). False, and nothing
-        written, otherwise."""
-        if asker not in (0, 1) or not asker_hash:
+        invited seat is the other) and still holds the token of digest ``asker_hash`` (or,
+        asked by a logged-in creator without the seat link, is still held by
+        ``asker_account``), the game is active and at ply 0, and its open ticket is still
+        ``seen_invite`` (the one the asker's copy knows: not spent, not renewed meanwhile).
+        False, and nothing written, otherwise."""
+        if asker not in (0, 1) or not (asker_hash or asker_account is not None):
             return False
         guest = 1 - asker
-        mine, theirs = (GameRow.seat_hash0, "seat_hash1") if asker == 0 else (GameRow.seat_hash1, "seat_hash0")
+        mine = GameRow.seat_hash0 if asker == 0 else GameRow.seat_hash1
+        holder = GameRow.account0 if asker == 0 else GameRow.account1
+        values: dict[str, Any] = {f"seat_hash{guest}": "", f"account{guest}": None, "invite_hash": invite_hash,
+                                  "setup": setup, "updated": time.time()}
+        if unname:
+            values[f"name{guest}"] = ""
         with self._session() as s, s.begin():
             done = s.execute(update(GameRow).where(
                 GameRow.id == game_id, GameRow.plies == 0, GameRow.status == "active",
-                GameRow.opponent == "friend", GameRow.guest_seat == guest, mine == asker_hash,
+                GameRow.opponent == "friend", GameRow.guest_seat == guest,
+                mine == asker_hash if asker_hash else holder == asker_account,
                 GameRow.invite_hash == seen_invite,
-            ).values({theirs: "", "invite_hash": invite_hash, "setup": setup, "updated": time.time()}))
+            ).values(values))
             if _changed(done) != 1:
                 return False
             self._announce(s, "g", game_id)
@@ -531,14 +647,21 @@ class Store:
             q = q.order_by(GameRow.updated.desc()).limit(limit)
             rows = s.execute(q).all()
             now = self.now(s) if any(c is not None for _r, c in rows) else 0.0
-            return [
-                {
-                    "id": r.id, "ruleset": r.ruleset, "names": [r.name0, r.name1], "opponent": r.opponent,
-                    "bot_seat": r.bot_seat, "status": r.status, "result": r.result, "reason": r.reason,
-                    "plies": r.plies, "created": r.created, "updated": r.updated, "clock": _clock_summary(c, now),
-                }
-                for r, c in rows
-            ]
+            return [_summary(r, c, now) for r, c in rows]
+
+    def account_games(self, account: int, *, limit: int = 100, status: str | None = None) -> list[dict[str, Any]]:
+        """The games whose seats ``account`` holds, newest first: public summaries plus
+        ``seats``, the seats it holds (both in pass and play)."""
+        with self._session() as s:
+            q = (select(GameRow, ClockRow).outerjoin(ClockRow, ClockRow.game_id == GameRow.id)
+                 .where(or_(GameRow.account0 == account, GameRow.account1 == account)))
+            if status is not None:
+                q = q.where(GameRow.status == status)
+            rows = s.execute(q.order_by(GameRow.updated.desc()).limit(limit)).all()
+            now = self.now(s) if any(c is not None for _r, c in rows) else 0.0
+            return [{**_summary(r, c, now),
+                     "seats": [seat for seat, a in enumerate((r.account0, r.account1)) if a == account]}
+                    for r, c in rows]
 
     def count_games(self) -> int:
         with self._session() as s:

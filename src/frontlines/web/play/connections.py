@@ -44,15 +44,17 @@ class Connections:
         self.addresses: dict[str, int] = {}  # open connections by client address
         self.dropped: dict[str, int] = {}  # connections dropped or refused, by cause
 
-    async def role_of(self, game: LiveGame, token: str | None) -> Role | None:
-        """The role ``token`` holds. A token this copy does not know may have been given
-        through another process a moment ago (an invite spent there): ask the database."""
-        role = game.role_of(token)
-        if role is None and token and self.process.shared:
+    async def role_of(self, game: LiveGame, token: str | None, account: int | None = None) -> Role | None:
+        """The role ``token`` holds, else the seat of ``account`` (a logged-in player's).
+        A token this copy does not know, or an account while the game's invite is open here,
+        may have been given a seat through another process a moment ago (an invite spent
+        there): ask the database."""
+        role = game.role_of(token, account)
+        if role is None and self.process.shared and (token or (account is not None and game.stored.invite_hash)):
             async with game.lock:
                 if await self.sync.catch_up(game):
                     game.send_views()
-            role = game.role_of(token)
+            role = game.role_of(token, account)
         return role
 
     def _count(self, why: str) -> None:

@@ -115,9 +115,18 @@ class LiveGame:
     def hotseat(self) -> bool:
         return self.stored.opponent == "hotseat"
 
-    def role_of(self, token: str | None) -> Role | None:
-        """The role a token holds; ``None`` (spectator) for no token or an unknown one."""
-        return seats.seat_of(token, self.stored.seat_hashes, hotseat=self.hotseat)
+    def role_of(self, token: str | None, account: int | None = None) -> Role | None:
+        """The role a token holds, else the seat ``account`` holds (an account's games follow
+        it to every device where it is logged in); ``None`` (spectator) otherwise."""
+        role = seats.seat_of(token, self.stored.seat_hashes, hotseat=self.hotseat)
+        if role is None and account is not None:
+            holders = self.stored.accounts
+            if self.hotseat:
+                return Role.BOTH if holders[0] == account else None
+            for seat in (0, 1):
+                if holders[seat] == account:
+                    return Role(seat)
+        return role
 
     def seat_to_act(self, role: Role | None) -> int | None:
         """The seat this role may move for now, if any (never the bot's)."""
@@ -192,6 +201,9 @@ class LiveGame:
             "guest_seat": self.stored.guest_seat,  # a friend game's invited seat: the other may invite again
             "clock": self.clock_reading(),
             "rematch": self.rematch_reading(),
+            "rated": self.stored.rated,
+            # which seats an account holds (its name is then the account's username)
+            "players": [a is not None for a in self.stored.accounts],
         }
 
     @property
@@ -250,6 +262,7 @@ class LiveGame:
             "id": self.id, "ruleset": self.stored.ruleset, "names": list(self.stored.names),
             "opponent": self.stored.opponent, "bot_seat": self.stored.bot_seat, "status": self.stored.status,
             "result": self.stored.result, "reason": self.stored.reason, "plies": self.ply,
+            "rated": self.stored.rated,
         }
 
 

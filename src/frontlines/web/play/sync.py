@@ -31,7 +31,8 @@ from frontlines.web.store import StoredGame
 log = logging.getLogger("frontlines.web")
 
 # What a copy takes over from the stored row when it catches up (the actions apart).
-_ROW_FIELDS = ("seat_hashes", "invite_hash", "names", "status", "result", "reason", "termination", "loser", "clock", "rematch")
+_ROW_FIELDS = ("seat_hashes", "invite_hash", "names", "status", "result", "reason", "termination", "loser", "clock",
+               "rematch", "accounts")
 
 
 class Sync:

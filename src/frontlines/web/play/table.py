@@ -127,15 +127,22 @@ class Table:
     # --- creating -------------------------------------------------------------------
     async def create(self, *, ruleset: str, options: dict[str, str], opponent: str, name: str,
                      seat: int, seed: int | None = None, other_name: str = "", other_hash: str = "",
-                     time_control: str = "",
+                     time_control: str = "", account: int | None = None, other_account: int | None = None,
+                     rated: bool = False,
                      also: Callable[[Session, LiveGame], None] | None = None) -> tuple[LiveGame, str, str | None]:
         """A new game; returns it, the creator's token and (for a friend) the invite token.
-        ``other_name`` names the other seat in pass and play (both players are at this device)
-        and in a lobby game. A lobby game (``opponent`` ``"lobby"``) seats the other player
-        with ``other_hash``, the digest of a seat token their page holds already.
-        ``time_control`` is its clock (:mod:`frontlines.web.timecontrol`: "" none, "300+3", "3d").
-        ``also`` is the caller's part of the creation's transaction (the lobby takes its seek
-        there): if it raises, nothing is stored and the error comes out here."""
+        ``other_name`` names the other seat in pass and play (both players are at this device),
+        in a lobby game and for the other seat's account. A lobby game (``opponent``
+        ``"lobby"``) seats the other player with ``other_hash``, the digest of a seat token
+        their page holds already. ``time_control`` is its clock
+        (:mod:`frontlines.web.timecontrol`: "" none, "300+3", "3d"). ``account`` holds the
+        creator's seat (both in pass and play), ``other_account`` the other seat (a lobby game
+        between accounts, or a friend game two accounts agreed on: its invite is then already
+        spent). ``rated``: between two accounts only; in a friend game with no
+        ``other_account`` the invite can then only be spent by another account
+        (:func:`frontlines.web.invites.claim`). ``also`` is the caller's part of the
+        creation's transaction (the lobby takes its seek there): if it raises, nothing is
+        stored and the error comes out here."""
         from frontlines.games import new_state
         from frontlines.games import ruleset as find_ruleset
 
@@ -147,6 +154,12 @@ class Table:
             raise GameError("bad_request", str(exc)) from exc
         if (opponent == LOBBY) != bool(other_hash):
             raise GameError("bad_request", "a lobby game seats the other player by their token's digest")
+        if other_account is not None and (opponent not in ("friend", LOBBY) or other_account == account
+                                          or (opponent == "friend" and account is None)):
+            raise GameError("bad_request", "a game for two accounts is a friend or lobby game between two accounts")
+        if rated and (opponent not in ("friend", LOBBY) or account is None
+                      or (opponent == LOBBY and other_account is None)):
+            raise GameError("not_rated", "rated games are played between two accounts: log in, and invite a person")
         rs = find_ruleset(ruleset)
         try:
             resolved = rs.resolve_options(options)
@@ -157,29 +170,33 @@ class Table:
         state = new_state(ruleset, seed=secrets.randbits(256) if seed is None else seed, options=resolved)
         mine = seats.new_token()
         # A friend's seat starts empty: it gets its own token when the invite ticket is spent.
-        invite = seats.new_token() if opponent == "friend" else None
+        invite = seats.new_token() if opponent == "friend" and other_account is None else None
         if opponent == "hotseat":
             hashes = (seats.digest(mine), seats.digest(mine))
         else:
             hashes = (seats.digest(mine), other_hash) if seat == 0 else (other_hash, seats.digest(mine))
         invite_hash = seats.digest(invite) if invite else ""
         clean = _clean(name)
-        other = _clean(other_name) if opponent in ("hotseat", LOBBY) else ""
+        other = _clean(other_name) if opponent in ("hotseat", LOBBY) or other_account is not None else ""
         names = (clean, other) if seat == 0 else (other, clean)
+        theirs = account if opponent == "hotseat" else other_account
+        holders = (account, theirs) if seat == 0 else (theirs, account)
         bot_seat = 1 - seat if opponent.startswith("bot:") else None
         if bot_seat is not None:
             names = (names[0] or opponent[4:], names[1]) if bot_seat == 0 else (names[0], names[1] or opponent[4:])
         game = await self._create(ruleset=ruleset, resolved=resolved, state=state, opponent=opponent,
                                   seat_hashes=hashes, invite_hash=invite_hash, names=names, bot_seat=bot_seat,
-                                  control=control, also=also)
+                                  control=control, accounts=holders, rated=rated, also=also)
         return game, mine, invite
 
     async def create_seated(self, *, ruleset: str, options: dict[str, str], opponent: str,
                             seat_hashes: tuple[str, str], names: tuple[str, str], bot_seat: int | None,
-                            time_control: str = "",
+                            time_control: str = "", accounts: tuple[int | None, int | None] = (None, None),
+                            rated: bool = False,
                             also: Callable[[Session, LiveGame], None] | None = None) -> LiveGame:
         """A new game whose seats are held already: by the digests of tokens its players have
-        (a rematch swaps a finished game's). ``also(session, game)``
+        and by ``accounts`` (a rematch swaps a finished game's). ``rated`` as :meth:`create`
+        says, checked by the caller (a rematch of a rated game). ``also(session, game)``
         runs in the creating transaction: a conditional write that raises (say
         :class:`WriteRefused`) rolls the whole game back."""
         from frontlines.games import new_state
@@ -195,11 +212,12 @@ class Table:
         state = new_state(ruleset, seed=secrets.randbits(256), options=resolved)
         return await self._create(ruleset=ruleset, resolved=resolved, state=state, opponent=opponent,
                                   seat_hashes=seat_hashes, invite_hash="", names=names, bot_seat=bot_seat,
-                                  control=control, also=also)
+                                  control=control, accounts=accounts, rated=rated, also=also)
 
     async def _create(self, *, ruleset: str, resolved: dict[str, str], state: State, opponent: str,
                       seat_hashes: tuple[str, str], invite_hash: str, names: tuple[str, str], bot_seat: int | None,
-                      control: Control | None, also: Callable[[Session, LiveGame], None] | None = None) -> LiveGame:
+                      control: Control | None, accounts: tuple[int | None, int | None], rated: bool,
+                      also: Callable[[Session, LiveGame], None] | None = None) -> LiveGame:
         """Store a new game (with what the write hooks and ``also`` write in its transaction),
         hold it here and tell the bus."""
         game_id = secrets.token_urlsafe(9)
@@ -207,7 +225,8 @@ class Table:
         stored = StoredGame(id=game_id, ruleset=ruleset, options=resolved, setup=setup, seat_hashes=seat_hashes,
                             invite_hash=invite_hash, names=names, opponent=opponent, bot_seat=bot_seat,
                             status="active", result="*", reason="", termination="", loser=None,
-                            created=0.0, updated=0.0, time_control="" if control is None else str(control))
+                            created=0.0, updated=0.0, time_control="" if control is None else str(control),
+                            accounts=accounts, rated=rated)
         game = LiveGame(stored, state)
         write = Write("create", game, 0, state.current_player())
         hooks = self._joining(write)
@@ -220,7 +239,7 @@ class Table:
 
         await self.process.db(self.process.store.create_game, game_id=game_id, ruleset=ruleset, options=resolved,
                               setup=setup, seat_hashes=seat_hashes, invite_hash=invite_hash, names=names,
-                              opponent=opponent, bot_seat=bot_seat,
+                              opponent=opponent, bot_seat=bot_seat, accounts=accounts, rated=rated,
                               also=joined if also is not None or hooks is not None else None)
         self._committed(write)
         self.cache.remember(game)
@@ -353,6 +372,8 @@ class Table:
         seat = None if role is None else role.seat
         if seat is None or seat == game.stored.bot_seat:
             raise GameError("spectator", "only a seated player can name their seat")
+        if game.stored.accounts[seat] is not None:
+            raise GameError("named", "a seat an account holds bears the account's name")
         clean = _clean(name)
         async with game.lock:
             # A finished game's record keeps the names it was played under.

@@ -113,6 +113,8 @@ async function startGame(ev) {
     // pass and play: both players are here, and each is named (the other seat too)
     other_name: kind === "hotseat" ? $("other-name").value : "",
     clock: chosenClock(),
+    // a rated game: between two accounts, so only with a friend and logged in
+    rated: kind === "friend" && Boolean(ACCOUNT) && $("rated").checked,
   };
   rememberNames();
   try { localStorage.setItem(CLOCK_KEY, $("clock").value); } catch (_) { /* private mode */ }
@@ -124,7 +126,7 @@ async function startGame(ev) {
       // a refused name is said in the page language; other refusals as the server words them
       msg = body.code === "bad_name"
         ? t("A name cannot hold invisible characters or characters that change the direction of the text.")
-        : body.detail || msg;
+        : body.code === "csrf" ? t("This page is out of date; reload it.") : body.detail || msg;
     } catch (_) { /* keep */ }
     $("new-error").textContent = t("Could not start the game: {error}", { error: msg });
     return;
@@ -153,26 +155,49 @@ function gameItem(g, links, seat = null) {
   return `<li><span class="g-title">${esc(t(title))}</span> <span class="muted">${parts}</span> ${links}</li>`;
 }
 
+// Logged in, "My games" are the account's (on every device: the table seats the account
+// without a seat link), then those only this browser remembers.
+const ACCOUNT = document.body.dataset.account || "";
+
 async function listMine() {
   const mine = myGames();
-  $("my-empty").hidden = mine.length > 0;
-  if (!mine.length) { $("my-games").innerHTML = ""; return; }
-  const ids = [...new Set(mine.map((g) => g.id))].join(",");
-  const r = await fetch(`/api/games?ids=${encodeURIComponent(ids)}`);
-  const rows = r.ok ? await r.json() : [];
-  const byId = Object.fromEntries(rows.map((row) => [row.id, row]));
-  listWaiting(mine, byId);
-  $("my-games").innerHTML = mine.filter((g) => byId[g.id]).map((g) => {
-    const row = byId[g.id];
-    const play = `<a href="/g/${esc(g.id)}?t=${esc(g.token)}">${row.status === "active" ? t("Resume") : t("Open")}</a>`;
+  let held = [];
+  if (ACCOUNT) {
+    const r = await fetch("/api/account/games");
+    held = r.ok ? await r.json() : [];
+  }
+  const heldIds = new Set(held.map((g) => g.id));
+  const local = mine.filter((g) => !heldIds.has(g.id));
+  // Where this browser's games stand, and whose move it is in the account's active ones
+  // (the "waiting for you" list): one request.
+  const asked = [...new Set([...local.map((g) => g.id), ...held.filter((g) => g.status === "active").map((g) => g.id)])];
+  let byId = {};
+  if (asked.length) {
+    const r = await fetch(`/api/games?ids=${encodeURIComponent(asked.slice(0, 200).join(","))}`);
+    byId = Object.fromEntries((r.ok ? await r.json() : []).map((row) => [row.id, row]));
+  }
+  // an account's seat needs no token: the table seats the account
+  listWaiting([...local, ...held.filter((g) => g.seats.length === 1).map((g) => ({ id: g.id, seat: g.seats[0], token: "" }))], byId);
+  const links = (g, row, href) => {
+    const play = `<a href="${esc(href)}">${row.status === "active" ? t("Resume") : t("Open")}</a>`;
     const replay = row.status === "finished" ? ` <a href="/replay/${esc(g.id)}">${t("Replay")}</a>` : "";
-    const forget = ` <button type="button" class="link" data-forget="${esc(g.id)}">${t("Forget")}</button>`;
-    return gameItem(row, play + replay + forget, g.seat);
-  }).join("");
+    return play + replay;
+  };
+  const items = [
+    ...held.map((row) => gameItem(row, links(row, row, `/g/${row.id}`), row.seats.length === 1 ? row.seats[0] : null)),
+    ...local.filter((g) => byId[g.id]).map((g) => {
+      const row = byId[g.id];
+      const forget = ` <button type="button" class="link" data-forget="${esc(g.id)}">${t("Forget")}</button>`;
+      return gameItem(row, links(g, row, `/g/${g.id}?t=${g.token}`) + forget, g.seat);
+    }),
+  ];
+  $("my-empty").hidden = items.length > 0;
+  $("my-games").innerHTML = items.join("");
 }
 
-/** "Waiting for you": this browser's games against people (a friend's, the lobby's) where it
- * is its seat's turn, the longest waiting first, with the time left where a clock runs. */
+/** "Waiting for you": this browser's games against people (a friend's, the lobby's), and the
+ * logged-in account's, where it is its seat's turn, the longest waiting first, with the time
+ * left where a clock runs. */
 function listWaiting(mine, byId) {
   const waiting = mine.filter((g) => {
     const row = byId[g.id];
@@ -185,7 +210,8 @@ function listWaiting(mine, byId) {
     const left = row.clock && row.clock.left ? row.clock.left[g.seat] : null;
     const time = left === null || left === undefined ? ""
       : ` <span class="muted">${esc(t("{time} left", { time: clockText(left) }))}</span>`;
-    return gameItem(row, `<a href="/g/${esc(g.id)}?t=${esc(g.token)}">${esc(t("Play your move"))}</a>${time}`, g.seat);
+    const href = g.token ? `/g/${g.id}?t=${g.token}` : `/g/${g.id}`;
+    return gameItem(row, `<a href="${esc(href)}">${esc(t("Play your move"))}</a>${time}`, g.seat);
   }).join("");
   // The tab says how many games wait, as the table's says "your move".
   document.title = waiting.length ? t("({n}) {title}", { n: num(waiting.length), title: homeTitle }) : homeTitle;
@@ -221,6 +247,9 @@ async function main() {
     // a seek is live unless its player says otherwise: strangers keep each other waiting
     if (opponentKind() === "lobby" && $("clock").value === "") { $("clock").value = "300+3"; clockHelp(); }
     $("start").textContent = opponentKind() === "lobby" ? t("Play anyone") : t("Start");
+    // an account plays under its username: no name to type, except for pass and play
+    $("name-field").hidden = Boolean(ACCOUNT) && opponentKind() !== "hotseat";
+    $("rated-field").hidden = opponentKind() !== "friend";
   };
   for (const radio of document.querySelectorAll('input[name="kind"]')) {
     radio.addEventListener("change", kindFields);

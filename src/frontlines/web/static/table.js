@@ -142,6 +142,32 @@ function draw() {
   renderRematch($("rematch"), msg, names(), (answer) => {
     if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: "rematch", answer }));
   }, (url) => { location.href = url; });
+  showRated();
+}
+
+// A rated game says so; once over, what it did to both ratings (read once from the server).
+let ratedShown = null;
+async function showRated() {
+  const note = $("rated-note");
+  note.hidden = !msg.rated;
+  if (!msg.rated) return;
+  if (msg.status !== "finished") { note.textContent = t("Rated game."); return; }
+  if (ratedShown === msg.game_id) return;
+  ratedShown = msg.game_id;
+  let changes = [];
+  try {
+    const r = await fetch(`/api/games/${encodeURIComponent(gameId)}/ratings`);
+    if (r.ok) changes = await r.json();
+  } catch (_) { /* said as a rated game only */ }
+  // a rating is written without grouping (1500, not 1,500), in the page's digits
+  const lang = document.body.dataset.lang || "en";
+  const rating = (n) => new Intl.NumberFormat(lang === "fa" ? "fa-IR" : lang, { useGrouping: false }).format(n);
+  note.textContent = changes.length
+    ? t("New ratings: {list}.", { list: listOf(changes.map((c) => {
+      const words = { name: c.username, before: rating(c.before), after: rating(c.after) };
+      return c.provisional ? t("{name} {before} → {after} (provisional)", words) : t("{name} {before} → {after}", words);
+    })) })
+    : t("Rated game.");
 }
 
 function setStatus(extra) {
@@ -354,7 +380,8 @@ function onFirstView() {
       $("invite").hidden = false;
       $("invite-link").value = new URL(known.invite, location.href).href;
     }
-    if (!known && msg.opponent === "friend") $("join").hidden = false;
+    // an account's seat bears its username: nothing to name
+    if (!known && msg.opponent === "friend" && !(msg.players && msg.players[seat])) $("join").hidden = false;
   }
   if (msg.role === "both") lastMover = msg.view.to_move;
   if (seated()) setupAlerts($("alerts"));
@@ -370,6 +397,17 @@ async function claimInvite() {
     r = await fetch(`/api/games/${encodeURIComponent(gameId)}/claim`, {
       method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ invite }) });
   } catch (_) { /* the network: watch for now */ }
+  if (r && r.status === 409) {
+    let body = {};
+    try { body = await r.json(); } catch (_) { /* said below */ }
+    if (body.code === "rated_needs_account") {
+      // a rated game's seat is taken by an account: log in (or sign up) and come back here
+      notice = t("This is a rated game: log in with your own account to take the seat.");
+      $("login-for-seat").hidden = false;
+      $("login-for-seat-link").href = `/account?next=${encodeURIComponent(location.pathname + location.search)}`;
+      return;
+    }
+  }
   if (!r || !r.ok) { notice = t("This invite link has been used; you are watching the game."); return; }
   const g = await r.json();
   token = g.token;
