@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from fastapi.routing import APIRoute
+from fastapi.routing import APIRoute, APIWebSocketRoute
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 from test_web_accounts import PASSWORD, RULESET, Device
@@ -97,6 +97,34 @@ def test_a_cross_site_websocket_with_the_cookie_is_refused(client: TestClient) -
     ann.post("/api/account/logout")
     with pytest.raises(WebSocketDisconnect), ann.ws(f"/ws/{gid}", headers={"origin": "https://evil.example"}) as ws:
         ws.receive_json()
+
+
+def websocket_paths(client: TestClient, game_id: str) -> list[str]:
+    """Every WebSocket route of the app, its path parameters filled in with ``game_id``."""
+    from starlette.routing import WebSocketRoute
+
+    found = []
+    for route in client.app.routes:  # type: ignore[attr-defined]
+        if isinstance(route, (APIWebSocketRoute, WebSocketRoute)):
+            found.append(re.sub(r"\{[^}]+\}", game_id, route.path))
+    return found
+
+
+def test_every_websocket_refuses_another_site_with_the_cookie(client: TestClient) -> None:
+    """Every WebSocket of the app, whoever added it (the game's, the lobby's ...), checks
+    the handshake's Origin: from another site it never opens, cookie or not."""
+    ann = Device(client)
+    ann.sign_up("Ann")
+    gid = ann.post("/api/games", {"ruleset": RULESET, "opponent": "bot:random", "seed": 2}).json()["id"]
+    paths = websocket_paths(client, gid)
+    assert f"/ws/{gid}" in paths and "/ws/lobby" in paths
+    for path in paths:
+        for origin in ("https://evil.example", "null"):
+            with pytest.raises(WebSocketDisconnect) as refused, ann.ws(path, headers={"origin": origin}) as ws:
+                ws.receive_json()
+            assert refused.value.code == 4403, (path, origin)
+        with ann.ws(path, headers={"origin": "http://testserver"}) as ws:
+            assert ws.receive_json()["type"] in ("view", "lobby"), path
 
 
 def test_a_real_server_refuses_the_handshake_from_another_site(sqlite_url: str) -> None:

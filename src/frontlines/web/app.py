@@ -364,7 +364,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         """A seat's answer to a rematch (as the WebSocket's ``rematch`` message): the view
         message after it, whose ``rematch`` names the new game once both agreed."""
         game = await _game(request, game_id)
-        role = await manager_of(request).role_of(game, body.t)
+        role = await manager_of(request).role_of(game, body.t, account_id(request))
         try:
             await manager_of(request).rematch.answer(game, role, body.answer == "yes")
         except GameError as exc:
@@ -490,7 +490,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await websocket.close(code=CLOSE_RESTART, reason=RESTART_REASON)
             return
         address = websocket.client.host if websocket.client else ""
-        await lobby_of(websocket).serve(Client(websocket, None, address, queue=m.limits.send_queue))
+        account = guard.account_of(websocket)  # the page's session, read at the handshake
+        await lobby_of(websocket).serve(Client(websocket, None, address, queue=m.limits.send_queue),
+                                        None if account is None else account.id,
+                                        "" if account is None else account.username)
 
     # --- live play --------------------------------------------------------------------
     @app.websocket("/ws/{game_id}")

@@ -153,9 +153,10 @@ class MoveRequest(Model):
 
 
 class RematchRequest(Model):
-    """``POST /api/games/<id>/rematch``: the seat of ``t`` answers a rematch."""
+    """``POST /api/games/<id>/rematch``: the seat of ``t`` (or, without ``t``, the seat the
+    logged-in account holds) answers a rematch."""
 
-    t: Token
+    t: Token | None = None
     answer: Literal["yes", "no"]
 
 

@@ -49,7 +49,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import and_, delete, func, select, update
 from sqlalchemy.orm import Session
 from sqlalchemy.sql.elements import ColumnElement
 
@@ -69,7 +69,7 @@ from frontlines.web.pairing import Seek, Seeker, Terms, pick, refusal, seats_for
 from frontlines.web.play.events import SEEK_GONE, SEEK_POSTED, SEEK_TAKEN, NoticesLost, SeekChanged
 from frontlines.web.play.game import LOBBY, MAX_NAME, GameError, LiveGame
 from frontlines.web.play.manager import Manager
-from frontlines.web.store import CHANNEL, SeekRow, Store, _changed
+from frontlines.web.store import CHANNEL, RatingRow, SeekRow, Store, _changed
 
 log = logging.getLogger("frontlines.web")
 
@@ -89,9 +89,18 @@ def _notify(store: Store, s: Session, notice: SeekChanged) -> None:
         s.execute(select(func.pg_notify(CHANNEL, notice.payload())))
 
 
-def _seek_of(row: SeekRow) -> Seek:
+def _seek_of(row: SeekRow, rating: float | None = None) -> Seek:
     terms = Terms(row.ruleset, tuple(sorted(json.loads(row.options).items())), row.clock, bool(row.rated))
-    return Seek(row.id, terms, row.seat, row.name, row.account, row.token_hash, row.created)
+    return Seek(row.id, terms, row.seat, row.name, row.account, row.token_hash, row.created, rating)
+
+
+def _rating(s: Session, account: int | None, ruleset: str) -> float | None:
+    """The creator's rating in the ruleset, if rated games made one (shown with the seek,
+    and how "play anyone" finds the nearest in a rated game)."""
+    if account is None:
+        return None
+    rating = s.scalar(select(RatingRow.rating).where(RatingRow.account_id == account, RatingRow.ruleset == ruleset))
+    return None if rating is None else float(rating)
 
 
 class SeekTable:
@@ -108,8 +117,9 @@ class SeekTable:
     def _now(self) -> ColumnElement[Any] | float:
         return _db_now(self.store)
 
-    def post(self, seek: Seek, lease: float) -> float:
-        """Store a new seek held by this process for ``lease`` seconds; answer its creation time."""
+    def post(self, seek: Seek, lease: float) -> Seek:
+        """Store a new seek held by this process for ``lease`` seconds; answer it with its
+        creation time and its creator's rating."""
         with self._session() as s, s.begin():
             now = float(s.scalar(select(db_now())) or 0.0) if self.store.shared else time.time()
             s.add(SeekRow(id=seek.id, ruleset=seek.terms.ruleset, options=json.dumps(dict(seek.terms.options)),
@@ -118,7 +128,8 @@ class SeekTable:
                           expires=now + lease, created=now))
             s.flush()
             _notify(self.store, s, SeekChanged(seek.id, SEEK_POSTED, self.owner))
-            return now
+            return Seek(seek.id, seek.terms, seek.seat, seek.name, seek.account, seek.token_hash, now,
+                        _rating(s, seek.account, seek.terms.ruleset))
 
     def taking(self, seek_id: str, creator_seat: int) -> Callable[[Session, LiveGame], None]:
         """The part of a game's creation that takes the seek: one conditional write, so one
@@ -168,7 +179,7 @@ class SeekTable:
             done = s.execute(update(SeekRow).where(
                 SeekRow.id == seek_id, SeekRow.game_id.is_(None), SeekRow.expires > self._now(),
             ).values(owner=self.owner, expires=self._now() + seconds))
-            return _seek_of(row) if _changed(done) == 1 else None
+            return _seek_of(row, _rating(s, row.account, row.ruleset)) if _changed(done) == 1 else None
 
     def sweep(self, keep_taken: float) -> list[str]:
         """Delete the seeks whose lease ran out (their creator left, or its process died)
@@ -186,12 +197,24 @@ class SeekTable:
         with self._session() as s:
             return s.get(SeekRow, seek_id)
 
+    def rating(self, account: int | None, ruleset: str) -> float | None:
+        with self._session() as s:
+            return _rating(s, account, ruleset)
+
+    def read_open(self, seek_id: str) -> Seek | None:
+        """The seek if it is open, with its creator's rating."""
+        with self._session() as s:
+            row = s.get(SeekRow, seek_id)
+            return None if row is None or row.game_id is not None else _seek_of(row, _rating(s, row.account, row.ruleset))
+
     def open_seeks(self) -> list[Seek]:
         """Every open seek, oldest first."""
         with self._session() as s:
-            rows = s.scalars(select(SeekRow).where(SeekRow.game_id.is_(None), SeekRow.expires > self._now())
-                             .order_by(SeekRow.created, SeekRow.id))
-            return [_seek_of(row) for row in rows]
+            rows = s.execute(select(SeekRow, RatingRow.rating).outerjoin(RatingRow, and_(
+                RatingRow.account_id == SeekRow.account, RatingRow.ruleset == SeekRow.ruleset))
+                .where(SeekRow.game_id.is_(None), SeekRow.expires > self._now())
+                .order_by(SeekRow.created, SeekRow.id))
+            return [_seek_of(row, rating) for row, rating in rows]
 
 
 # --- the lobby of one process ----------------------------------------------------------------
@@ -202,6 +225,7 @@ class Watcher:
     client: Client
     address: str
     account: int | None = None
+    username: str = ""  # the account's: its seeks and seats bear it, whatever name is typed
     held: set[str] = field(default_factory=set)  # the open seeks it posted
 
 
@@ -351,9 +375,9 @@ class Lobby:
                 holder.client.send_json({"type": "expired", "id": notice.seek_id})
 
     async def _read_posted(self, seek_id: str) -> None:
-        row = await self.process.db(self.table.read, seek_id)
-        if row is not None and row.game_id is None:
-            self._add(_seek_of(row))
+        seek = await self.process.db(self.table.read_open, seek_id)
+        if seek is not None:
+            self._add(seek)
 
     async def _tell_taken(self, holder: Watcher, seek_id: str) -> None:
         """Another process took a seek posted here: tell its creator which game it became,
@@ -413,9 +437,9 @@ class Lobby:
             raise GameError("lobby_full", "the lobby is full; try again in a moment")
         self._spend(watcher)
         token = seats.new_token()
-        seek = Seek(secrets.token_urlsafe(9), terms, seat, _clean(name), watcher.account, seats.digest(token), 0.0)
-        created = await self.process.db(self.table.post, seek, lim.lease)
-        seek = Seek(seek.id, terms, seat, seek.name, seek.account, seek.token_hash, created)
+        new = Seek(secrets.token_urlsafe(9), terms, seat, _clean(watcher.username or name), watcher.account,
+                   seats.digest(token), 0.0)
+        seek: Seek = await self.process.db(self.table.post, new, lim.lease)
         self.holders[seek.id] = watcher
         watcher.held.add(seek.id)
         self._add(seek)
@@ -426,7 +450,9 @@ class Lobby:
         """Take the open seek ``seek_id`` for ``watcher``: the game is made here, with the
         seek taken in its transaction. Both pages are told (``matched``; the taker's with
         its new seat token). :class:`GameError` ``seek_gone`` if another taker, the
-        creator or the clock got there first."""
+        creator or the clock got there first. The seats of players with an account are
+        theirs on every device and bear their usernames; a rated seek is taken only by an
+        account, and its game is rated (:mod:`frontlines.web.ratings` rates it as it ends)."""
         seek = self.seeks.get(seek_id)
         if seek is None:
             raise GameError("seek_gone", "that seek is no longer open")
@@ -440,9 +466,10 @@ class Lobby:
         creator_seat, taker_seat = seats_for(seek.seat, seat, secrets.randbelow(2))
         try:
             game, token, _ = await self.manager.create(
-                ruleset=seek.terms.ruleset, options=dict(seek.terms.options), opponent=LOBBY, name=name,
-                seat=taker_seat, other_name=seek.name, other_hash=seek.token_hash, time_control=seek.terms.clock,
-                also=self.table.taking(seek.id, creator_seat))
+                ruleset=seek.terms.ruleset, options=dict(seek.terms.options), opponent=LOBBY,
+                name=watcher.username or name, seat=taker_seat, other_name=seek.name, other_hash=seek.token_hash,
+                time_control=seek.terms.clock, account=watcher.account, other_account=seek.account,
+                rated=seek.terms.rated, also=self.table.taking(seek.id, creator_seat))
         except SeekGone:
             self._drop(seek_id)  # its notice is on the way; the pages need not wait for it
             raise GameError("seek_gone", "that seek is no longer open") from None
@@ -459,7 +486,8 @@ class Lobby:
 
     async def anyone(self, watcher: Watcher, terms: Terms, seat: int | None, name: str) -> LiveGame | Seek:
         """Play anyone: take the best compatible seek, else post one."""
-        seeker = Seeker(terms, seat, watcher.account, None, frozenset(watcher.held))
+        rating = await self.process.db(self.table.rating, watcher.account, terms.ruleset)
+        seeker = Seeker(terms, seat, watcher.account, rating, frozenset(watcher.held))
         for seek in pick(self.seeks.values(), seeker)[:3]:
             try:
                 return await self.accept(watcher, seek.id, name, seat)
@@ -546,17 +574,18 @@ class Lobby:
             client.send_json({"type": "error", "code": "internal", "message": "server error; try again"})
 
     # --- connections ------------------------------------------------------------------------
-    async def serve(self, client: Client, account: int | None = None) -> None:
+    async def serve(self, client: Client, account: int | None = None, username: str = "") -> None:
         """Run one page's lobby connection: admit it (its address's connections, games and
         lobby counted together), send it the list, read its messages until it leaves; its
-        seeks then get their grace."""
+        seeks then get their grace. ``account`` and ``username``: the page's logged-in
+        account, read at the handshake."""
         connections = self.manager.connections
         try:
             connections.admit_address(client)
         except Refused as exc:
             await connections.refused(client, exc)
             return
-        watcher = Watcher(client, client.address, account)
+        watcher = Watcher(client, client.address, account, username)
 
         def joined() -> None:
             self.watchers.add(watcher)

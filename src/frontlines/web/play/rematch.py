@@ -123,6 +123,9 @@ class Rematch:
         hashes = (stored.seat_hashes[1], stored.seat_hashes[0])
         names = (stored.names[1], stored.names[0])
         bot_seat = None if stored.bot_seat is None else 1 - stored.bot_seat
+        # The accounts swap with their seats, and a rated game's rematch is rated: the same
+        # two accounts (a rated game has an account at each seat, or it could not be rated).
+        accounts = (stored.accounts[1], stored.accounts[0])
         mask = game.rematch_needed
 
         def claim(s: Session, made: LiveGame) -> None:
@@ -137,7 +140,8 @@ class Rematch:
         try:
             new = await self.table.create_seated(
                 ruleset=stored.ruleset, options=stored.options, opponent=stored.opponent, seat_hashes=hashes,
-                names=names, bot_seat=bot_seat, time_control=stored.time_control, also=claim)
+                names=names, bot_seat=bot_seat, time_control=stored.time_control, accounts=accounts,
+                rated=stored.rated, also=claim)
         except WriteRefused:
             new = None  # another process (or another answer here) made it: read which
         except GameError as exc:

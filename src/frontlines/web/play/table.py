@@ -202,7 +202,7 @@ class Table:
         from frontlines.games import new_state
         from frontlines.games import ruleset as find_ruleset
 
-        if opponent not in OPPONENTS:
+        if opponent not in OPPONENTS and opponent != LOBBY:  # a lobby game's rematch is a lobby game
             raise GameError("bad_request", f"unknown opponent {opponent!r}")
         try:
             control = Control.parse(time_control)

@@ -101,7 +101,7 @@ async function startGame(ev) {
     rememberNames();
     try { localStorage.setItem(CLOCK_KEY, $("clock").value); } catch (_) { /* private mode */ }
     playAnyone({ ruleset: $("ruleset").value, options, clock: chosenClock(), seat: starter ? pickSeat : "random",
-                 name: $("name").value });
+                 name: $("name").value, rated: Boolean(ACCOUNT) && $("rated").checked });
     return;
   }
   const body = {
@@ -249,7 +249,9 @@ async function main() {
     $("start").textContent = opponentKind() === "lobby" ? t("Play anyone") : t("Start");
     // an account plays under its username: no name to type, except for pass and play
     $("name-field").hidden = Boolean(ACCOUNT) && opponentKind() !== "hotseat";
-    $("rated-field").hidden = opponentKind() !== "friend";
+    // rated: between two accounts, a friend's or a stranger's from the lobby
+    $("rated-field").hidden = opponentKind() !== "friend" && opponentKind() !== "lobby";
+    for (const help of document.querySelectorAll("[data-rated-help]")) help.hidden = help.dataset.ratedHelp !== opponentKind();
   };
   for (const radio of document.querySelectorAll('input[name="kind"]')) {
     radio.addEventListener("change", kindFields);
