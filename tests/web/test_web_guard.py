@@ -178,7 +178,10 @@ def test_no_password_in_a_log_line_or_an_answer(client: TestClient, caplog: pyte
     """Every logger at its most talkative (SQL statements with their parameters included)
     while accounts are made, logged into, refused, renamed and reset: no password, old or new,
     and no recovery code appears in a log record, and no answer holds a password."""
-    passwords = ["Pass-Word-One-1", "Wrong-Guess-Two-2", "Pass-Word-Three-3", "Pass-Word-Four-4", "Bad\x07Pass-Five"]
+    # The last two are refused: a control character, and too long for the request's model (a
+    # refusal that echoed its input would show it).
+    passwords = ["Pass-Word-One-1", "Wrong-Guess-Two-2", "Pass-Word-Three-3", "Pass-Word-Four-4", "Bad\x07Pass-Five",
+                 "Too-Long-Six-" + "6" * 1500]
     for name in ("sqlalchemy.engine", "uvicorn", "frontlines", "httpx", None):
         caplog.set_level(1, logger=name)  # (put back as it was after the test)
     answers = []
@@ -190,7 +193,7 @@ def test_no_password_in_a_log_line_or_an_answer(client: TestClient, caplog: pyte
                 ann.post("/api/account/password", {"password": passwords[0], "new_password": passwords[2]}),
                 ann.post("/api/account/reset", {"username": "Ann", "code": codes[0], "password": passwords[3]}),
                 ann.post("/api/account/signup", {"username": "Bob", "password": passwords[4]}),
-                ann.post("/api/account/signup", {"username": "Bob", "password": "x" * 2000}),
+                ann.post("/api/account/signup", {"username": "Bob", "password": passwords[5]}),
                 ann.post("/api/account/codes", {"password": passwords[3]})]
     assert [a.status_code for a in answers] == [200, 401, 200, 403, 200, 200, 400, 400, 200]
     logged = caplog.text + "\n".join(r.getMessage() for r in caplog.records)

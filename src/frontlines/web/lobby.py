@@ -486,7 +486,9 @@ class Lobby:
 
     async def anyone(self, watcher: Watcher, terms: Terms, seat: int | None, name: str) -> LiveGame | Seek:
         """Play anyone: take the best compatible seek, else post one."""
-        rating = await self.process.db(self.table.rating, watcher.account, terms.ruleset)
+        rating = None  # the nearest rating counts only in a rated game (pick)
+        if terms.rated and watcher.account is not None:
+            rating = await self.process.db(self.table.rating, watcher.account, terms.ruleset)
         seeker = Seeker(terms, seat, watcher.account, rating, frozenset(watcher.held))
         for seek in pick(self.seeks.values(), seeker)[:3]:
             try:
