@@ -183,3 +183,24 @@ def test_a_rated_game_by_invite_and_the_player_page(browser: Any, server: LiveSe
         shot(page, shots, f"leaderboard-{where}-{lang}")
         assert page.errors == []
     assert ann.errors == [] and bob.errors == []
+
+
+def test_waiting_for_you_lists_the_accounts_games_on_another_device(browser: Any, server: LiveServer) -> None:  # noqa: F811
+    """A friend game whose seats the accounts hold (made over HTTP, no seat link in this
+    browser): logged in on a new device, the home page's "waiting for you" lists it when it is
+    the account's move, and its link seats the account without a token."""
+    api_ann, api_bob = Api(server.base), Api(server.base)
+    api_ann.post("/api/account/signup", {"username": "Ann", "password": PASSWORD})
+    api_bob.post("/api/account/signup", {"username": "Bob", "password": PASSWORD})
+    game = api_ann.post("/api/games", {"ruleset": "battleline-basic", "opponent": "friend", "seat": "0"})
+    api_bob.post(f"/api/games/{game['id']}/claim", {"invite": game["invite_token"]})
+    to_move = api_ann.http.get(f"/api/games/{game['id']}").json()["view"]["to_move"]
+    name = ("Ann", "Bob")[to_move]
+    page = new_page(browser, viewport=PHONE, is_mobile=True, has_touch=True)
+    log_in(page, server.base, name, "en")
+    page.wait_for_selector("#waiting-panel:not([hidden])")
+    links = page.eval_on_selector_all("#waiting a", "links => links.map((a) => a.getAttribute('href'))")
+    assert links == [f"/g/{game['id']}"]
+    page.click("#waiting a")
+    assert wait_turn(page) == "me" and "t=" not in page.url
+    assert page.errors == []
