@@ -1,5 +1,5 @@
-"""The examples learn: learn_battleline.py's short run beats ``random`` clearly, and so does
-beat_heuristic.py's (the recipe against ``heuristic``).
+"""The examples learn: learn_battleline.py's short run beats ``random`` clearly, and
+beat_heuristic.py's (the recipe against ``heuristic``) gains clearly against ``easy``.
 
 The run is deterministic (seeded deals, bots and policy), so the score it reaches is the
 same on every run of the same code; the threshold leaves room below what it reaches.
@@ -29,12 +29,14 @@ def test_the_example_learns_to_beat_random() -> None:
 RECIPE = Path(__file__).resolve().parents[2] / "examples" / "beat_heuristic.py"
 
 
+@pytest.mark.timeout(1200)  # about half a minute of CPU; many minutes on a loaded machine
 def test_the_recipe_learns(tmp_path: Path) -> None:
-    """examples/beat_heuristic.py --short: 300 self-play games through PettingZoo lift its
-    greedy player against random (measured through Gymnasium on fixed paired deals) to at
-    least 75 % and by at least ten points (the script asserts both), and it draws its curve."""
+    """examples/beat_heuristic.py --short: 200 training games (against ``heuristic`` through
+    Gymnasium and in self-play through PettingZoo) lift its greedy player against ``easy``
+    (measured through Gymnasium on fixed paired deals) by at least ten points (the script
+    asserts it), and it draws its curve."""
     run = subprocess.run([sys.executable, str(RECIPE), "--short", "--state", str(tmp_path)], capture_output=True,
                          text=True, timeout=1200)
     assert run.returncode == 0, run.stdout + run.stderr
-    assert run.stdout.strip().splitlines()[-1].startswith("against random:")
+    assert run.stdout.strip().splitlines()[-1].startswith("against easy:")
     assert (tmp_path / "curve.png").read_bytes().startswith(b"\x89PNG")
