@@ -1,6 +1,7 @@
 """Fan-out and caps: one serialisation per audience, joins that do not re-send the view to
 everyone, a slow or dead consumer dropped without holding up the others, and the caps on
-spectators, connections per address and messages per connection (error + close code)."""
+spectators, connections per address and messages per connection (error + close code), and
+a broadcast to thousands of pages that lets timers (a clock's flag) run in between."""
 
 from __future__ import annotations
 
@@ -16,9 +17,11 @@ from starlette.websockets import WebSocketDisconnect
 from webhelpers import make_client
 
 from frontlines.web.fanout import (
+    BROADCAST_SLICE,
     CLOSE_SPECTATORS_FULL,
     CLOSE_TOO_MANY_CONNECTIONS,
     CLOSE_TOO_MANY_MESSAGES,
+    Broadcast,
     Client,
     Limits,
 )
@@ -120,6 +123,33 @@ def test_a_dead_consumer_is_dropped_and_holds_up_nobody(tmp_path: Path) -> None:
         await asyncio.wait_for(asyncio.gather(*tasks), 30)
         assert m.addresses == {} and game.clients == set()
         await m.close()
+
+    asyncio.run(main())
+
+
+def test_a_large_broadcast_lets_timers_run_between_slices() -> None:
+    """A message to 1,000 pages: a timer due meanwhile (a clock's flag) runs after a slice
+    or two of the pages got it, not after all of them; every page gets every message, in
+    order. (Queued to all at once, the timer ran once all 1,000 pages had both.)"""
+    async def main() -> None:
+        sockets = [FakeSocket() for _ in range(1000)]
+        clients = [Client(sock, None, f"page {i}") for i, sock in enumerate(sockets)]
+        for client in clients:
+            client.start()
+        await _settle()
+        broadcast = Broadcast(lambda: clients)
+        delivered_when_due: list[int] = []
+        broadcast.send("a")
+        broadcast.send("b")
+        await asyncio.sleep(0)  # the broadcast has begun
+        asyncio.get_running_loop().call_later(0, lambda: delivered_when_due.append(sum(len(s.sent) for s in sockets)))
+        await _until(lambda: all(len(sock.sent) == 2 for sock in sockets))
+        assert delivered_when_due and delivered_when_due[0] <= 3 * BROADCAST_SLICE < 1000, delivered_when_due
+        assert all(sock.sent == ["a", "b"] for sock in sockets)
+        assert broadcast.sent == 2000 and not broadcast.busy
+        for client in clients:
+            await client.stop()
+        await broadcast.close()
 
     asyncio.run(main())
 

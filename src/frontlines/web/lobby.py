@@ -55,7 +55,7 @@ from sqlalchemy.sql.elements import ColumnElement
 
 from frontlines.web import seats
 from frontlines.web.cluster import _db_now as db_now
-from frontlines.web.fanout import CLOSE_RESTART, RESTART_REASON, Client, LobbyLimits, Refused, dumps
+from frontlines.web.fanout import CLOSE_RESTART, RESTART_REASON, Broadcast, Client, LobbyLimits, Refused, dumps
 from frontlines.web.housekeeping import RateLimit
 from frontlines.web.inputs import (
     AcceptMessage,
@@ -250,7 +250,8 @@ class Lobby:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._lease_lock = asyncio.Lock()  # a renewal must not undo a grace set meanwhile
         self._sweeper: asyncio.Task[None] | None = None
-        self.sent = 0  # messages queued to pages (the benchmark reads it)
+        # every page's copy of a change or of the whole list, queued a slice at a time
+        self.broadcast = Broadcast(lambda: [watcher.client for watcher in self.watchers])
         bus = self.process.bus
         bus.subscribe(SeekChanged, self._heard)
         bus.subscribe(NoticesLost, lambda _: self._spawn(self.reread()))
@@ -276,6 +277,7 @@ class Lobby:
             self._sweeper.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._sweeper
+        await self.broadcast.close()
         for task in list(self._tasks):
             task.cancel()
 
@@ -353,12 +355,7 @@ class Lobby:
                       "remove": sorted(self._removed)})
         self._added.clear()
         self._removed.clear()
-        self._broadcast(text)
-
-    def _broadcast(self, text: str) -> None:
-        for watcher in self.watchers:
-            watcher.client.send(text)
-        self.sent += len(self.watchers)
+        self.broadcast.send(text)
 
     # --- notices from the other processes ---------------------------------------------------
     def _heard(self, notice: SeekChanged) -> None:
@@ -401,7 +398,7 @@ class Lobby:
         self._removed.clear()
         self._snapshot = None
         self._gone = {}
-        self._broadcast(self.snapshot())
+        self.broadcast.send(self.snapshot())
         for seek_id, holder in list(self.holders.items()):
             if seek_id not in fresh:
                 self.holders.pop(seek_id, None)
