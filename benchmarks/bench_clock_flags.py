@@ -36,20 +36,17 @@ import asyncio
 import json
 import os
 import random
-import shutil
-import signal
 import subprocess
 import sys
 import tempfile
 import time
 import urllib.request
-from pathlib import Path
 from typing import Any
 
 import websockets
 
 from bench_lobby import Deadlines, load_average
-from load_web import cpu_seconds, free_port, new_game, summary_ms, throwaway_pg, upgrade_schema, wait_started
+from load_web import clean_up, cpu_seconds, database_for, free_port, new_game, stop_servers, summary_ms, wait_started
 
 
 class Figures:
@@ -126,16 +123,7 @@ def stats_of(base: str) -> dict[str, Any]:
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     tmp = tempfile.mkdtemp(prefix="frontlines-clocks-")
-    pg_root = Path(tempfile.mkdtemp(prefix="frontlines-pg-")) if args.throwaway_pg else None
-    stop_pg: list[str] = []
-    database = args.database
-    if pg_root is not None:
-        database, stop_pg = throwaway_pg(pg_root)
-    database = database or f"sqlite:///{Path(tmp) / 'clocks.db'}"
-    if args.processes > 1 and database.startswith("sqlite"):
-        raise SystemExit("--processes > 1 needs PostgreSQL: --database postgresql://… or --throwaway-pg")
-    if not database.startswith("sqlite"):
-        upgrade_schema(database)
+    database, stop_pg, pg_root = database_for(args, tmp, "clocks.db")
     servers: list[tuple[subprocess.Popen[bytes], str]] = []
     deadlines: Deadlines | None = None
     try:
@@ -186,18 +174,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     finally:
         if deadlines is not None:
             deadlines.close()
-        for server, _ in servers:
-            server.send_signal(signal.SIGTERM)
-        for server, _ in servers:
-            try:
-                server.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                server.kill()
-        if stop_pg:
-            subprocess.run(stop_pg, capture_output=True, check=False)
-        shutil.rmtree(tmp, ignore_errors=True)
-        if pg_root is not None:
-            shutil.rmtree(pg_root, ignore_errors=True)
+        stop_servers([server for server, _ in servers])
+        clean_up(tmp, stop_pg, pg_root)
 
 
 def main() -> int:

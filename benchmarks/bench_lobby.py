@@ -67,14 +67,13 @@ import tempfile
 import time
 import urllib.request
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import websockets
 from sqlalchemy import text
 
 from frontlines.web.database import open_engine
-from load_web import cpu_seconds, free_port, new_game, summary_ms, throwaway_pg, upgrade_schema, wait_started
+from load_web import clean_up, cpu_seconds, database_for, free_port, new_game, stop_servers, summary_ms, wait_started
 
 END = "bench-end"  # the name of the last seek posted: browsers stop once they see it
 TARGET_FANOUT_MS = 1000.0
@@ -306,12 +305,7 @@ def load_average() -> float:
 
 async def one_run(args: argparse.Namespace, profile: str) -> dict[str, Any]:
     tmp = tempfile.mkdtemp(prefix="frontlines-lobby-")
-    stop_pg: list[str] = []
-    database = args.database or f"sqlite:///{tmp}/lobby.db"
-    if args.throwaway_pg:
-        database, stop_pg = throwaway_pg(Path(tmp) / "pg")
-    if database.startswith("postgres"):
-        upgrade_schema(database)
+    database, stop_pg, pg_root = database_for(args, tmp, "lobby.db")
     port = free_port()
     cmd = [sys.executable, "-c", _PROFILED, profile] if profile else [sys.executable, "-m", "frontlines"]
     cmd += ["serve", "--port", str(port), "--database", database,
@@ -379,13 +373,8 @@ async def one_run(args: argparse.Namespace, profile: str) -> dict[str, Any]:
             await h.close()
         if deadlines is not None:
             deadlines.close()
-        server.send_signal(signal.SIGTERM)
-        try:
-            server.wait(timeout=120)
-        except subprocess.TimeoutExpired:
-            server.kill()
-        if stop_pg:
-            subprocess.run(stop_pg, capture_output=True, check=False)
+        stop_servers([server], timeout=120)
+        clean_up(tmp, stop_pg, pg_root)
     delays: list[float] = []
     missing = 0
     for r in results:

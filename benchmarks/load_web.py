@@ -334,18 +334,46 @@ def upgrade_schema(database: str) -> None:
                         "Store(sys.argv[1]).close()", database], check=True)
 
 
-async def run(args: argparse.Namespace) -> dict[str, Any]:
-    tmp = tempfile.mkdtemp(prefix="frontlines-load-")
+def database_for(args: argparse.Namespace, tmp: str, name: str) -> tuple[str, list[str], Path | None]:
+    """A run's database: ``--database``, a fresh cluster (``--throwaway-pg``, in a folder of its
+    own: the postgres user owns it) or a fresh SQLite file ``name`` in ``tmp``, its schema
+    brought up to date. Answers its URL, the command that stops the cluster and its folder."""
     stop_pg: list[str] = []
     database = args.database
     pg_root = Path(tempfile.mkdtemp(prefix="frontlines-pg-")) if args.throwaway_pg else None
-    if pg_root is not None:  # its own directory: the postgres user owns it
+    if pg_root is not None:
         database, stop_pg = throwaway_pg(pg_root)
-    database = database or f"sqlite:///{Path(tmp) / 'load.db'}"
-    if args.processes > 1 and database.startswith("sqlite"):
+    database = database or f"sqlite:///{Path(tmp) / name}"
+    if getattr(args, "processes", 1) > 1 and database.startswith("sqlite"):
         raise SystemExit("--processes > 1 needs PostgreSQL: --database postgresql://… or --throwaway-pg")
     if not database.startswith("sqlite"):
         upgrade_schema(database)
+    return database, stop_pg, pg_root
+
+
+def stop_servers(servers: list[subprocess.Popen[bytes]], *, profiled: bool = False, timeout: float = 30.0) -> None:
+    """Stop the server processes (SIGTERM; the first with SIGINT when it is ``profiled``, so
+    that cProfile writes its file on the way out, and it gets longer for that)."""
+    for i, server in enumerate(servers):
+        server.send_signal(signal.SIGINT if profiled and i == 0 else signal.SIGTERM)
+    for i, server in enumerate(servers):
+        try:
+            server.wait(timeout=120 if profiled and i == 0 else timeout)
+        except subprocess.TimeoutExpired:
+            server.kill()
+
+
+def clean_up(tmp: str, stop_pg: list[str], pg_root: Path | None) -> None:
+    if stop_pg:
+        subprocess.run(stop_pg, capture_output=True, check=False)
+    shutil.rmtree(tmp, ignore_errors=True)
+    if pg_root is not None:
+        shutil.rmtree(pg_root, ignore_errors=True)
+
+
+async def run(args: argparse.Namespace) -> dict[str, Any]:
+    tmp = tempfile.mkdtemp(prefix="frontlines-load-")
+    database, stop_pg, pg_root = database_for(args, tmp, "load.db")
     servers: list[tuple[subprocess.Popen[bytes], str]] = []
     try:
         for i in range(max(1, args.processes)):
@@ -355,18 +383,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         return await play(args, servers, database)
     finally:
         # uvicorn stops on either signal; SIGINT lets cProfile write its file on the way out.
-        for i, (server, _) in enumerate(servers):
-            server.send_signal(signal.SIGINT if args.profile and i == 0 else signal.SIGTERM)
-        for i, (server, _) in enumerate(servers):
-            try:
-                server.wait(timeout=120 if args.profile and i == 0 else 15)  # the profile is written at exit
-            except subprocess.TimeoutExpired:
-                server.kill()
-        if stop_pg:
-            subprocess.run(stop_pg, capture_output=True, check=False)
-        shutil.rmtree(tmp, ignore_errors=True)
-        if pg_root is not None:
-            shutil.rmtree(pg_root, ignore_errors=True)
+        stop_servers([server for server, _ in servers], profiled=bool(args.profile))
+        clean_up(tmp, stop_pg, pg_root)
 
 
 async def play(args: argparse.Namespace, servers: list[tuple[subprocess.Popen[bytes], str]],
