@@ -154,6 +154,31 @@ def test_a_large_broadcast_lets_timers_run_between_slices() -> None:
     asyncio.run(main())
 
 
+def test_a_broadcast_goes_to_the_audience_it_was_sent_to() -> None:
+    """A page that joins after a message was sent, before it went out, does not get it: it
+    was given the state as it stands when it joined (the lobby's whole list), and the older
+    message would take it back (a creator's seek gone from a page's list)."""
+    async def main() -> None:
+        early, late = FakeSocket(), FakeSocket()
+        clients = [Client(early, None, "early")]
+        broadcast = Broadcast(lambda: clients)
+        broadcast.send("old list")
+        joined = Client(late, None, "late")
+        joined.start()
+        clients.append(joined)
+        joined.send("the list now")
+        clients[0].start()
+        await _until(lambda: not broadcast.busy and early.sent == ["old list"])
+        await _settle()
+        assert late.sent == ["the list now"]
+        broadcast.send("a change")
+        await _until(lambda: late.sent == ["the list now", "a change"] and early.sent == ["old list", "a change"])
+        for client in clients:
+            await client.stop()
+
+    asyncio.run(main())
+
+
 def test_one_serialisation_per_audience_and_quiet_joins(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     made: list[Role | None] = []
     original = LiveGame.message_text

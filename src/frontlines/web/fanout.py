@@ -208,19 +208,20 @@ class Broadcast:
     writer woken in one go before it looks at its timers again; thousands of pages at once
     held up a clock's flag, and every game's messages, for the whole broadcast. Queued
     :data:`BROADCAST_SLICE` at a time, the loop gets round to them in between. A message
-    goes to the connections of the audience when its turn comes (one that arrives later
-    is given the whole state when it joins)."""
+    goes to the connections of the audience as it was when the message was sent: one that
+    joins later was given the state as it stands then, and an older message after it would
+    take it back."""
 
     def __init__(self, audience: Callable[[], Collection[Client]], *, slice_size: int = BROADCAST_SLICE) -> None:
         self.audience = audience
         self.slice_size = max(1, slice_size)
         self.sent = 0  # messages queued to connections
-        self._outbox: deque[str] = deque()
+        self._outbox: deque[tuple[str, list[Client]]] = deque()
         self._task: asyncio.Task[None] | None = None
 
     def send(self, text: str) -> None:
-        """Send ``text`` to every connection of the audience; never waits."""
-        self._outbox.append(text)
+        """Send ``text`` to every connection of the audience now; never waits."""
+        self._outbox.append((text, list(self.audience())))
         if self._task is None or self._task.done():
             self._task = asyncio.get_running_loop().create_task(self._send_out())
 
@@ -230,8 +231,7 @@ class Broadcast:
 
     async def _send_out(self) -> None:
         while self._outbox:
-            text = self._outbox.popleft()
-            clients = list(self.audience())
+            text, clients = self._outbox.popleft()
             for start in range(0, len(clients), self.slice_size):
                 if start:
                     await asyncio.sleep(0)
