@@ -146,16 +146,18 @@ def test_net_judges_the_leaves_where_there_is_one(monkeypatch: pytest.MonkeyPatc
     state = new_state("battleline-basic", seed=8)
     view = state.view(state.current_player())
     # no learned evaluation for the ruleset: the heuristic's, the same move as without net=1
-    monkeypatch.setattr(pimc, "learned_evaluation", lambda ruleset: None)
+    monkeypatch.setattr(pimc, "learned_evaluation", lambda ruleset, opponent_hand: None)
     plain, with_net = make_bot("pimc:deals=3", seed=2), make_bot("pimc:deals=3,net=1", seed=2)
     assert plain.choose(view) == with_net.choose(view) and with_net.info()["evaluation"] == "heuristic"
     monkeypatch.undo()
     # a learned one (here a stand-in module): it judges every leaf, in batches
     seen: list[int] = []
+    hands: set[bool] = set()
 
     class Fake:
-        def values(self, states: Any, player: int) -> list[float]:
+        def values(self, states: Any, player: int, opponent_hand: bool = False) -> list[float]:
             seen.append(len(states))
+            hands.add(opponent_hand)
             return [0.5] * len(states)
 
     module = types.ModuleType("frontlines.bots.net.value")
@@ -165,6 +167,10 @@ def test_net_judges_the_leaves_where_there_is_one(monkeypatch: pytest.MonkeyPatc
     bot.choose(view)
     assert bot.info()["evaluation"] == "net" and seen and sum(seen) >= 3
     assert all(mean == 0.5 for _, mean in bot.info()["top"])  # the stand-in's values, nothing else
+    assert hands == {True}  # eval_hand=1 (the default): the network reads each deal's opponent hand
+    hands.clear()
+    make_bot("pimc:deals=3,net=1,eval_hand=0", seed=2).choose(view)
+    assert hands == {False}
     other = new_state("schotten-totten", seed=8)
     st_bot = make_bot("pimc:deals=2,net=1", seed=2)
     st_bot.choose(other.view(other.current_player()))

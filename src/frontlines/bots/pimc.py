@@ -68,7 +68,7 @@ class PimcParams:
     late_follow: int = -1  # ``follow`` late in the game (-1: unchanged)
     late_replies: int = -1  # ``replies`` late in the game (-1: unchanged)
     late_deals: int = 0  # ``deals`` late in the game (0: unchanged)
-    eval_hand: int = 1  # 1: my evaluation reads the opponent's hand of the deal
+    eval_hand: int = 1  # 1: my evaluation (the heuristic's or the network's) reads the opponent's hand of the deal
     net: int = 0  # 1: the learned flag network judges the leaves where it covers the ruleset (needs numpy)
     endgame: int = 1  # 1: solve exactly where nothing hidden is left (Battle Line family, both decks empty)
     endgame_nodes: int = 200_000  # node budget of the exact endgame search
@@ -288,9 +288,10 @@ def policy_evaluation(policy: GamePolicy) -> Evaluation:
     return lambda states, player: [policy.evaluate(s, player) for s in states]
 
 
-def learned_evaluation(ruleset: str) -> Evaluation | None:
+def learned_evaluation(ruleset: str, opponent_hand: bool = False) -> Evaluation | None:
     """The learned flag network's batch evaluation for ``ruleset`` (``bots.net.value``,
-    numpy and weights needed), or ``None`` where there is none."""
+    numpy and weights needed), or ``None`` where there is none; with ``opponent_hand`` it
+    reads each deal's opponent hand as known, as the heuristic's does with ``eval_hand``."""
     import importlib
 
     try:
@@ -300,16 +301,21 @@ def learned_evaluation(ruleset: str) -> Evaluation | None:
         return None
     if found is None:
         return None
-    values: Evaluation = found.values
+
+    def values(states: Sequence[State], player: int) -> list[float]:
+        judged: list[float] = found.values(states, player, opponent_hand=opponent_hand)
+        return judged
+
     return values
 
 
 def evaluation_for(ruleset: str, params: PimcParams, policy: GamePolicy) -> tuple[Evaluation, str]:
     """My side's evaluation and its name: the learned network (``net``) with ``net=1`` where
-    it covers ``ruleset``, else the heuristic's (``heuristic``; reading the deal's opponent
-    hand with ``eval_hand=1``)."""
+    it covers ``ruleset``, else the heuristic's (``heuristic``); either reads the deal's
+    opponent hand with ``eval_hand=1`` (a deal is a world where that hand is known: the
+    deals differ by it)."""
     if params.net:
-        learned = learned_evaluation(ruleset)
+        learned = learned_evaluation(ruleset, bool(params.eval_hand))
         if learned is not None:
             return learned, "net"
     return policy_evaluation(policy.with_evaluation(0, 0.0, bool(params.eval_hand))), "heuristic"
