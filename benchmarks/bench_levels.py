@@ -2,8 +2,8 @@
 
     .venv/bin/python benchmarks/bench_levels.py [--spec SPEC ...] [--ruleset NAME ...] [--positions P] [--runs R]
 
-Positions: the player to move in seeded heuristic self-play games, at several points of the
-game (10, 30 and 50 actions in), ``--positions`` per ruleset. Each spec decides every position once per run (a fresh bot, so no cache carries over
+Positions: the player to move in seeded heuristic self-play games, at a fifth, half and four
+fifths of each game's decisions, ``--positions`` per ruleset. Each spec decides every position once per run (a fresh bot, so no cache carries over
 from one run to the next); a run's figure is the median and the largest CPU time of one
 decision (``time.process_time``: other load on the machine skews it less than wall time).
 The medians of ``--runs`` runs are printed, then the peak resident memory of the process
@@ -17,19 +17,35 @@ import resource
 import statistics
 import time
 
-import bench_ismcts  # beside this script
 from frontlines.bots import make_bot
+from frontlines.bots.heuristic import HeuristicBot
 from frontlines.bots.levels import LEVELS
 from frontlines.core.game import View
+from frontlines.games import new_state
 
-STAGES = (10, 30, 50)
+STAGES = (0.2, 0.5, 0.8)  # shares of a game's decisions
 
 
 def positions(ruleset: str, count: int) -> list[View]:
-    """Views of the player to move with a choice, at each of the stages of seeded heuristic
-    games (``bench_ismcts.positions``), ``count`` in all."""
-    per_stage = -(-count // len(STAGES))
-    return [v for plies in STAGES for v in bench_ismcts.positions(ruleset, per_stage, plies)][:count]
+    """Views of the player to move with a choice in seeded heuristic games, at each of the
+    stages (a share of that game's decisions: a War Machine game is some 40 actions, a
+    Battle Line game twice that), ``count`` in all."""
+    out: list[View] = []
+    seed = 0
+    while len(out) < count:
+        state = new_state(ruleset, seed=seed)
+        bot = HeuristicBot(seed=seed)
+        choices: list[View] = []
+        while not state.is_terminal():
+            player = state.current_player()
+            assert player is not None
+            view = state.clone().view(player)  # a copy: the game goes on below
+            if len(view.legal_actions()) > 1:
+                choices.append(view)
+            state.apply(bot.choose(view))
+        seed += 1
+        out += [choices[int(share * (len(choices) - 1))] for share in STAGES if choices]
+    return out[:count]
 
 
 def timings(spec: str, views: list[View]) -> tuple[float, float]:
