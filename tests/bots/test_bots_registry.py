@@ -18,6 +18,7 @@ from frontlines.bots import LEVELS, list_bots, make_bot
 from frontlines.bots.heuristic import HeuristicBot
 from frontlines.bots.ismcts import INTEGER_PARAMS, ISMCTSBot, SearchParams
 from frontlines.bots.levels import BOT_OPPONENTS
+from frontlines.bots.pimc import PimcBot
 from frontlines.bots.random_bot import RandomBot
 from frontlines.bots.registry import BotSpec, parse_spec
 from frontlines.cli import main
@@ -58,14 +59,15 @@ def test_levels_are_ordered_specs() -> None:
     easy, medium, hard, expert, master = (make_bot(level) for level in LEVELS)
     assert isinstance(easy, HeuristicBot) and isinstance(medium, HeuristicBot) and isinstance(hard, HeuristicBot)
     assert easy.noise > medium.noise > hard.noise == 0  # fewer careless moves level by level
-    assert isinstance(expert, ISMCTSBot) and isinstance(master, ISMCTSBot)
-    # the search levels: budgets of iterations, more level by level; time only a cap of at most 2 s
-    assert expert.params.iterations is not None and master.params.iterations is not None
-    assert 0 < expert.params.iterations < master.params.iterations
+    assert isinstance(expert, PimcBot) and isinstance(master, PimcBot)
+    # the search levels: budgets of work (deals), master the same search judged by the
+    # learned network (the step docs/bots.md measures); time only a cap of at most 2 s
+    assert expert.params.net == 0 and master.params.net == 1
+    assert 0 < expert.params.deals <= master.params.deals
     assert expert.params.time is not None and master.params.time is not None and master.params.time <= 2
     assert expert.name == "expert" and master.name == "master"
     names = [name for name, _ in list_bots()]
-    assert {"random", "heuristic", "ismcts", "cmd", "easy", "expert"} <= set(names)
+    assert {"random", "heuristic", "ismcts", "pimc", "cmd", "easy", "expert"} <= set(names)
 
 
 @pytest.mark.parametrize(
@@ -246,7 +248,7 @@ def _play_out(levels: tuple[str, str], seed: int, decisions: int, uncapped: bool
 
     bots = [make_bot(level, seed=seed + seat) for seat, level in enumerate(levels)]
     for seat, bot in enumerate(bots):
-        if uncapped and isinstance(bot, ISMCTSBot):
+        if uncapped and isinstance(bot, (ISMCTSBot, PimcBot)):
             # The level's time cap is a safety a loaded test machine could reach; without it the
             # iteration budget alone decides, which is what the level promises.
             bot.params = replace(bot.params, time=None)

@@ -5,29 +5,30 @@ check that they are ordered by strength and users can reproduce any level by han
 
 * ``easy``   - the heuristic, but half of its moves are picked among its top three or,
   now and then, at random: the mistakes of a beginner.
-* ``medium`` - the heuristic with an occasional slip (15 % of its moves).
+* ``medium`` - the heuristic with a careless move one time in four.
 * ``hard``   - the plain heuristic: instant, and never careless.
-* ``expert`` - ISMCTS built on that heuristic, 400 iterations a move (about a quarter
-  of a second in Battle Line on one core).
-* ``master`` - the same search, 2400 iterations a move (about 1.6 s; the level may think
-  up to 2 s a move on one core).
+* ``expert`` - ``pimc``: every candidate move judged on the same 32 sampled deals, the
+  opponent answering in each deal as if it knew them, the positions judged by the
+  heuristic's evaluation (about a tenth of a second a move in Battle Line on one core).
+* ``master`` - the same search with the learned flag network judging the positions where
+  weights cover the ruleset (``net=1``; today ``battleline-basic``, and only with numpy:
+  elsewhere it plays as ``expert``); a few tenths of a second a move, capped at 2 s.
 
-The search levels are budgets of **iterations**, not of time: with the same seed they play
-the same moves whatever the machine's load (a time budget made results depend on it). The
-``time`` in their specs is only a safety cap, far above what the iterations take on an idle
-core; a search that reaches it stops early, and only then does the load matter. Lower levels
-are the heuristic with less and less noise, which gives clear, measured steps; whether
-``master`` is clearly above ``expert`` is for the arena to show (docs/bots.md).
+The search levels are budgets of **work** (deals and candidates), not of time: with the same
+seed they play the same moves whatever the machine's load. The ``time`` in their specs is
+only a safety cap, far above what the work takes on an idle core; a search that reaches it
+stops early, and only then does the load matter. Each step is measured against the level
+below on paired deals (docs/bots.md, "Levels").
 """
 
 from __future__ import annotations
 
 LEVELS: dict[str, tuple[str, str]] = {
     "easy": ("heuristic:noise=0.5", "beginner: the heuristic, half of its moves careless"),
-    "medium": ("heuristic:noise=0.15", "club player: the heuristic with occasional slips"),
+    "medium": ("heuristic:noise=0.25", "club player: the heuristic, one move in four careless"),
     "hard": ("heuristic", "strong: the full heuristic, instant moves"),
-    "expert": ("ismcts:iterations=400,time=1", "expert: ISMCTS search, 400 iterations a move (about 0.25 s)"),
-    "master": ("ismcts:iterations=2400,time=2", "master: ISMCTS search, 2400 iterations a move (up to 2 s)"),
+    "expert": ("pimc:time=1", "expert: moves compared on the same 32 sampled deals (about 0.1 s)"),
+    "master": ("pimc:net=1,time=2", "master: that search judged by the learned flag network where it has weights (up to 2 s)"),
 }
 
 
