@@ -103,7 +103,8 @@ def test_live_clocks_count_down_on_every_page_and_a_flag_ends_the_game(browser: 
     # new game, each with its own token in the other seat; the spectator is offered a link.
     winner = pages[1 - starter]
     mover.click('#rematch [data-rematch="yes"]')
-    winner.wait_for_selector('#rematch [data-rematch="yes"].primary')
+    # The offer has come once the winner may decline it: its own 'Rematch' button is a primary "yes" before any offer.
+    winner.wait_for_selector('#rematch [data-rematch="no"]')
     assert WORDS[lang]["offer"] in winner.inner_text("#rematch")
     winner.screenshot(path=str(shots / f"rematch-offer-{lang}.png"))
     winner.click('#rematch [data-rematch="yes"]')

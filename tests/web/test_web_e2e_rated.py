@@ -130,7 +130,8 @@ def test_strangers_with_accounts_play_a_rated_lobby_game_on_the_clock_and_rematc
     # The rematch: the loser offers, the winner accepts; both move to the new game, seats
     # swapped, rated again; the watcher is offered a link.
     starter.click('#rematch [data-rematch="yes"]')
-    winner.wait_for_selector('#rematch [data-rematch="yes"].primary')
+    # The offer has come once the winner may decline it: its own 'Rematch' button is a primary "yes" before any offer.
+    winner.wait_for_selector('#rematch [data-rematch="no"]')
     shot(winner, shots, f"rated-rematch-offer-{lang}")
     winner.click('#rematch [data-rematch="yes"]')
     for page in (ann, bob):
