@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -84,6 +84,23 @@ def wait_turn(page: Any) -> str:
     page.wait_for_selector('#table[data-turn="me"], #table[data-turn="over"]', timeout=TURN_TIMEOUT)
     turn: str = page.get_attribute("#table", "data-turn")
     return turn
+
+
+def play_first_turns(pages: Sequence[Any]) -> Any:
+    """Both players' first turns (two moves each, by clicking) on the pages of one game's
+    seats; the page of the player who moved first (its clock runs next: first turns are free)."""
+    starter = None
+    for _ in range(2):
+        for page in pages:
+            if page.get_attribute("#table", "data-turn") == "me":
+                starter = page if starter is None else starter
+                for _ in range(2):
+                    click_one_move(page)
+                break
+        else:
+            raise AssertionError("nobody's turn")
+    assert starter is not None
+    return starter
 
 
 def click_one_move(page: Any) -> None:

@@ -13,7 +13,7 @@ from typing import Any
 
 import httpx2 as httpx
 import pytest
-from test_web_e2e import HTTP_TIMEOUT, browser, click_one_move, new_page, wait_turn  # noqa: F401 (pytest fixtures)
+from test_web_e2e import HTTP_TIMEOUT, browser, new_page, play_first_turns, wait_turn  # noqa: F401 (pytest fixtures)
 from webhelpers import LiveServer
 
 pytestmark = [pytest.mark.e2e]
@@ -63,17 +63,8 @@ def test_live_clocks_count_down_on_every_page_and_a_flag_ends_the_game(browser: 
         assert page.locator(".clock").count() == 2 and page.locator(".clock.running").count() == 0
         assert clock_of(page, 0) == clock_of(page, 1) == ("0:15" if lang == "en" else "۰:۱۵")
     # Both first turns, by clicking.
-    starter = None
-    for _ in range(2):
-        for seat, page in pages.items():
-            if page.get_attribute("#table", "data-turn") == "me":
-                starter = seat if starter is None else starter
-                for _ in range(2):
-                    click_one_move(page)
-                break
-        else:
-            raise AssertionError("nobody's turn")
-    assert starter is not None
+    first = play_first_turns(list(pages.values()))
+    starter = next(seat for seat, page in pages.items() if page is first)
     # Now the starter's clock runs, on all three pages, counting down between messages.
     for page in (*pages.values(), watcher):
         page.wait_for_selector(f'.clock.running[data-seat="{starter}"]')

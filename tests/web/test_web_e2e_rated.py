@@ -14,7 +14,7 @@ from typing import Any
 
 import httpx2 as httpx
 import pytest
-from test_web_e2e import HTTP_TIMEOUT, browser, click_one_move, new_page, shot  # noqa: F401 (pytest fixtures)
+from test_web_e2e import HTTP_TIMEOUT, browser, new_page, play_first_turns, shot  # noqa: F401 (pytest fixtures)
 from test_web_e2e_accounts import DESKTOP, NAMES, PERSIAN_DIGITS, PHONE, no_sideways_scroll, sign_up
 from webhelpers import LiveServer
 
@@ -92,17 +92,7 @@ def test_strangers_with_accounts_play_a_rated_lobby_game_on_the_clock_and_rematc
         names = page.inner_text("body")
         assert ann_name in names and bob_name in names
     # Both first turns (free), by clicking; then the starter's clock runs on every page.
-    starter = None
-    for _ in range(2):
-        for page in (ann, bob):
-            if page.get_attribute("#table", "data-turn") == "me":
-                starter = page if starter is None else starter
-                for _ in range(2):
-                    click_one_move(page)
-                break
-        else:
-            raise AssertionError("nobody's turn")
-    assert starter is not None
+    starter = play_first_turns((ann, bob))
     for page in (ann, bob, watcher):
         page.wait_for_selector(".clock.running")
     watcher.wait_for_selector(".clock.low")
