@@ -98,3 +98,19 @@ def test_a_seek_leaves_the_lobby_when_its_page_closes(browser: Any, server: Live
     ann.context.close()
     watcher.wait_for_selector("#seeks [data-accept]", state="detached")
     assert watcher.errors == []
+
+
+@pytest.mark.parametrize("lang", ["en", "fa", "ja"])
+def test_a_clock_of_seconds_reads_in_seconds(browser: Any, server: LiveServer, lang: str) -> None:  # noqa: F811
+    """The API takes live clocks from 15 s: a base that is not whole minutes reads in seconds,
+    not rounded to "0 min" or "2 min"; whole minutes read in minutes, in the page's digits."""
+    page = new_page(browser)
+    open_home(page, server.base, lang)
+    said = page.evaluate("""() => import('/static/lobby.js').then((m) =>
+        ['30+0', '90+2', '300+3', '3d'].map((clock) => m.clockWords(clock)))""")
+    expected = {
+        "en": ["30 s + 0 s", "90 s + 2 s", "5 min + 3 s", "3 days a move"],
+        "fa": ["۳۰ ثانیه + ۰ ثانیه", "۹۰ ثانیه + ۲ ثانیه", "۵ دقیقه + ۳ ثانیه"],
+        "ja": ["30秒＋0秒", "90秒＋2秒", "5分＋3秒"],
+    }[lang]
+    assert said[:len(expected)] == expected

@@ -46,10 +46,15 @@ export function clockText(seconds) {
     : `${whole.format(m)}:${twoDigits.format(sec)}`;
 }
 
-/** The control in words: "5 min + 3 s", "3 days a move". */
+/** The control in words: "5 min + 3 s", "90 s + 2 s", "3 days a move". */
 export function controlText(clock) {
   if (!clock) return "";
   if (clock.kind === "days") return tn("{n} day a move", "{n} days a move", Math.round(clock.base / DAY));
+  // a base of whole minutes reads in minutes; any other (the API takes 15 s and up) in
+  // seconds, which rounding to minutes would turn into "0 min" or "2 min" for 90 s
+  if (clock.base % 60 !== 0) {
+    return t("{b} s + {s} s", { b: whole.format(clock.base), s: whole.format(clock.increment) });
+  }
   return t("{m} min + {s} s", { m: whole.format(clock.base / 60), s: whole.format(clock.increment) });
 }
 
