@@ -85,6 +85,39 @@ def digest(games: int = GAMES) -> str:
     return h.hexdigest()
 
 
+def wrong_isinstance() -> list[str]:
+    """``isinstance`` of states, views, encodings and bots of both games against the
+    interfaces' classes, asked in an order that fills ABCMeta's caches both ways (each base
+    before its subclasses, then the other way round): the answers that differ from the
+    object's class's bases (its MRO). Empty in both builds: a compiled subclass of an ABC had
+    its base's caches, so a War Machine state once checked against ``State`` was then a
+    ``BattleLineState``, and one found not to be a ``BattleLineState`` was then no ``State``."""
+    from frontlines.bots.base import Bot
+    from frontlines.bots.ismcts import ISMCTSBot
+    from frontlines.bots.registry import make_bot
+    from frontlines.core.encoding import Encoding
+    from frontlines.core.game import State, View
+    from frontlines.games import encoding, new_state
+    from frontlines.games.battleline.state import BattleLineState, BattleLineView
+    from frontlines.games.battleline.tensors import BattleLineEncoding
+    from frontlines.games.warmachine.engine import WarMachineState, WarMachineView
+    from frontlines.games.warmachine.tensors import WarMachineEncoding
+
+    states = [new_state("warmachine", seed=1), new_state("battleline", seed=1)]
+    objects: list[object] = [*states, *(state.view(0) for state in states),
+                             encoding("warmachine"), encoding("battleline"),
+                             make_bot("heuristic", 1), make_bot("ismcts:iterations=10", 1), make_bot("pimc", 1)]
+    classes: list[type] = [State, BattleLineState, WarMachineState, View, BattleLineView, WarMachineView,
+                           Encoding, BattleLineEncoding, WarMachineEncoding, Bot, ISMCTSBot]
+    wrong = []
+    for order in (classes, classes[::-1], classes):
+        for cls in order:
+            for obj in objects:
+                if isinstance(obj, cls) != (cls in type(obj).__mro__):
+                    wrong.append(f"isinstance({type(obj).__name__}, {cls.__name__}) is {isinstance(obj, cls)}")
+    return wrong
+
+
 def _hashable(value: object) -> str:
     try:
         hash(value)
@@ -134,17 +167,18 @@ def builds(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     return pure, compiled
 
 
-def _run(folder: Path) -> tuple[str, str]:
-    """(build, digest) from a fresh process that imports ``frontlines`` from ``folder``."""
+def _run(folder: Path, expression: str = "test_compiled.digest()") -> tuple[str, str]:
+    """(build, ``repr`` of ``expression``) from a fresh process that imports ``frontlines``
+    from ``folder`` (``expression`` may use this module as ``test_compiled``)."""
     env = {**os.environ, "PYTHONPATH": str(folder), "PYTHONHASHSEED": "0"}
     code = (
         "import sys, frontlines; from frontlines.core.build import build; "
         f"assert frontlines.__file__.startswith({str(folder)!r}), frontlines.__file__; "
-        f"sys.path.insert(0, {str(ROOT / 'tests')!r}); import test_compiled; print(build(), test_compiled.digest())"
+        f"sys.path.insert(0, {str(ROOT / 'tests')!r}); import test_compiled; print(build(), repr({expression}))"
     )
     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=900, check=False)
     assert done.returncode == 0, done.stderr[-3000:]
-    build, value = done.stdout.split()
+    build, value = done.stdout.rstrip("\n").split(" ", 1)
     return build, value
 
 
@@ -155,6 +189,19 @@ def test_compiled_build_plays_the_games_of_pure_python(builds: tuple[Path, Path]
     compiled_build, compiled_digest = _run(compiled)
     assert (pure_build, compiled_build) == ("pure", "compiled")
     assert compiled_digest == pure_digest
+
+
+@pytest.mark.timeout(1800)
+def test_isinstance_is_exact_in_both_builds(builds: tuple[Path, Path]) -> None:
+    """Bots and the learning interfaces pick a game's code by ``isinstance``: in the compiled
+    build it answered from caches shared with the interface's base class (see
+    :func:`wrong_isinstance`)."""
+    for folder, expected in zip(builds, ("pure", "compiled"), strict=True):
+        assert _run(folder, "test_compiled.wrong_isinstance()") == (expected, "[]")
+
+
+def test_isinstance_is_exact_here() -> None:
+    assert wrong_isinstance() == []
 
 
 def test_the_digest_sees_a_different_game() -> None:

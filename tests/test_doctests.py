@@ -12,6 +12,7 @@ import pytest
 
 MODULES = [
     "frontlines.core.game",
+    "frontlines.core.interface",
     "frontlines.core.record",
     "frontlines.games",
     "frontlines.games.battleline.proof",

@@ -11,9 +11,11 @@ import random
 
 import pytest
 
+from frontlines.bots.base import Bot
 from frontlines.core.actions import ActionKind, ActionRecord
+from frontlines.core.encoding import Encoding
 from frontlines.core.errors import IllegalAction, NotationError
-from frontlines.core.game import State, Termination
+from frontlines.core.game import State, Termination, View
 from frontlines.core.record import GameRecord, dump_jsonl, load_jsonl
 from frontlines.games import all_rulesets, new_state, parse_state, parse_view
 
@@ -27,6 +29,15 @@ def play_random(state: State, rng: random.Random, limit: int = MAX_ACTIONS) -> N
             return
         state.apply(rng.choice(state.legal_actions()))
     raise AssertionError(f"game did not end within {limit} actions")
+
+
+@pytest.mark.parametrize("interface", [State, View, Encoding, Bot])
+def test_an_interface_left_unimplemented_cannot_be_made(interface: type) -> None:
+    """As with ``abc.ABC`` (which the interfaces no longer are, see ``core.interface``), a
+    class that leaves an abstract method unimplemented refuses to be made, naming it."""
+    missing = type("Unfinished", (interface,), {})
+    with pytest.raises(TypeError, match="abstract"):
+        missing("battleline") if interface is Encoding else missing()
 
 
 def test_registry_lists_the_required_rulesets() -> None:

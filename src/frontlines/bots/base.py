@@ -13,10 +13,11 @@ full state. Subclass :class:`Bot` and implement :meth:`Bot.choose` to write a ho
 from __future__ import annotations
 
 import random
-from abc import ABC, abstractmethod
+from abc import abstractmethod
 from typing import Any
 
 from frontlines.core.game import Action, View
+from frontlines.core.interface import Interface
 from frontlines.core.referee import Clock as Clock  # bots are handed the referee's clock
 from frontlines.core.referee import PlayerError
 
@@ -30,8 +31,10 @@ class BotError(PlayerError):
     """
 
 
-class Bot(ABC):
-    """A player. One instance plays one game at a time."""
+class Bot(Interface):
+    """A player. One instance plays one game at a time. (An
+    :class:`~frontlines.core.interface.Interface`, not an ``abc.ABC``: the search's bot is
+    compiled, and ``isinstance`` against it must be exact in the compiled build.)"""
 
     name: str = "bot"
 

@@ -27,13 +27,14 @@ turn the arrays into numpy arrays.
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
+from abc import abstractmethod
 from array import array
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from math import prod
 
 from frontlines.core.game import Action, Outcome, State, View
+from frontlines.core.interface import Interface
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,7 +73,7 @@ def returns_of(outcome: Outcome | None) -> tuple[float, float]:
     return (1.0, -1.0) if outcome.winner == 0 else (-1.0, 1.0)
 
 
-class Encoding(ABC):
+class Encoding(Interface):
     """Action ids, masks, returns and tensors of one ruleset (with its options).
 
     Actions of both games are ``int`` codes; :class:`Encoding` numbers those that can ever be

@@ -43,6 +43,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from frontlines.core.actions import ActionRecord
 from frontlines.core.errors import IllegalAction, UnknownRuleset
+from frontlines.core.interface import Interface
 from frontlines.core.reasons import Reason
 
 if TYPE_CHECKING:
@@ -117,8 +118,11 @@ class Outcome:
         }
 
 
-class View(ABC):
-    """What one player (or a spectator, ``viewer is None``) may know of a state."""
+class View(Interface):
+    """What one player (or a spectator, ``viewer is None``) may know of a state.
+
+    An :class:`~frontlines.core.interface.Interface`, not an ``abc.ABC``: compiled views
+    subclass it, and ``isinstance`` against them must be exact in the compiled build."""
 
     __slots__ = ()  # so that a game's slotted state or view has no __dict__
 
@@ -174,8 +178,9 @@ class View(ABC):
         return hash(self.to_notation())
 
 
-class State(ABC):
-    """A full game state (all hidden information included)."""
+class State(Interface):
+    """A full game state (all hidden information included). An
+    :class:`~frontlines.core.interface.Interface` for the reason :class:`View` is."""
 
     __slots__ = ()  # so that a game's slotted state or view has no __dict__
 
