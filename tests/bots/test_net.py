@@ -24,6 +24,7 @@ from frontlines.bots.net.data import (
     afterstates,
     heuristic_game,
     play_out,
+    play_to_end,
     positions,
     read_records,
     write_records,
@@ -244,14 +245,7 @@ def test_play_out_goes_on_past_the_victory() -> None:
     and the finished state is not changed."""
     for seed in range(40):
         state = cast(BattleLineState, new_state("battleline-basic", seed=seed))
-        bots = [HeuristicBot(seed=seed), HeuristicBot(seed=seed + 1)]
-        phase = state.phase
-        while not state.is_terminal():
-            player = state.current_player()
-            assert player is not None
-            action = bots[player].choose(state.view(player))
-            phase = state.phase
-            state.apply(action)
+        phase = play_to_end(state, [HeuristicBot(seed=seed), HeuristicBot(seed=seed + 1)], seed)
         if min(state.claimed) >= 0:
             continue
         before = state.to_notation()

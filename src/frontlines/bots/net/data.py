@@ -223,9 +223,9 @@ class Afterstate:
         return Position(state, self.viewer, record, 0)
 
 
-def finish_game(state: BattleLineState, bots: Sequence[Bot], seed: int) -> tuple[list[int], int]:
-    """Play ``state`` (changed) to its end with ``bots``; (each flag's taker after the
-    play-out, the winner or -1)."""
+def play_to_end(state: BattleLineState, bots: Sequence[Bot], seed: int) -> Phase:
+    """Play ``state`` (changed) to its end with ``bots`` (seat 0 first; each told of the
+    game with ``seed``); the phase of its last action, which :func:`play_out` needs."""
     for seat, bot in enumerate(bots):
         bot.new_game(state.ruleset, seat, seed)
     phase = state.phase
@@ -235,6 +235,13 @@ def finish_game(state: BattleLineState, bots: Sequence[Bot], seed: int) -> tuple
         action = bots[player].choose(state.view(player))
         phase = state.phase
         state.apply(action)
+    return phase
+
+
+def finish_game(state: BattleLineState, bots: Sequence[Bot], seed: int) -> tuple[list[int], int]:
+    """Play ``state`` (changed) to its end with ``bots``; (each flag's taker after the
+    play-out, the winner or -1)."""
+    phase = play_to_end(state, bots, seed)
     outcome = state.outcome()
     assert outcome is not None
     return play_out(state, phase, random.Random(seed ^ 0x5EED)), -1 if outcome.winner is None else outcome.winner
