@@ -198,3 +198,22 @@ def test_bad_keywords() -> None:
         gymnasium.make("frontlines/BattleLine-v0", seat=2)
     with pytest.raises(ValueError, match="illegal"):
         gymnasium.make("frontlines/BattleLine-v0", illegal="ignore")
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_the_agents_view_is_its_observation_as_the_apis_object(seat: int) -> None:
+    """env.unwrapped.view(): the agent's view, whose legal actions are the mask's ids and
+    which hides the opponent's hand (what examples/beat_heuristic.py reads)."""
+    env = gymnasium.make("frontlines/BattleLine-v0", opponent="heuristic", seat=seat)
+    obs, _info = env.reset(seed=9)
+    rng = np.random.default_rng(1)
+    codes = env.unwrapped.table.encoding.codes
+    for _ in range(12):
+        view = env.unwrapped.view()
+        state = env.unwrapped.table.state
+        assert view.viewer == seat
+        assert sorted(codes[i] for i in np.flatnonzero(obs["action_mask"])) == sorted(view.legal_actions())
+        assert view.hands[seat] == state.hands[seat]
+        assert view.hands[1 - seat] == 0 != state.hands[1 - seat]  # hidden
+        obs, _reward, terminated, truncated, _info = env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        assert not (terminated or truncated)

@@ -159,3 +159,19 @@ def test_bad_construction() -> None:
         env(render_mode="rgb_array")
     with pytest.raises(ValueError, match="observation"):
         env(observation="pixels")
+
+
+def test_each_agents_view_is_its_observation_as_the_apis_object() -> None:
+    """view(agent): that player's view (legal actions as its mask, the other hand hidden),
+    through the classic wrapping too; an unknown agent is refused."""
+    e = env()
+    e.reset(seed=3)
+    codes = e.unwrapped.table.encoding.codes
+    for seat, agent in enumerate(e.possible_agents):
+        view = e.view(agent)
+        mask = e.observe(agent)["action_mask"]
+        assert view.viewer == seat
+        assert sorted(codes[i] for i in np.flatnonzero(mask)) == sorted(view.legal_actions())
+        assert view.hands[1 - seat] == 0 != e.unwrapped.table.state.hands[1 - seat]
+    with pytest.raises(ValueError, match="no agent"):
+        e.view("player_2")

@@ -16,7 +16,7 @@ import numpy.typing as npt
 from gymnasium import spaces
 
 from frontlines.core.errors import IllegalAction
-from frontlines.core.game import State
+from frontlines.core.game import State, View
 from frontlines.games import encoding, new_state, ruleset
 
 OBSERVATIONS = ("observation", "information_state")
@@ -176,6 +176,11 @@ class Table:
         items = [f"{enc.action_id(a)} ({state.action_to_text(a)})" for a in legal[:most]]
         more = f" and {len(legal) - most} more" if len(legal) > most else ""
         return f"legal: {', '.join(items)}{more}"
+
+    def view(self, seat: int) -> View:
+        """``seat``'s view of the game now: what that player may know, the same information
+        as its observation tensor, as the Python API's object (``frontlines.core.game.View``)."""
+        return self.state.view(seat)
 
     def over(self) -> bool:
         return self.state.is_terminal()

@@ -17,7 +17,9 @@
 
 The agent acts whenever it is its turn; the opponent's actions happen inside ``step``.
 Observations are like PettingZoo's (``observation`` tensor, ``action_mask``);
-``env.action_masks()`` gives the mask too (what maskable learners call). The reward is +1,
+``env.action_masks()`` gives the mask too (what maskable learners call), and
+``env.unwrapped.view()`` the agent's view as the Python API's object (its own cards only,
+as the observation). The reward is +1,
 -1 or 0 when the game ends, 0 before; a Battle Line game still going at
 ``max_game_length`` actions is truncated.
 
@@ -53,7 +55,7 @@ from gymnasium.envs.registration import register, registry
 
 from frontlines.bots.base import Bot
 from frontlines.bots.registry import make_bot
-from frontlines.core.game import Action, State
+from frontlines.core.game import Action, State, View
 from frontlines.rl._common import IllegalActionId, Observation, Table
 
 ILLEGAL = ("raise", "lose")
@@ -121,6 +123,13 @@ class FrontlinesEnv(gymnasium.Env[Observation, np.int64]):
         if self._over():
             return np.ones(self.table.encoding.num_actions, np.int8)
         return self.table.mask(self.seat)
+
+    def view(self) -> View:
+        """The agent's view of the game now (``frontlines.core.game.View``): what its
+        observation encodes, as the Python API's object, for agents that read positions
+        with the package's tools (legal actions as codes, ``view.sample``, the flag
+        network's features). The opponent's hidden cards stay hidden."""
+        return self.table.view(self.seat)
 
     def render(self) -> str | None:
         return self.table.render(self.render_mode)

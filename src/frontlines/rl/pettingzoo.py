@@ -14,7 +14,8 @@ observation tensor, or with ``observation="information_state"`` the information-
 tensor, docs/research.md) and ``action_mask`` (int8, 1 for the legal action ids; all zero
 when it is not the agent's turn). Actions are the ruleset's dense action ids;
 ``action_space(agent).sample()`` without a mask draws among the ids legal for the player to
-move (:class:`~frontlines.rl._common.LegalDiscrete`). Rewards come
+move (:class:`~frontlines.rl._common.LegalDiscrete`); ``view(agent)`` is the agent's view as
+the Python API's object (its own cards only, as its observation). Rewards come
 at the end: +1 win, -1 loss, 0 draw. A Battle Line game still going at
 ``max_game_length`` actions is truncated. ``render_mode="ansi"``: ``render()`` returns the
 table as the terminal game lays it out (``"human"`` prints it).
@@ -40,6 +41,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 
+from frontlines.core.game import View
 from frontlines.rl._common import IllegalActionId, Observation, Table
 
 AGENTS = ("player_0", "player_1")
@@ -219,6 +221,14 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo is untyped; the name 
         self.rewards[agent] = reward
         self._accumulate_rewards()
         self._deads_step_first()
+
+    def view(self, agent: str) -> View:
+        """``agent``'s view of the game now (``frontlines.core.game.View``): what its
+        observation encodes, as the Python API's object (its own cards only)."""
+        seat = _SEATS.get(agent)
+        if seat is None:
+            raise ValueError(f"no agent {agent!r}: the agents are {', '.join(AGENTS)}")
+        return self.table.view(seat)
 
     def render(self) -> str | None:
         return self.table.render(self.render_mode)
