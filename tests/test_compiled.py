@@ -6,7 +6,8 @@ processes, one on a pure copy and one on the compiled copy, and compares a diges
 everything they saw: every legal-action list, action masks, observation and
 information-state tensors, returns, samples of views, views, pickled views,
 push/pop, final positions and outcomes of every ruleset, and one seeded search decision
-per ruleset. Skipped, with the reason, where mypyc, setuptools or a C compiler is
+per ruleset; and both builds answer every ``isinstance`` of states, views, encodings and
+bots against the interfaces' classes exactly (:func:`wrong_isinstance`). Skipped, with the reason, where mypyc, setuptools or a C compiler is
 missing. The C code is built without optimisation (``-O0``: the same code, built in a
 fraction of the time); ``FRONTLINES_SLOW=1`` builds it as a release does (``-O3``).
 
