@@ -282,6 +282,19 @@ def test_training_learns_and_td_targets_end_in_the_labels() -> None:
     assert ((targets.yflag >= 0) & (targets.yflag <= 1) | (targets.yflag == -1)).all()
 
 
+def test_fit_holds_out_the_rows_it_is_given() -> None:
+    """fit(held_out=...): those rows, not a share of games drawn anew (a warm start refitted
+    on grown data, as examples/beat_heuristic.py does, is judged on the same games each time)."""
+    records = [heuristic_game("battleline-basic", g) for g in range(6)]
+    data = arrays(records, keep=0.3)
+    held = data.game % 3 == 0
+    assert held.any() and not held.all()
+    net = FlagNet.fresh(2, hidden=(8, 4), embed=4, head=4)
+    report = fit(net, data, seed=1, epochs=2, progress=False, held_out=held)
+    assert (report.train_rows, report.test_rows) == (int((~held).sum()), int(held.sum()))
+    assert report.flag_loss == pytest.approx(losses(net, data.take(held))[0], rel=1e-5)  # the kept net on those rows
+
+
 def test_evaluator_calls_agree() -> None:
     net = FlagNet.fresh(2, meta={"rulesets": ["battleline"]})
     ev = Evaluator(net)

@@ -260,12 +260,16 @@ def fit(
     progress: bool = True,
     flag_weight: float = 1.0,
     only: Sequence[str] | None = None,
+    held_out: npt.NDArray[np.bool_] | None = None,
 ) -> Report:
     """Train ``net`` in place on ``data``; the epoch with the best held-out loss is kept.
     ``only``: the parameters to train (the rest stay as they are); ``flag_weight`` and
-    ``game_weight`` weigh the two losses (per labelled open flag, per game value)."""
+    ``game_weight`` weigh the two losses (per labelled open flag, per game value).
+    ``held_out``: the rows to hold out (True), instead of a share ``holdout`` of the games
+    drawn with ``seed``. A warm start fitted again on grown data needs the same games held
+    out each time: games it was trained on would judge it, and the start would win."""
     started = time.monotonic()
-    train_rows, test_rows = split(data, seed, holdout)
+    train_rows, test_rows = split(data, seed, holdout) if held_out is None else (~held_out, held_out)
     train_idx = np.flatnonzero(train_rows)
     test = data.take(test_rows)
     rng = np.random.default_rng(seed)
