@@ -35,7 +35,7 @@ from frontlines.games.battleline.state import BattleLineState
 
 np = pytest.importorskip("numpy")
 
-from frontlines.bots.net.model import FlagNet, WeightsError, combine, stack  # noqa: E402
+from frontlines.bots.net.model import HEAD, TOWER, FlagNet, WeightsError, combine, stack  # noqa: E402
 from frontlines.bots.net.train import Adam, arrays, fit, losses, split, td_targets  # noqa: E402
 from frontlines.bots.net.value import Evaluator  # noqa: E402
 
@@ -423,6 +423,12 @@ def test_frontlines_train_is_seeded_and_resumes_where_it_stopped(tmp_path: Path,
     first = train(tmp_path / "a")
     err = capsys.readouterr().err
     assert "heuristic games [" in err and "self-play round 1 [" in err and "training [" in err
+    # the TD round moves the tower and leaves the correction head as the first stage left it
+    # (its fit on game results made one-ply play weaker: docs/bots.md)
+    (sup,) = (tmp_path / "a" / "battleline-basic").glob("supervised-*.npz")
+    before = FlagNet.load(sup)
+    assert any(not np.array_equal(first.p[k], before.p[k]) for k in TOWER)
+    assert all(np.array_equal(first.p[k], before.p[k]) for k in HEAD)
     assert first.meta["command"].startswith("frontlines train --rules battleline-basic --seed 0 --games 10")
     stopped = tmp_path / "b"
     shutil.copytree(tmp_path / "a", stopped)

@@ -69,7 +69,7 @@ class Plan:
         if stage != "positions":
             parts += [self.games, self.epochs, list(self.hidden), self.embed] + (["head"] if self.head else [])
         if stage == "td":
-            parts += [self.td_games, self.td_lambda, self.td_temperature, self.td_epochs]
+            parts += [self.td_games, self.td_lambda, self.td_temperature, self.td_epochs, "all" if self.head else "tower"]
         return hashlib.sha256(json.dumps(parts).encode()).hexdigest()[:10]
 
 
@@ -223,7 +223,10 @@ def td_round(plan: Plan, net: FlagNet, round_: int, base: Arrays, out: TextIO) -
     rng = np.random.default_rng(plan.seed + round_)
     mix = base.take(rng.choice(len(base), size=min(len(base), len(targets)), replace=False)) if len(base) else base
     data = Arrays.concat([targets, mix])
-    report = fit(net, data, plan.seed + round_, epochs=plan.td_epochs, patience=plan.td_epochs, progress=plan.progress)
+    # the tower alone unless --head: the head's fit on game results made one-ply play weaker
+    # (docs/bots.md); the game value's λ-return still reaches the tower through the combinator
+    report = fit(net, data, plan.seed + round_, epochs=plan.td_epochs, patience=plan.td_epochs,
+                 only=None if plan.head else TOWER, progress=plan.progress)
     wins = sum(1 for r in records if r.winner == 0) / max(1, len(records))
     print(f"TD round {round_}: {len(records)} games (seat 0 won {wins:.1%}), {len(targets)} positions; "
           + "; ".join(report.lines()), file=out)
