@@ -441,6 +441,15 @@ def test_frontlines_train_is_seeded_and_resumes_where_it_stopped(tmp_path: Path,
     assert all(np.array_equal(first.p[k], resumed.p[k]) for k in first.p)
     other = train(tmp_path / "c", "--quiet", "--seed", "1")
     assert not np.array_equal(first.p["w2"], other.p["w2"])
+    # TD rounds on a first stage made by a run without them: the final names its own command
+    for path in (tmp_path / "c" / "battleline-basic").glob("final-*.npz"):
+        path.unlink()
+    assert main(["train", "--short", "--games", "10", "--seed", "1", "--state", str(tmp_path / "c"), "--quiet", "--td-rounds", "0"]) == 0
+    (path,) = (tmp_path / "c" / "battleline-basic").glob("final-*.npz")
+    assert "--td-rounds 0" in FlagNet.load(path).meta["command"]
+    path.unlink()
+    command = train(tmp_path / "c", "--quiet", "--seed", "1").meta["command"]
+    assert "--td-rounds 1" in command and "--seed 1" in command
 
 
 def test_numpy_blas_runs_in_one_thread_unless_the_user_chose() -> None:

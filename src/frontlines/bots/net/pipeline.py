@@ -162,9 +162,10 @@ def _meta(plan: Plan, **more: Any) -> dict[str, Any]:
 def plan_command(plan: Plan) -> str:
     """The ``frontlines train`` command line that makes ``plan``'s weights."""
     default = Plan(plan.ruleset, plan.state)
-    parts = ["frontlines train", f"--rules {plan.ruleset}"]
+    # the seed always: Plan's default (1) is not the command's (0)
+    parts = ["frontlines train", f"--rules {plan.ruleset}", f"--seed {plan.seed}"]
     for name, flag in (
-        ("seed", "--seed"), ("games", "--games"), ("keep", "--keep"), ("epochs", "--epochs"),
+        ("games", "--games"), ("keep", "--keep"), ("epochs", "--epochs"),
         ("td_rounds", "--td-rounds"), ("td_games", "--td-games"), ("td_lambda", "--td-lambda"),
         ("td_temperature", "--td-temperature"), ("td_epochs", "--td-epochs"),
     ):
@@ -254,6 +255,8 @@ def run_plan(plan: Plan, out: TextIO = sys.stdout) -> Path:
         net = td_round(plan, net, k, data, out)
     final = plan.state / plan.ruleset / f"final-{plan.key('td')}-{plan.td_rounds}.npz"
     if not final.exists():
-        net.meta.update(seconds_last_run=round(time.monotonic() - started))
+        # this run's command: the stages it found made may come from a run with other options
+        # (a supervised stage made with --td-rounds 0 carries that command)
+        net.meta.update(command=plan_command(plan), seconds_last_run=round(time.monotonic() - started))
         net.save(final)
     return final
