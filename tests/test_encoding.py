@@ -141,6 +141,34 @@ def test_live_observations_equal_fresh_tensors(ruleset: str, options: dict[str, 
         enc.live_observation(2)
 
 
+@pytest.mark.parametrize("information", [False, True], ids=["observation", "information_state"])
+@pytest.mark.parametrize(("ruleset", "options"), VARIANTS, ids=IDS)
+def test_advanced_live_tensors_equal_fresh_tensors(ruleset: str, options: dict[str, str], information: bool) -> None:
+    """``advance``, which rewrites only what the moves since the last update change (what
+    the environments call at every step), equals the fresh tensor along random games played
+    in place: for the player to move only (one to several moves between its updates), and
+    for both players after every move; each tensor's first update is a full one."""
+    enc = encoding(ruleset, options)
+    fresh = enc.information_state_tensor_of if information else enc.observation_tensor_of
+    rng = random.Random(8)
+    for g in range(12):
+        every_move = g % 3 == 2
+        make = enc.live_information_state if information else enc.live_observation
+        live = [make(0), make(1)]
+        state = new_state(ruleset, seed=80 + g, options=options)
+        seen = [-1, -1]
+        while True:
+            me = state.current_player()
+            for p in (0, 1) if me is None or every_move else (me,):
+                moves = len(state.history)
+                tensor = live[p].update(state) if seen[p] < 0 else live[p].advance(state, state.history[seen[p]:])
+                seen[p] = moves
+                assert tensor == fresh(state, p), (p, moves, state.history[-3:])
+            if state.is_terminal():
+                break
+            state.apply(rng.choice(state.legal_actions()))
+
+
 @pytest.mark.parametrize(("ruleset", "options"), VARIANTS, ids=IDS)
 def test_live_information_states_equal_fresh_tensors(ruleset: str, options: dict[str, str]) -> None:
     """The same for the information state: along games played in place (every player at

@@ -111,6 +111,53 @@ def test_an_illegal_action_raises_and_changes_nothing_in_the_raw_env(ruleset: st
     assert state.to_notation() != before
 
 
+VARIANTS = [
+    *[(name, {}) for name in RULESETS],
+    ("medieval", {"battlefields": "face_up", "battlefield_set": "house"}),
+    ("battleline", {"guile_can_target_environment": "true", "mud_removed_excess": "owner_discards"}),
+    ("warmachine", {"match": "best_of_3"}),
+]
+
+
+@pytest.mark.parametrize("observation", ["observation", "information_state"])
+@pytest.mark.parametrize(("ruleset", "options"), VARIANTS, ids=[f"{r}-{len(o)}" for r, o in VARIANTS])
+def test_every_observation_and_mask_is_the_positions(ruleset: str, options: dict[str, str], observation: str) -> None:
+    """Random play through the environment, whole games of every ruleset: at every
+    decision the tensor (kept up to date move by move) is the one built afresh from the
+    position, and the mask is the engine's legal actions; each step goes through the
+    environment's own legality check, which applies a legal id without asking the engine
+    again."""
+    e = env(ruleset=ruleset, observation=observation, **options)
+    table = e.unwrapped.table
+    enc = table.encoding
+    fresh = enc.observation_tensor_of if observation == "observation" else enc.information_state_tensor_of
+    rng = random.Random(3)
+    for seed in range(8):
+        e.reset(seed=seed)
+        while True:
+            obs, _reward, termination, truncation, _info = e.last()
+            if termination or truncation:
+                break
+            state = table.state
+            seat = state.current_player()
+            assert list(obs["action_mask"]) == enc.legal_mask(state)
+            assert obs["observation"].tolist() == list(fresh(state, seat))
+            e.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+        assert table.state.is_terminal() or table.truncated()
+
+
+def test_a_changed_mask_lets_no_illegal_action_through() -> None:
+    """The environment checks an id against the legal ids it keeps, not against the mask
+    array it handed out, which the learner may change."""
+    e = env(ruleset="battleline-basic")
+    e.reset(seed=4)
+    obs, *_ = e.last()
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    obs["action_mask"][illegal] = 1
+    e.step(illegal)  # the wrapped environment: the game ends, -1 for the offender
+    assert e.terminations["player_0"] and sorted(e.rewards.values()) == [-1.0, 0.0]
+
+
 def test_env_is_wrapped_as_the_classic_environments_are() -> None:
     """``env()``: an illegal id ends the game with -1 for its player (and 0 for the other),
     an id outside the space is refused by an assertion, and stepping before ``reset()``

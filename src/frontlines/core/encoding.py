@@ -220,6 +220,14 @@ class LiveObservation:
             return self.encoding.observation_tensor(state)
         return self.encoding.observation_tensor_of(state, self.player)
 
+    def advance(self, state: State, actions: Sequence[Action]) -> array[float]:
+        """:meth:`update` for ``state`` when the last update was given this same state
+        object and ``state`` has made exactly ``actions`` since (none undone): the games
+        rewrite only what those moves can change, instead of comparing every part of the
+        position with what the tensor shows (the environments, which own their game, call
+        this at every step). This base class calls :meth:`update`."""
+        return self.update(state)
+
 
 class LiveInformationState(LiveObservation):
     """:class:`LiveObservation` of the information-state tensor (this base class builds it

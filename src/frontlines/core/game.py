@@ -203,6 +203,13 @@ class State(Interface):
     def apply(self, action: Action) -> None:
         """Play ``action``; raise :class:`IllegalAction` (state unchanged) if illegal."""
 
+    def apply_legal(self, action: Action) -> None:
+        """:meth:`apply` for an action of this very position's :meth:`legal_actions`, which
+        the caller has just read: games may skip finding out again whether it is legal
+        (the environments, which check an id against the mask they made). Anything else
+        must go through :meth:`apply`."""
+        self.apply(action)
+
     @abstractmethod
     def push(self, action: Action) -> None:
         """Like :meth:`apply`, remembering how to :meth:`pop` it."""

@@ -16,7 +16,7 @@ import numpy.typing as npt
 from gymnasium import spaces
 
 from frontlines.core.errors import IllegalAction
-from frontlines.core.game import State, View
+from frontlines.core.game import Action, State, View
 from frontlines.games import encoding, new_state, ruleset
 
 OBSERVATIONS = ("observation", "information_state")
@@ -103,6 +103,10 @@ class Table:
         self._seen_states: list[State | None] = [None, None]
         self._seen_moves = [-1, -1]
         self._ids = enc.action_ids()
+        # the legal actions of the last position a mask was made for (``mask``), and that position
+        self._legal: list[Action] = []
+        self._legal_state: State | None = None
+        self._legal_moves = -1
         self.num_actions = enc.num_actions
         self._rng = random.Random()
         self.deals = 0  # games dealt so far: with the number of moves, names a position
@@ -123,10 +127,18 @@ class Table:
         """The observation of ``seat``: its tensor and its legal actions (none when it is not
         its turn). Both arrays are new (a learner may keep them)."""
         state = self.state
+        history = state.history
+        moves = len(history)
+        seen = self._seen_moves[seat]
         # asked again in the same position (several observers, api_test): no update
-        moves = len(state.history)
-        if self._seen_states[seat] is not state or self._seen_moves[seat] != moves:
-            tensor = self.live[seat].update(state)
+        if self._seen_states[seat] is not state or seen != moves:
+            live = self.live[seat]
+            # the same game some moves on (a table only ever applies moves to its game): the
+            # tensor rewrites what those moves change; another game: what differs
+            if self._seen_states[seat] is state and seen < moves:
+                tensor = live.advance(state, history[seen:])
+            else:
+                tensor = live.update(state)
             if tensor is not self._tensors[seat]:  # the games' live tensors are one array, rewritten
                 self._tensors[seat] = tensor
                 self._views[seat] = np.frombuffer(tensor, np.float32)
@@ -140,9 +152,12 @@ class Table:
         mask = bytearray(self.num_actions)  # wrapped without a copy below
         if state.current_player() == seat:
             ids = self._ids
+            legal = self._legal = state.legal_actions()  # (a new list: kept for play())
+            self._legal_state = state
+            self._legal_moves = len(state.history)
             # a Python loop over a bytearray: faster than numpy's scatter for the tens of
             # legal actions a position has (measured)
-            for code in state.legal_actions():
+            for code in legal:
                 mask[ids[code]] = 1  # type: ignore[call-overload]  # codes are ints here
         return np.frombuffer(mask, np.int8)
 
@@ -151,8 +166,15 @@ class Table:
         (game unchanged) when it is not legal now."""
         state = self.state
         codes = self.encoding.codes
-        # the common case first: a Python or numpy integer in the space
-        code = codes[action_id] if type(action_id) is int and 0 <= action_id < len(codes) else self._code(action_id)
+        # the common case first: a Python int in the space, among the legal actions the
+        # engine listed for the mask of this very position: applied without asking again
+        if type(action_id) is int and 0 <= action_id < len(codes):
+            code = codes[action_id]
+            if self._legal_state is state and self._legal_moves == len(state.history) and code in self._legal:
+                state.apply_legal(code)
+                return
+        else:
+            code = self._code(action_id)
         try:
             state.apply(code)  # checks legality and changes nothing when it raises
         except IllegalAction as exc:

@@ -290,6 +290,15 @@ class BattleLineState(Position, State):
         self.actors.append(self.excess[0] & 1 if self.phase is EXCESS else self.to_move)
         play(self, action, out)
 
+    def apply_legal(self, action: Action) -> None:
+        out = self.legal_cache
+        if out is None:  # (the caller read legal_actions(), which filled it)
+            out = self.legal_cache = generate(self)
+        assert type(action) is int
+        self.hist.append(action)
+        self.actors.append(self.excess[0] & 1 if self.phase is EXCESS else self.to_move)
+        play(self, action, out)
+
     def push(self, action: Action) -> None:
         out = legal(self)
         if type(action) is not int or action not in out:

@@ -19,13 +19,13 @@ tactics), the same in every ruleset: a card a ruleset lacks is always zero.
 from __future__ import annotations
 
 from array import array
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from itertools import compress
 from operator import is_not, ne
 from struct import Struct
 
 from frontlines.core.encoding import Block, Encoding, LiveObservation, player_of
-from frontlines.core.game import State, View
+from frontlines.core.game import Action, State, View
 from frontlines.games.battleline.cards import (
     FOG,
     MORALE,
@@ -36,7 +36,7 @@ from frontlines.games.battleline.cards import (
     TACTICS_MASK,
     TROOP_MASK,
 )
-from frontlines.games.battleline.codes import NUM_SIDES
+from frontlines.games.battleline.codes import FLAGS_OF, NUM_SIDES, TROOP_PLAYS
 from frontlines.games.battleline.rules import RULESET_BY_NAME, VARIANTS, Variant
 from frontlines.games.battleline.state import (
     CLAIM_BASE,
@@ -193,8 +193,15 @@ _NO_SIDES: list[tuple[int, ...]] = [()] * NUM_SIDES
 _SIDE_INDICES = range(NUM_SIDES)
 _FLAG_INDICES = range(NUM_FLAGS)
 _ZERO_ROW = array("f", bytes(4 * FLAG_FEATURES))
+_TURN_ACTIONS = frozenset((PASS, DRAW_TROOP, DRAW_TACTICS, END))
 _RARE = Struct("8f")  # global entries 12-19 in one call: faster than item by item
 _COMMON = Struct("6f")  # global entries 6-11, rewritten at every update
+
+
+def _table(state: State | View) -> Table:
+    if not isinstance(state, Table):
+        raise TypeError(f"a Battle Line encoding needs a Battle Line state or view, not {type(state).__name__}")
+    return state
 
 
 class LiveBattleLine(LiveObservation):
@@ -217,8 +224,9 @@ class LiveBattleLine(LiveObservation):
         self.memory = _NO_MEMORY  # what the memory blocks show now
         # what ``t`` shows now; the initial values are those an all-zero tensor shows
         self.hand = 0
-        self.sides = _NO_SIDES
-        self.claimed = self.fog = self.mud = [-1] * NUM_FLAGS
+        # lists of its own (advance changes them in place)
+        self.sides = _NO_SIDES[:]
+        self.claimed, self.fog, self.mud = [-1] * NUM_FLAGS, [-1] * NUM_FLAGS, [-1] * NUM_FLAGS
         self.completed = [-1] * NUM_SIDES
         self.discards: list[tuple[int, ...]] = [(), ()]
         self.guile: list[tuple[int, ...]] = [(), ()]
@@ -229,34 +237,14 @@ class LiveBattleLine(LiveObservation):
         self.rare: tuple[int, ...] = (0, 0, 0, 0, 0, 0, 0, False)  # inputs of global entries 12-19 and 22
 
     def update(self, state: State | View) -> array[float]:
-        if not isinstance(state, Table):
-            raise TypeError(f"a Battle Line encoding needs a Battle Line state or view, not {type(state).__name__}")
-        v = state
-        t = self.t
-        me = self.player
-        hand = v.hands[me]
-        changed = hand ^ self.hand
-        if changed:
-            self.hand = hand
-            while changed:
-                low = changed & -changed
-                t[(low.bit_length() - 1) * PLACES + MY_HAND] = 1.0 if hand & low else 0.0
-                changed ^= low
+        v = _table(state)
+        self._hand(v)
         sides = v.sides
         if sides != self.sides:
             old_sides = self.sides
-            # the sides that changed, found at C speed: usually one or two of the 18; of
-            # their flag's row, only the side's number of cards depends on the side alone
+            # the sides that changed, found at C speed: usually one or two of the 18
             for k in compress(_SIDE_INDICES, map(is_not, sides, old_sides)):
-                f = k >> 1
-                mine = k & 1 == me
-                place = (MY_SIDE if mine else THEIR_SIDE) + f
-                for c in old_sides[k]:
-                    t[c * PLACES + place] = 0.0
-                side = sides[k]
-                for c in side:
-                    t[c * PLACES + place] = 1.0
-                t[_CARDS_END + f * FLAG_FEATURES + (8 if mine else 9)] = len(side) / 5
+                self._side(k, old_sides[k], sides[k])
             self.sides = sides[:]
         dirty = 0  # flags whose row of features is rewritten below
         claimed, completed, fog, mud = v.claimed, v.completed, v.fog, v.mud
@@ -269,7 +257,87 @@ class LiveBattleLine(LiveObservation):
             self._flag_rows(v, dirty)
         if v.discards != self.discards or v.guile != self.guile:
             self._piles(v)
-        # the global entries (inlined: this runs at every update)
+        return self._globals(v, True)
+
+    def advance(self, state: State, actions: Sequence[Action]) -> array[float]:
+        # a troop played or a claim changes its flag only; a pass, a draw or the end of a
+        # turn no flag, but the turn's counts; every other action (tactics, Scout, guile,
+        # discards) is rare enough to compare every part of the table
+        codes: Sequence[int] = actions  # type: ignore[assignment]  # Battle Line's actions are ints
+        flags = 0
+        turn = False
+        for a in codes:
+            if a < TROOP_PLAYS:
+                flags |= 1 << a % NUM_FLAGS
+            elif CLAIM_BASE <= a < PASS:
+                flags |= 1 << (a - CLAIM_BASE)
+            elif a in _TURN_ACTIONS:
+                turn = True
+            else:
+                return self.update(state)
+        if not isinstance(state, Table):
+            return self.update(state)  # (refused there)
+        self._hand(state)
+        if flags:
+            self._flags_moved(state, flags)
+        return self._globals(state, turn)
+
+    def _hand(self, v: Table) -> None:
+        """My hand's places."""
+        hand = v.hands[self.player]
+        changed = hand ^ self.hand
+        if changed:
+            t = self.t
+            self.hand = hand
+            while changed:
+                low = changed & -changed
+                t[(low.bit_length() - 1) * PLACES + MY_HAND] = 1.0 if hand & low else 0.0
+                changed ^= low
+
+    def _side(self, k: int, old: tuple[int, ...], side: tuple[int, ...]) -> None:
+        """Side ``k`` held ``old`` and holds ``side`` now: its cards' places and its number
+        of cards (of its flag's row, the only entry that depends on the side alone)."""
+        t = self.t
+        f = k >> 1
+        mine = k & 1 == self.player
+        place = (MY_SIDE if mine else THEIR_SIDE) + f
+        for c in old:
+            t[c * PLACES + place] = 0.0
+        for c in side:
+            t[c * PLACES + place] = 1.0
+        t[_CARDS_END + f * FLAG_FEATURES + (8 if mine else 9)] = len(side) / 5
+
+    def _flags_moved(self, v: Table, flags: int) -> None:
+        """The flags of the bit set ``flags`` may have a new card on a side, a completed side
+        or a claim (and nothing else: no Fog, Mud, battlefield or discard changed)."""
+        t = self.t
+        me = self.player
+        sides, claimed, completed = v.sides, v.claimed, v.completed
+        old_sides, old_claimed, old_completed = self.sides, self.claimed, self.completed
+        dirty = 0
+        for f in FLAGS_OF[flags]:
+            for k in (2 * f, 2 * f + 1):
+                side = sides[k]
+                if side is not old_sides[k]:
+                    self._side(k, old_sides[k], side)
+                    old_sides[k] = side
+                if completed[k] != old_completed[k]:
+                    old_completed[k] = completed[k]
+                    dirty |= 1 << f
+            if claimed[f] != old_claimed[f]:
+                old_claimed[f] = claimed[f]
+                dirty |= 1 << f
+                t[_FLAGS_END + 20] = claimed.count(me) / 9
+                t[_FLAGS_END + 21] = claimed.count(1 - me) / 9
+        if dirty:
+            self._flag_rows(v, dirty)
+
+    def _globals(self, v: Table, turn: bool) -> array[float]:
+        """The global entries and the information state's memory; ``turn``: whether the
+        inputs of the entries that only passes, draws, ends of turns and tactics change
+        may have changed."""
+        t = self.t
+        me = self.player
         g = _FLAGS_END
         phase = v.phase
         if phase != self.phase:
@@ -278,6 +346,7 @@ class LiveBattleLine(LiveObservation):
             t[g + phase] = 1.0
             self.phase = phase
         you = 1 - me
+        hand = v.hands[me]
         their_hand, unknown = v.hands[you], v.hand_unknown[you]  # unknown: all zero in a full position
         _COMMON.pack_into(
             t, (g + 6) * 4,
@@ -285,10 +354,11 @@ class LiveBattleLine(LiveObservation):
             ((their_hand & TROOP_MASK).bit_count() + unknown.troops) / 9,
             ((their_hand & TACTICS_MASK).bit_count() + unknown.tactics) / 9,
         )
-        played = v.tactics_played
-        rare = (played[me], played[you], v.leaders, v.scout_left, v.ret_left, v.passes, v.noops, v.turn_passed)
-        if rare != self.rare:
-            self._rare(rare)
+        if turn:
+            played = v.tactics_played
+            rare = (played[me], played[you], v.leaders, v.scout_left, v.ret_left, v.passes, v.noops, v.turn_passed)
+            if rare != self.rare:
+                self._rare(rare)
         if self.information:
             memory = _memory(v, me)
             if memory != self.memory:

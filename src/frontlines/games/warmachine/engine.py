@@ -191,6 +191,13 @@ class WarMachineState(State):
         b.apply(action)
         self._history.append(action)
 
+    def apply_legal(self, action: Action) -> None:
+        b = self._b
+        assert type(action) is int
+        self._actors.append(b.to_move)
+        b.apply(action)
+        self._history.append(action)
+
     def next_draws(self) -> list[int]:
         """The cards the next draw may bring, all equally likely (:meth:`Board.next_draws`)."""
         return self._b.next_draws()

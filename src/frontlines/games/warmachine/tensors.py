@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from struct import Struct
 
 from frontlines.core.encoding import Block, Encoding, LiveObservation, player_of
-from frontlines.core.game import State, View
+from frontlines.core.game import Action, State, View
 from frontlines.games.warmachine.cards import ALL_CARDS, NUM_COUNTRIES, UNKNOWN, WM
 from frontlines.games.warmachine.engine import WarMachineState, WarMachineView
 from frontlines.games.warmachine.options import RULESET, Opts
@@ -249,32 +249,37 @@ def _position_marks(t: array[float], row: int, me: int, status: int, colour: lis
 
 
 def _write_globals(b: Board, me: int, t: array[float]) -> None:
-    """The global entries, all of them in one write."""
+    """The global entries, all of them: those that moves change, then those fixed for a game."""
+    _write_moving_globals(b, me, t)
     you = 1 - me
-    phase = b.phase
     wins = [0, 0]
     for _s0, _s1, w in b.results:
         if w >= 0:
             wins[w] += 1
-    _GLOBALS.pack_into(
+    _GAME_GLOBALS.pack_into(
+        t, (_POS_END + 9) * 4,
+        b.shuffler == me, b.first == me, b.first >= 0, b.game_no / 3, wins[me] / 3, wins[you] / 3,
+    )
+
+
+def _write_moving_globals(b: Board, me: int, t: array[float]) -> None:
+    """The global entries 0-8, which a move changes: the phase, whose turn, the draws left,
+    the support left and the hands' sizes (9-14 stay as they are while a game is played)."""
+    phase = b.phase
+    _MOVING_GLOBALS.pack_into(
         t, _POS_END * 4,
         phase == 0, phase == 1, phase == 2, phase == 3,  # CHOOSE, PLAY, DRAW, OVER
         phase != OVER and b.to_move == me,
         b.draws_left / 2 if phase == DRAW else 0.0,
         b.support / 24,
         len(b.hands[me]) / 30,
-        len(b.hands[you]) / 30,
-        b.shuffler == me,
-        b.first == me,
-        b.first >= 0,
-        b.game_no / 3,
-        wins[me] / 3,
-        wins[you] / 3,
+        len(b.hands[1 - me]) / 30,
     )
 
 
 _NO_CARDS: list[int] = []
-_GLOBALS = Struct(f"{GLOBALS}f")
+_MOVING_GLOBALS = Struct("9f")
+_GAME_GLOBALS = Struct(f"{GLOBALS - 9}f")
 _ZERO_ROW = array("f", bytes(4 * (POSITION_FEATURES - 7)))  # a row's entries 7 on (0-6: the front's)
 _ZERO_DEALT = array("f", bytes(4 * NUM_WM_CARDS * 2))
 
@@ -286,7 +291,7 @@ class LiveWarMachine(LiveObservation):
     entries are rewritten each time. Every list it reads is compared with a copy of what
     it wrote, so any position may follow any other."""
 
-    __slots__ = ("colour", "dealt", "front", "hand", "information", "piles", "rare", "sides", "status", "t")
+    __slots__ = ("colour", "dealt", "front", "game_no", "hand", "information", "piles", "rare", "sides", "status", "t")
 
     def __init__(self, encoding: Encoding, player: int, information: bool = False) -> None:
         super().__init__(encoding, player)
@@ -300,6 +305,7 @@ class LiveWarMachine(LiveObservation):
         self.colour: list[list[int]] = []
         self.piles: list[int] = []  # the size of each support pile
         self.dealt: tuple[list[int], list[int]] = ([], [])
+        self.game_no = -1  # the game of a match the tensor shows
 
     def update(self, state: State | View) -> array[float]:
         if isinstance(state, WarMachineState):
@@ -311,8 +317,6 @@ class LiveWarMachine(LiveObservation):
         else:
             raise TypeError(f"a War Machine encoding needs a War Machine state or view, not {type(state).__name__}")
         t = self.t
-        me = self.player
-        you = 1 - me
         front = (*b.front_country, *b.front_type)
         if front != self.front:  # a new war front: its template, and nothing of the last game
             self.front = front
@@ -324,16 +328,98 @@ class LiveWarMachine(LiveObservation):
             self.colour = [[-2, -2] for _ in range(POSITIONS)]
             self.piles = [-1] * POSITIONS
             self.dealt = ([], [])
-        hand = b.hands[me]
+        self.game_no = b.game_no
+        # the positions: cards, strengths, battles, colours, support piles
+        sides, status, colour = b.sides, b.status, b.colour
+        piles = list(map(len, b.piles))
+        if sides != self.sides or status != self.status or colour != self.colour:
+            old_sides, old_status, old_colour = self.sides, self.status, self.colour
+            for p in range(POSITIONS):
+                if sides[p] != old_sides[p] or status[p] != old_status[p] or colour[p] != old_colour[p]:
+                    self._position(b, p, piles)
+            self.status = status[:]
+            self.colour = [c[:] for c in colour]
+        return self._rest(b, piles, view)
+
+    def advance(self, state: State, actions: Sequence[Action]) -> array[float]:
+        # a deployment changes its position, a draw its support pile, a burn the burned
+        # cards; and each of them the hands and the global entries that moves change. A
+        # battle fought (a status changed), a game's end or start: every part compared
+        codes: Sequence[int] = actions  # type: ignore[assignment]  # War Machine's actions are ints
+        touched = piles = 0
+        burned = False
+        for a in codes:
+            if a < BURN:  # a deployment: card * 12 + orientation * 6 + position
+                touched |= 1 << a % POSITIONS
+            elif a < DRAW_A:
+                burned = True
+            elif a < TAKE1:
+                piles |= 1 << (a - DRAW_A)
+            elif a != SKIP:  # a take: a game's start
+                return self.update(state)
+        if not isinstance(state, WarMachineState):
+            return self.update(state)
+        b = state.board
+        if b.status != self.status or b.game_no != self.game_no or b.phase == OVER:
+            return self.update(state)
+        t = self.t
+        me = self.player
+        pile_sizes = list(map(len, b.piles)) if touched else self.piles
+        colour = b.colour
+        while touched:
+            low = touched & -touched
+            touched ^= low
+            p = low.bit_length() - 1
+            self._position(b, p, pile_sizes)
+            self.colour[p] = colour[p][:]
+        while piles:
+            low = piles & -piles
+            piles ^= low
+            p = low.bit_length() - 1
+            size = self.piles[p] = len(b.piles[p])
+            t[_CARDS_END + p * POSITION_FEATURES + 28] = size / 4
+        self._hand(b)
+        if burned:
+            self._shown(b)
+        _write_moving_globals(b, me, t)
+        return t
+
+    def _position(self, b: Board, p: int, piles: list[int]) -> None:
+        """Rewrite position ``p`` from ``b``: the forces on each side and the position's row
+        (the copies of its sides and pile too; the caller keeps its status and colour)."""
+        t = self.t
+        me = self.player
+        you = 1 - me
+        side, old = b.sides[p], self.sides[p]
+        if side[me] != old[me]:
+            _move_forces(t, old[me], side[me], MY_SIDE + p)
+        if side[you] != old[you]:
+            _move_forces(t, old[you], side[you], THEIR_SIDE + p)
+        self.sides[p] = [side[0][:], side[1][:]]
+        row = _CARDS_END + p * POSITION_FEATURES
+        t[row + 7:row + POSITION_FEATURES] = _ZERO_ROW
+        strength = b.strength[p]
+        if side[me]:
+            t[row + 12] = strength[me] / 16
+        if side[you]:
+            t[row + 13] = strength[you] / 16
+        _position_marks(t, row, me, b.status[p], b.colour[p], piles[p])
+        self.piles[p] = piles[p]
+
+    def _hand(self, b: Board) -> None:
+        hand = b.hands[self.player]
         if hand != self.hand:
-            _move(t, self.hand, hand, 0)
+            _move(self.t, self.hand, hand, 0)
             self.hand = hand[:]
-        # the places that change now and then: their hand when shown, the burned cards, the
-        # leftover cards the chooser saw (what _observe shows)
+
+    def _shown(self, b: Board) -> None:
+        """The places that change now and then: their hand when shown, the burned cards,
+        the leftover cards the chooser saw (what _observe shows)."""
+        me = self.player
+        you = 1 - me
         rare = self.rare
-        phase = b.phase
         leftover = b.leftover
-        theirs = b.hands[you] if phase == OVER else _NO_CARDS  # hands are shown for the scoring
+        theirs = b.hands[you] if b.phase == OVER else _NO_CARDS  # hands are shown for the scoring
         burned_theirs = b.burned_by[you] if b.opts.burn_face_up else _NO_CARDS
         seen = leftover if leftover and not b.opts.blind and me != b.shuffler else _NO_CARDS
         if (theirs != rare[0] or b.burned_battle != rare[1] or b.burned_by[me] != rare[2] or burned_theirs != rare[3]
@@ -341,33 +427,17 @@ class LiveWarMachine(LiveObservation):
             shown = (theirs, b.burned_battle, b.burned_by[me], burned_theirs, seen)
             for k, place in enumerate(_RARE_PLACES):
                 if shown[k] != rare[k]:
-                    _move(t, rare[k], shown[k], place)
+                    _move(self.t, rare[k], shown[k], place)
             self.rare = [x[:] for x in shown]
-        # the positions: cards, strengths, battles, colours, support piles
-        sides, status, colour = b.sides, b.status, b.colour
-        piles = list(map(len, b.piles))
-        if sides != self.sides or status != self.status or colour != self.colour:
-            old_sides, old_status, old_colour = self.sides, self.status, self.colour
-            strengths = b.strength
-            for p in range(POSITIONS):
-                side, old = sides[p], old_sides[p]
-                if side == old and status[p] == old_status[p] and colour[p] == old_colour[p]:
-                    continue
-                if side[me] != old[me]:
-                    _move_forces(t, old[me], side[me], MY_SIDE + p)
-                if side[you] != old[you]:
-                    _move_forces(t, old[you], side[you], THEIR_SIDE + p)
-                old_sides[p] = [side[0][:], side[1][:]]
-                row = _CARDS_END + p * POSITION_FEATURES
-                t[row + 7:row + POSITION_FEATURES] = _ZERO_ROW
-                if side[me]:
-                    t[row + 12] = strengths[p][me] / 16
-                if side[you]:
-                    t[row + 13] = strengths[p][you] / 16
-                _position_marks(t, row, me, status[p], colour[p], piles[p])
-                self.piles[p] = piles[p]
-            self.status = status[:]
-            self.colour = [c[:] for c in colour]
+
+    def _rest(self, b: Board, piles: list[int], view: bool) -> array[float]:
+        """Everything but the positions' forces and rows: my hand, the places that change
+        now and then, the support piles, the global entries and the starting hands."""
+        t = self.t
+        me = self.player
+        you = 1 - me
+        self._hand(b)
+        self._shown(b)
         if piles != self.piles:
             for p in range(POSITIONS):
                 if piles[p] != self.piles[p]:
