@@ -3,6 +3,7 @@ the environment, with the package's flag network (``frontlines.bots.net``) and n
 
     python examples/beat_heuristic.py --state DIR              # train (resumable), measure, plot
     python examples/beat_heuristic.py --state DIR --hours 1.5  # stop training after 1.5 hours
+    python examples/beat_heuristic.py --state DIR --draw-only --plot FILE  # redraw the curve, nothing else
     python examples/beat_heuristic.py --short                  # CI: a few minutes, asserts that it learns
 
 Everything goes through Gymnasium (``frontlines/BattleLine-v0``): the training games against
@@ -240,6 +241,8 @@ def main() -> None:
     parser.add_argument("--final", type=int, default=1000, help="deals of the final measurement (both seats each)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--plot", type=Path, help="where to draw the curve (default: STATE/curve.png)")
+    parser.add_argument("--draw-only", action="store_true",
+                        help="only draw the state's curve (to --plot) and its final score: no training, no measuring")
     parser.add_argument("--short", action="store_true", help="CI: 2 x 100 games, measured against easy, asserts")
     args = parser.parse_args()
     if args.short:
@@ -251,6 +254,13 @@ def main() -> None:
     net = FlagNet.fresh(args.seed, meta={"rulesets": [RULESET], "made": "examples/beat_heuristic.py"})
     rng = random.Random(args.seed)
     progress: dict[str, Any] = {"iteration": 0, "games": 0, "seconds": 0.0, "curve": []}
+    if args.draw_only:  # a redraw must not train on to --iterations (its default would)
+        if not progress_file.exists():
+            parser.error(f"--draw-only: no run in {state_dir}")
+        progress = json.loads(progress_file.read_text())
+        plot(args.plot or state_dir / "curve.png", progress["curve"])
+        print(f"drew {len(progress['curve'])} points of {state_dir} ({progress['games']} training games)")
+        return
     if progress_file.exists():
         progress = json.loads(progress_file.read_text())
         net = FlagNet.load(weights)

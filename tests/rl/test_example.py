@@ -42,3 +42,11 @@ def test_the_recipe_learns(tmp_path: Path) -> None:
     assert run.stdout.strip().splitlines()[-1].startswith("against easy:")
     assert (tmp_path / "curve.png").read_bytes().startswith(b"\x89PNG")
     assert (tmp_path / "net.npz").exists() and len(list((tmp_path / "shards").glob("*.npz"))) == 2
+    # redrawing the curve only draws: it neither trains on to the default ten iterations nor measures
+    progress = (tmp_path / "progress.json").read_text()
+    redraw = subprocess.run([sys.executable, str(RECIPE), "--state", str(tmp_path), "--draw-only",
+                             "--plot", str(tmp_path / "again.png")], capture_output=True, text=True, timeout=300)
+    assert redraw.returncode == 0, redraw.stdout + redraw.stderr
+    assert (tmp_path / "again.png").read_bytes().startswith(b"\x89PNG")
+    assert (tmp_path / "progress.json").read_text() == progress
+    assert len(list((tmp_path / "shards").glob("*.npz"))) == 2
