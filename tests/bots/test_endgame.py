@@ -10,7 +10,7 @@ import pytest
 from frontlines.bots import make_bot
 from frontlines.bots.endgame import Solver, exact, solve, solve_view
 from frontlines.bots.heuristic import outcome_value, policy_for
-from frontlines.games import new_state
+from frontlines.games import new_state, parse_state
 from frontlines.games.battleline.state import BattleLineState
 
 
@@ -110,3 +110,39 @@ def test_the_sampling_search_plays_a_winning_move_once_the_decks_are_empty(seed:
     bot.new_game("battleline-basic", root, seed)
     assert outcomes[bot.choose(state.view(root))] == 1.0
     assert bot.info()["endgame"] is True and bot.info()["win_probability"] == 1.0
+
+
+# Schotten Totten (claims after the card play), both decks empty, from an arena game of
+# pimc against the heuristic (2026-12-05) where the search crashed with a RecursionError:
+# neither player can play a card any more, so both only pass, and player 0 may then claim
+# flag 3 (a breakthrough). A line where player 0 declines that claim each time resets the
+# stall count, and the two passes go round in a circle forever.
+SCHOTTEN_STUCK = (
+    "battleline ruleset=schotten-totten to=1 phase=draw n=148 st=0.0.1.1.0 f1=0/Y5.B5.P5:90/B4.R4.Y4:17/ "
+    "f2=0/O6.Y6.G6:72/O5.O3.O9:57/ f3=-/P3.P1.P2:47/P7.P8.B9:103/ f4=1/G1.Y1/G4.G5.G3:61/ "
+    "f5=0/O8.O4.O1:81/Y7.G8/ f6=1/R8.R3/G2.R2.O2:93/ f7=0/P4.P6.P9:100/R5.R6.R1:98/ "
+    "f8=-/G7.O7.R7:77/B2.B3.Y2:107/ f9=1/B6.B8.Y8:105/R9.G9.Y9:21/ h0=Y3.B1 h1=B7 td="
+)
+# The position of that game where the search was asked to move (player 1, six cards each;
+# the exact search runs out of its 200,000 nodes there and the sampling search decides).
+SCHOTTEN_CRASH = (
+    "battleline ruleset=schotten-totten to=1 phase=play n=87 f1=-/Y5.B5/B4.R4.Y4:17/ "
+    "f2=0/O6.Y6.G6:72/O5.O3.O9:57/ f3=-/P3.P1.P2:47/P7.P8/ f4=1/G1.Y1/G4.G5.G3:61/ "
+    "f5=0/O8.O4.O1:81/Y7.G8/ f6=-/R8.R3/G2/ f7=-/P4/R5.R6/ f8=-/G7.O7.R7:77/B2.B3/ "
+    "f9=-/B6.B8/R9.G9.Y9:21/ h0=Y3.Y8.B1.P5.P6.P9 h1=R1.R2.O2.Y2.B7.B9 td="
+)
+
+
+def test_a_line_that_goes_round_in_a_circle_ends_the_search() -> None:
+    state = cast(BattleLineState, parse_state(SCHOTTEN_STUCK))
+    solved = solve(state.clone(), 100_000)
+    assert solved is not None
+    assert solved.value == 0.0 == _minimax(state.clone(), 1)  # player 0 claims flag 3 and wins
+    assert Solver(0, 100_000, None).value(state.clone(), -1.0, 2.0) == 1.0
+
+
+def test_the_sampling_search_moves_where_the_endgame_could_go_round_forever() -> None:
+    state = cast(BattleLineState, parse_state(SCHOTTEN_CRASH))
+    bot = make_bot("pimc", seed=0)
+    bot.new_game("schotten-totten", 1, 0)
+    assert bot.choose(state.view(1)) in state.legal_actions()  # (it raised RecursionError)

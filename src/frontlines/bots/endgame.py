@@ -7,6 +7,14 @@ draw (0.5) and loss (0) with a transposition table, claims taken at once (a prov
 never hurts), moves tried in the order of the cheap rollout policy. It is bounded by a node
 budget (work, so the same position always gets the same answer) and a time cap (a safety
 net); when either runs out it gives up and the caller searches as usual.
+
+The rules let a game go round in a circle: in Schotten Totten (claims after the card play)
+two players who can only pass, one of whom declines a claim each time, reset the stall
+count forever; with tactics a player who keeps a playable tactics card in hand and passes
+does the same. A line that comes back to a position already on it is such an endless game,
+which the referee stops unfinished (a draw in the arena's count): it is valued 0.5, and the
+positions whose value leaned on it are not kept in the table (their value depends on the
+path that reached them).
 """
 
 from __future__ import annotations
@@ -71,6 +79,8 @@ class Solver:
         self.nodes = 0
         self.table: dict[tuple[Any, ...], tuple[float, float]] = {} if table is None else table
         self._rng = random.Random(0)
+        self._path: set[tuple[Any, ...]] = set()  # the positions of the line being searched
+        self._cycles = 0  # lines cut short so far because they came back to a position on them
 
     def _order(self, s: BattleLineState, moves: list[int]) -> list[int]:
         if s.phase is not PLAY or len(moves) <= 2:
@@ -88,6 +98,9 @@ class Solver:
         if self.nodes > self.limit or (self.deadline is not None and self.nodes % 512 == 0 and time.perf_counter() > self.deadline):
             raise _OutOfBudget
         key = _key(s)
+        if key in self._path:
+            self._cycles += 1
+            return 0.5  # round in a circle: an endless game
         found = self.table.get(key)
         if found is not None:
             lo, hi = found
@@ -99,7 +112,14 @@ class Solver:
         moves = legal(s)
         if moves and CLAIM_BASE <= moves[0] < CLAIM_BASE + NUM_FLAGS and s.phase is PLAY:
             moves = moves[:1]  # a provable claim: take it
-        best = self._search(s, moves, alpha, beta)
+        cycles = self._cycles
+        self._path.add(key)
+        try:
+            best = self._search(s, moves, alpha, beta)
+        finally:
+            self._path.discard(key)
+        if self._cycles != cycles:
+            return best  # leaned on a circle of this line: true of this path only
         lo, hi = found if found is not None else (0.0, 1.0)
         if best <= alpha:
             hi = min(hi, best)
@@ -137,6 +157,7 @@ class Solver:
             return Solved(self.value(s, -1.0, 2.0), moves[0], self.nodes)
         best_action: int = moves[0]
         best = -1.0
+        self._path.add(_key(s))
         for a in self._order(s, moves):
             child = BattleLineState(*values(s))
             play(child, a, moves)
