@@ -11,7 +11,7 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
-from typing import cast
+from typing import Any, cast
 
 import pytest
 
@@ -462,3 +462,54 @@ def test_numpy_blas_runs_in_one_thread_unless_the_user_chose() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False,
                          env={**env, "OPENBLAS_NUM_THREADS": "3"})
     assert out.stdout.strip() == "3", out.stderr
+
+
+def test_a_td_round_is_judged_on_rows_no_earlier_fit_was_trained_on(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A TD round keeps the epoch (or its start) that predicts the held-out rows best, so they
+    must be new to the starting weights: a tenth of the round's own self-play games and the
+    first-stage rows of the games the first stage held out. (Before, a tenth of all the round's
+    games was drawn anew: most first-stage rows among them came from games the start was
+    fitted on.) Its learning rate is ``--td-lr``. ``--td-v1-rounds N`` makes the first N rounds
+    as before (drawn games, 1e-3), to remake weights made so; the final's command names it and
+    makes the same weights again."""
+    import shlex
+
+    from frontlines.bots.net import pipeline
+    from frontlines.cli import main
+
+    seen: list[tuple[Any, Any, float]] = []
+    real_fit = pipeline.fit
+
+    def spy(net: FlagNet, data: Any, seed: int, **kw: Any) -> Any:
+        held = kw.get("held_out")
+        if held is None:
+            held = split(data, seed, kw.get("holdout", 0.1))[1]
+        seen.append((data.game.copy(), np.asarray(held, dtype=bool), kw.get("lr", 1e-3)))
+        return real_fit(net, data, seed, **kw)
+
+    monkeypatch.setattr(pipeline, "fit", spy)
+
+    def train(state: Path, *more: str) -> FlagNet:
+        seen.clear()
+        assert main(["train", "--short", "--games", "20", "--state", str(state), "--quiet", *more]) == 0
+        (final,) = (state / "battleline-basic").glob("final-*.npz")
+        return FlagNet.load(final)
+
+    fair = train(tmp_path / "a")
+    (first_games, first_held, _), (td_games, td_held, lr) = seen
+    assert lr == 1e-4
+    trained = set(first_games[~first_held].tolist())
+    first_held_games = set(first_games[first_held].tolist())
+    judged = set(td_games[td_held].tolist())
+    assert judged and not judged & trained
+    assert judged - set(first_games.tolist())  # some of the round's new games
+    assert judged & first_held_games  # and the mixed-in rows of the games the first stage held out
+    v1 = train(tmp_path / "b", "--td-v1-rounds", "1")
+    _, (td_games, td_held, lr) = seen
+    assert lr == 1e-3
+    assert set(td_games[td_held].tolist()) & trained  # as before: the start judged on games it was fitted on
+    command = v1.meta["command"]
+    assert "--td-v1-rounds 1" in command and "--td-v1-rounds" not in fair.meta["command"]
+    assert not all(np.array_equal(fair.p[k], v1.p[k]) for k in TOWER)
+    again = train(tmp_path / "c", *shlex.split(command)[2:])
+    assert all(np.array_equal(v1.p[k], again.p[k]) for k in v1.p)

@@ -40,6 +40,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--td-lambda", type=float, default=0.7)
     parser.add_argument("--td-temperature", type=float, default=0.3, help="softness of the self-play moves (default 0.3)")
     parser.add_argument("--td-epochs", type=int, default=2)
+    parser.add_argument("--td-lr", type=float, default=1e-4, help="the TD rounds' learning rate (default 0.0001)")
+    parser.add_argument("--td-v1-rounds", type=int, default=0,
+                        help="make the first N TD rounds as version 1 of the pipeline did (learning rate 0.001, judged on "
+                        "a tenth of all their games drawn anew), to remake weights made so (default 0)")
     parser.add_argument("--hidden", default="64,32", help="the flag tower's two hidden layers (default 64,32)")
     parser.add_argument("--head", action="store_true",
                         help="also fit the correction head on the game results (off: it made one-ply play weaker)")
@@ -68,7 +72,8 @@ def run(args: argparse.Namespace) -> int:
     plan = Plan(
         args.rules, args.state or _default_state(), seed=args.seed, games=args.games, keep=args.keep,
         epochs=args.epochs, td_rounds=args.td_rounds, td_games=args.td_games, td_lambda=args.td_lambda,
-        td_temperature=args.td_temperature, td_epochs=args.td_epochs, hidden=(hidden[0], hidden[1]),
+        td_temperature=args.td_temperature, td_epochs=args.td_epochs, td_lr=args.td_lr,
+        td_v1_rounds=max(0, args.td_v1_rounds), hidden=(hidden[0], hidden[1]),
         jobs=max(1, args.jobs), progress=not args.quiet, head=args.head,
     )
     if args.short:

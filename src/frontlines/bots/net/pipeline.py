@@ -12,7 +12,9 @@ as one that was not stopped:
 3. **td**: rounds of TD(λ) self-play: the current network plays itself one ply deep
    (``netply`` with a temperature), the λ-returns of its own values along each player's
    positions are the targets, the network is fitted on them (with the first stage's
-   positions beside them, so that it does not drift from them).
+   positions beside them, so that it does not drift from them). A fit is judged on rows
+   that no fit before it was trained on: a tenth of the round's new games and the first
+   stage's positions from the games the first stage held out (``td_held_out``).
 
 Every random choice comes from ``seed``; games and shards are numbered, and game *g* of
 a stage is dealt with a seed made from (``seed``, the stage, *g*).
@@ -32,10 +34,11 @@ from pathlib import Path
 from typing import Any, TextIO
 
 import numpy as np
+import numpy.typing as npt
 
 from frontlines.bots.net.data import GameRecord, heuristic_game, play_game, read_records, write_records
 from frontlines.bots.net.model import HEAD, LAYOUT_HASH, TOWER, FlagNet
-from frontlines.bots.net.train import Arrays, Progress, arrays, fit, td_targets
+from frontlines.bots.net.train import Arrays, Progress, arrays, fit, split, td_targets
 
 DEFAULT_STATE = Path(os.environ.get("FRONTLINES_TRAIN_STATE", "")) if os.environ.get("FRONTLINES_TRAIN_STATE") else None
 
@@ -60,16 +63,24 @@ class Plan:
     td_lambda: float = 0.7
     td_temperature: float = 0.3
     td_epochs: int = 2
+    td_lr: float = 1e-4  # Adam's step: at 1e-3 a third round's every epoch did worse than its start
+    # the first rounds as version 1 of the pipeline made them (kept to remake weights made so):
+    # learning rate 1e-3 and judged on a tenth of all their data's games drawn anew, most of
+    # the first-stage rows among them from games the starting weights were fitted on
+    td_v1_rounds: int = 0
     jobs: int = 1
     progress: bool = True
 
-    def key(self, stage: str = "positions") -> str:
-        """What a stage's products depend on (a changed option makes new ones, beside the old)."""
+    def key(self, stage: str = "positions", round_: int = 0) -> str:
+        """What a stage's products depend on (a changed option makes new ones, beside the old);
+        for ``td``, those of round ``round_`` (it depends on the rounds before it)."""
         parts: list[Any] = [self.ruleset, self.seed, self.keep, self.hand_share, LAYOUT_HASH]
         if stage != "positions":
             parts += [self.games, self.epochs, list(self.hidden), self.embed] + (["head"] if self.head else [])
         if stage == "td":
             parts += [self.td_games, self.td_lambda, self.td_temperature, self.td_epochs, "all" if self.head else "tower"]
+            if round_ > self.td_v1_rounds:
+                parts += ["v2", self.td_v1_rounds, self.td_lr]
         return hashlib.sha256(json.dumps(parts).encode()).hexdigest()[:10]
 
 
@@ -167,7 +178,8 @@ def plan_command(plan: Plan) -> str:
     for name, flag in (
         ("games", "--games"), ("keep", "--keep"), ("epochs", "--epochs"),
         ("td_rounds", "--td-rounds"), ("td_games", "--td-games"), ("td_lambda", "--td-lambda"),
-        ("td_temperature", "--td-temperature"), ("td_epochs", "--td-epochs"),
+        ("td_temperature", "--td-temperature"), ("td_epochs", "--td-epochs"), ("td_lr", "--td-lr"),
+        ("td_v1_rounds", "--td-v1-rounds"),
     ):
         value = getattr(plan, name)
         if value != getattr(default, name):
@@ -186,23 +198,43 @@ def supervised(plan: Plan, data: Arrays, out: TextIO) -> FlagNet:
     if path.exists():
         return FlagNet.load(path)
     net = FlagNet.fresh(plan.seed, plan.hidden, plan.embed, head=plan.embed, meta=_meta(plan))
-    tower = fit(net, data, plan.seed, epochs=plan.epochs, game_weight=0.0, only=TOWER, progress=plan.progress)
+    held = first_stage_held_out(plan, data)
+    tower = fit(net, data, plan.seed, epochs=plan.epochs, game_weight=0.0, only=TOWER, progress=plan.progress, held_out=held)
     print("flag tower: " + "; ".join(tower.lines()), file=out)
     net.meta.update(positions=len(data), games=plan.games, flag_loss=round(tower.flag_loss, 4),
                     game_loss=round(tower.game_loss, 4), stage="supervised")
     if plan.head:
-        head = fit(net, data, plan.seed, epochs=plan.epochs, flag_weight=0.0, only=HEAD, decay=1e-3, progress=plan.progress)
+        head = fit(net, data, plan.seed, epochs=plan.epochs, flag_weight=0.0, only=HEAD, decay=1e-3, progress=plan.progress,
+                   held_out=held)
         print("game value: " + "; ".join(head.lines()), file=out)
         net.meta.update(game_loss=round(head.game_loss, 4))
     net.save(path)
     return net
 
 
+def first_stage_held_out(plan: Plan, base: Arrays) -> npt.NDArray[np.bool_]:
+    """The rows of the heuristic games that the first stage's fits hold out (a tenth of them)."""
+    held: npt.NDArray[np.bool_] = split(base, plan.seed, 0.1)[1]
+    return held
+
+
+def td_held_out(plan: Plan, round_: int, base: Arrays, targets: Arrays, mix: Arrays) -> npt.NDArray[np.bool_] | None:
+    """The rows of round ``round_``'s data (``targets`` then ``mix``, rows of ``base``) that
+    judge its fit: rows no fit before it was trained on, a tenth of the round's new games and
+    the mixed-in rows of the games the first stage held out. ``None`` for version 1's rounds
+    (``td_v1_rounds``): a tenth of all the data's games drawn anew, most of the first-stage
+    rows among them from games the starting weights were trained on."""
+    if round_ <= plan.td_v1_rounds:
+        return None
+    first = np.unique(base.game[first_stage_held_out(plan, base)])
+    return np.concatenate([split(targets, plan.seed + round_, 0.1)[1], np.isin(mix.game, first)])
+
+
 def td_round(plan: Plan, net: FlagNet, round_: int, base: Arrays, out: TextIO) -> FlagNet:
     """Stage 3, one round: self-play with ``net``, its λ-returns, a fit on them."""
     folder = plan.state / plan.ruleset / "td"
     folder.mkdir(parents=True, exist_ok=True)
-    key = plan.key("td")
+    key = plan.key("td", round_)
     path = folder / f"td{round_:02d}-{key}.npz"
     if path.exists():
         return FlagNet.load(path)
@@ -227,7 +259,8 @@ def td_round(plan: Plan, net: FlagNet, round_: int, base: Arrays, out: TextIO) -
     # the tower alone unless --head: the head's fit on game results made one-ply play weaker
     # (docs/bots.md); the game value's λ-return still reaches the tower through the combinator
     report = fit(net, data, plan.seed + round_, epochs=plan.td_epochs, patience=plan.td_epochs,
-                 only=None if plan.head else TOWER, progress=plan.progress)
+                 lr=1e-3 if round_ <= plan.td_v1_rounds else plan.td_lr, only=None if plan.head else TOWER, progress=plan.progress,
+                 held_out=td_held_out(plan, round_, base, targets, mix))
     wins = sum(1 for r in records if r.winner == 0) / max(1, len(records))
     print(f"TD round {round_}: {len(records)} games (seat 0 won {wins:.1%}), {len(targets)} positions; "
           + "; ".join(report.lines()), file=out)
@@ -246,14 +279,17 @@ def _play_self(job: tuple[str, int, str, float]) -> GameRecord:
     return play_game(ruleset, seed, bots, f"netply:temperature={temperature}")
 
 
-def run_plan(plan: Plan, out: TextIO = sys.stdout) -> Path:
-    """Every stage of ``plan`` (each skipped when its product is there); the final weights' path."""
+def run_plan(plan: Plan, out: TextIO | None = None) -> Path:
+    """Every stage of ``plan`` (each skipped when its product is there); the final weights' path.
+    ``out``: where the stages' summaries go (standard output when the run starts, not when the
+    module was imported: a caller may have replaced it since, as pytest's capture does)."""
+    out = out if out is not None else sys.stdout
     started = time.monotonic()
     data = heuristic_shards(plan, out)
     net = supervised(plan, data, out)
     for k in range(1, plan.td_rounds + 1):
         net = td_round(plan, net, k, data, out)
-    final = plan.state / plan.ruleset / f"final-{plan.key('td')}-{plan.td_rounds}.npz"
+    final = plan.state / plan.ruleset / f"final-{plan.key('td', plan.td_rounds)}-{plan.td_rounds}.npz"
     if not final.exists():
         # this run's command: the stages it found made may come from a run with other options
         # (a supervised stage made with --td-rounds 0 carries that command)
