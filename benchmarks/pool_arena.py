@@ -12,6 +12,12 @@ A long match (the flag network's gates: 2,000 games) is played as chunks with di
 prints, for each pairing found, the games, wins and the first bot's score with its 95 %
 Wilson interval over games, and over deals (each deal played from both seats: the
 pentanomial interval, as the arena prints it).
+
+``--paired-with OTHER...`` compares with another run of the same chunks (the same seeds,
+so the same deals and seats, the first bot named alike: new weights against old ones): the
+first bot's wins per chunk in both, and the difference of its score with a 95 % interval
+over the chunks (Student's t) and over the deals (each deal's two games against the same
+deal's two in the other run).
 """
 
 from __future__ import annotations
@@ -27,7 +33,11 @@ from frontlines.arena.results import PairedDeals
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("files", nargs="+", type=Path)
+    ap.add_argument("--paired-with", nargs="+", type=Path, default=[], help="the other run's files (same seeds)")
     args = ap.parse_args()
+    if args.paired_with:
+        paired(args.files, args.paired_with)
+        return
     pairs: dict[tuple[str, str], dict[str, float]] = {}
     deals: dict[tuple[str, str], PairedDeals] = {}
     seeds = []
@@ -53,6 +63,54 @@ def main() -> None:
             mean, dlo, dhi = deals[(a, b)].score_ci95()
             line += f"; over {deals[(a, b)].deals} deals {mean:.1%} [{dlo:.1%}, {dhi:.1%}]"
         print(line)
+
+
+def _deal_wins(path: Path) -> tuple[int, str, dict[int, float]]:
+    """(seed, first bot, its wins per deal) of one ``--json`` file."""
+    data = json.loads(path.read_text())
+    bot = data["pairs"][0]["a"]
+    wins: dict[int, float] = {}
+    for g in data["games"]:
+        won = 0.5 if g["winner"] is None else float(g["players"][g["winner"]] == bot)
+        wins[g["deal"]] = wins.get(g["deal"], 0.0) + won
+    return data["config"]["seed"], bot, wins
+
+
+def _mean_ci(xs: list[float], t: float) -> tuple[float, float, float]:
+    n = len(xs)
+    mean = sum(xs) / n
+    sd = (sum((x - mean) ** 2 for x in xs) / max(1, n - 1)) ** 0.5
+    half = t * sd / n**0.5
+    return mean, mean - half, mean + half
+
+
+# Student's t at 97.5 % for 1-30 degrees of freedom (more: the normal's 1.96)
+_T975 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
+         2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042]
+
+
+def paired(files: list[Path], others: list[Path]) -> None:
+    """The first bot's score in ``files`` against ``others``, chunk by chunk and deal by deal."""
+    mine = {seed: (bot, wins) for seed, bot, wins in map(_deal_wins, files)}
+    theirs = {seed: (bot, wins) for seed, bot, wins in map(_deal_wins, others)}
+    seeds = sorted(set(mine) & set(theirs))
+    if not seeds:
+        raise SystemExit("pool_arena: no seed in both runs")
+    chunk_diffs: list[float] = []
+    deal_diffs: list[float] = []
+    for seed in seeds:
+        (bot, a), (other_bot, b) = mine[seed], theirs[seed]
+        if bot != other_bot or set(a) != set(b):
+            raise SystemExit(f"pool_arena: seed {seed}: not the same bot ({bot}, {other_bot}) or deals")
+        games = 2 * len(a)
+        print(f"seed {seed}: {bot} won {sum(a.values()):g} of {games} against {sum(b.values()):g}")
+        chunk_diffs.append((sum(a.values()) - sum(b.values())) / games)
+        deal_diffs += [(a[d] - b[d]) / 2 for d in a]
+    n = len(chunk_diffs)
+    mean, lo, hi = _mean_ci(chunk_diffs, _T975[n - 2] if 2 <= n <= 31 else 1.96)
+    print(f"{len(seeds)} chunks: score {mean:+.2%} [{lo:+.2%}, {hi:+.2%}] over chunks (t, 95 %)", end="")
+    mean, lo, hi = _mean_ci(deal_diffs, 1.96)
+    print(f"; over {len(deal_diffs)} deals {mean:+.2%} [{lo:+.2%}, {hi:+.2%}]")
 
 
 if __name__ == "__main__":
