@@ -513,3 +513,38 @@ def test_a_td_round_is_judged_on_rows_no_earlier_fit_was_trained_on(tmp_path: Pa
     assert not all(np.array_equal(fair.p[k], v1.p[k]) for k in TOWER)
     again = train(tmp_path / "c", *shlex.split(command)[2:])
     assert all(np.array_equal(v1.p[k], again.p[k]) for k in v1.p)
+
+
+def test_a_stopped_td_round_plays_only_its_unfinished_shard_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A TD round's self-play games are kept in shards as they are made (a round took 20-40
+    minutes on a loaded machine and a stopped one lost every game): a run stopped in the middle
+    of a round plays again only the games of the shard it was in, and makes the same weights
+    as a run that was not stopped."""
+    from frontlines.bots.net import pipeline
+    from frontlines.cli import main
+
+    def train(state: Path) -> FlagNet:
+        assert main(["train", "--short", "--games", "10", "--state", str(state), "--quiet"]) == 0
+        (final,) = (state / "battleline-basic").glob("final-*.npz")
+        return FlagNet.load(final)
+
+    whole = train(tmp_path / "a")
+    played: list[int] = []
+    real = pipeline._play_self
+
+    def stop_at_fifth(job: Any) -> Any:
+        played.append(job[1])
+        if len(played) == 5:
+            raise KeyboardInterrupt
+        return real(job)
+
+    monkeypatch.setattr(pipeline, "_play_self", stop_at_fifth)
+    with pytest.raises(KeyboardInterrupt):
+        train(tmp_path / "b")
+    td = tmp_path / "b" / "battleline-basic" / "td"
+    assert len(list(td.glob("td01-*-games-*.jsonl.gz"))) == 2  # games 0-2 and 2-4 kept, 4-6 not
+    played.clear()
+    resumed = train(tmp_path / "b")
+    assert len(played) == 2  # the last shard's games only
+    assert all(np.array_equal(whole.p[k], resumed.p[k]) for k in whole.p)
+    assert not list(td.glob("td01-*-games-*.jsonl.gz")) and list(td.glob("td01-*-games.jsonl.gz"))

@@ -80,6 +80,7 @@ def run(args: argparse.Namespace) -> int:
         plan.games, plan.shard, plan.epochs = min(plan.games, 40), 20, min(plan.epochs, 3)
         plan.td_rounds, plan.td_games, plan.td_epochs = min(plan.td_rounds, 1), min(plan.td_games, 6), 1
         plan.hidden = (16, 8)
+        plan.td_shard = 2
         plan.embed = 8
     final = run_plan(plan)
     print(f"weights: {final}")

@@ -63,6 +63,7 @@ class Plan:
     td_lambda: float = 0.7
     td_temperature: float = 0.3
     td_epochs: int = 2
+    td_shard: int = 100  # self-play games kept together (a stopped round plays the unfinished shard again)
     td_lr: float = 1e-4  # Adam's step: at 1e-3 a third round's every epoch did worse than its start
     # the first rounds as version 1 of the pipeline made them (kept to remake weights made so):
     # learning rate 1e-3 and judged on a tenth of all their data's games drawn anew, most of
@@ -244,14 +245,28 @@ def td_round(plan: Plan, net: FlagNet, round_: int, base: Arrays, out: TextIO) -
     if records_path.exists():
         records = read_records(records_path)
     else:
-        jobs_list = [(plan.ruleset, _deal_seed(plan.seed, f"td{round_}", g), str(weights), plan.td_temperature)
-                     for g in range(plan.td_games)]
-        bar = Progress(f"self-play round {round_}", len(jobs_list), quiet=not plan.progress)
-        records = []
-        for record in _parallel(_play_self, jobs_list, plan.jobs):
-            records.append(record)
-            bar.step()
+        # in shards of td_shard games, each kept as it is made: a stopped round loses one at most
+        bar = Progress(f"self-play round {round_}", plan.td_games, quiet=not plan.progress)
+        records, shards = [], []
+        for start in range(0, plan.td_games, plan.td_shard):
+            end = min(plan.td_games, start + plan.td_shard)
+            shard = folder / f"td{round_:02d}-{key}-games-{start:05d}-{end:05d}.jsonl.gz"
+            if shard.exists():
+                part = read_records(shard)
+                bar.step(len(part))
+            else:
+                jobs_list = [(plan.ruleset, _deal_seed(plan.seed, f"td{round_}", g), str(weights), plan.td_temperature)
+                             for g in range(start, end)]
+                part = []
+                for record in _parallel(_play_self, jobs_list, plan.jobs):
+                    part.append(record)
+                    bar.step()
+                write_records(shard, part)
+            records += part
+            shards.append(shard)
         write_records(records_path, records)
+        for shard in shards:
+            shard.unlink()
     targets = td_targets(net, records, plan.td_lambda)
     rng = np.random.default_rng(plan.seed + round_)
     mix = base.take(rng.choice(len(base), size=min(len(base), len(targets)), replace=False)) if len(base) else base
