@@ -462,6 +462,18 @@ def test_numpy_blas_runs_in_one_thread_unless_the_user_chose() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False,
                          env={**env, "OPENBLAS_NUM_THREADS": "3"})
     assert out.stdout.strip() == "3", out.stderr
+    # frontlines train checks that numpy is there: after the network's package, not before it
+    # (its fits and self-play ran with a thread pool, several times slower on the loaded machine)
+    code = textwrap.dedent("""
+        import argparse, os
+        from frontlines.commands import train
+        parser = argparse.ArgumentParser()
+        train.add_arguments(parser)
+        train.run(parser.parse_args(["--rules", "warmachine"]))  # refused after the check
+        print(os.environ.get("OPENBLAS_NUM_THREADS"))
+    """)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False, env=env)
+    assert out.stdout.strip() == "1", out.stderr
 
 
 def test_a_td_round_is_judged_on_rows_no_earlier_fit_was_trained_on(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

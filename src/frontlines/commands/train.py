@@ -54,6 +54,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    import frontlines.bots.net  # noqa: F401  (before numpy: its BLAS in one thread, see its text)
+
     try:
         import numpy  # noqa: F401
     except ImportError:
