@@ -11,13 +11,25 @@ A long match (the flag network's gates: 2,000 games) is played as chunks with di
 
 prints, for each pairing found, the games, wins and the first bot's score with its 95 %
 Wilson interval over games, and over deals (each deal played from both seats: the
-pentanomial interval, as the arena prints it).
+pentanomial interval, as the arena prints it), with the pentanomial counts.
 
 ``--paired-with OTHER...`` compares with another run of the same chunks (the same seeds,
 so the same deals and seats, the first bot named alike: new weights against old ones): the
 first bot's wins per chunk in both, and the difference of its score with a 95 % interval
 over the chunks (Student's t) and over the deals (each deal's two games against the same
 deal's two in the other run).
+
+``--sprt elo0=108,elo1=191,alpha=0.05,beta=0.05`` (the arena's ``--sprt`` syntax) adds the
+arena's SPRT (``frontlines.arena.sprt``) over the pooled pentanomial counts, so that a
+head-to-head played chunk by chunk stops once it decides (``--decided``: print nothing, exit
+0 when every pairing found has decided, else 1; a file that does not exist is skipped) and a
+stopped run keeps every finished chunk::
+
+    for s in $(seq 7101 7120); do
+      .venv/bin/python benchmarks/pool_arena.py --sprt elo0=108,elo1=191 --decided build/st-*.json && break
+      frontlines arena --rules schotten-totten --games 20 --seed $s --quiet \
+          --bot master=pimc:net=1 --bot hard=heuristic --json build/st-$s.json
+    done
 """
 
 from __future__ import annotations
@@ -28,20 +40,26 @@ from pathlib import Path
 
 from frontlines.arena.ratings import wilson
 from frontlines.arena.results import PairedDeals
+from frontlines.arena.sprt import parse_sprt
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("files", nargs="+", type=Path)
+    ap.add_argument("files", nargs="*", type=Path)
     ap.add_argument("--paired-with", nargs="+", type=Path, default=[], help="the other run's files (same seeds)")
-    args = ap.parse_args()
+    ap.add_argument("--sprt", metavar="SPEC", help="the arena's SPRT over the pooled pentanomial counts, e.g. elo0=108,elo1=191")
+    ap.add_argument("--decided", action="store_true", help="with --sprt: no output; exit 0 when every pairing has decided")
+    args = ap.parse_args(argv)
+    if args.decided and not args.sprt:
+        ap.error("--decided needs --sprt")
     if args.paired_with:
         paired(args.files, args.paired_with)
-        return
+        return 0
     pairs: dict[tuple[str, str], dict[str, float]] = {}
     deals: dict[tuple[str, str], PairedDeals] = {}
     seeds = []
-    for path in args.files:
+    # with --decided, a pattern that matched no file yet (the first chunk) counts as nothing played
+    for path in [p for p in args.files if p.exists()] if args.decided else args.files:
         data = json.loads(path.read_text())
         seeds.append(data["config"]["seed"])
         for p in data["pairs"]:
@@ -53,6 +71,13 @@ def main() -> None:
             if penta:
                 into = deals.setdefault(key, PairedDeals())
                 into.pentanomial = [x + y for x, y in zip(into.pentanomial, penta, strict=True)]
+    if args.decided:
+        decisions = []
+        for key in pairs:
+            test = parse_sprt(args.sprt)
+            test.counts = [float(c) for c in deals[key].pentanomial] if key in deals else test.counts
+            decisions.append(test.decision() if sum(test.counts) else None)
+        return 0 if decisions and all(decisions) else 1
     print(f"{len(args.files)} files, seeds {', '.join(str(s) for s in sorted(seeds))}")
     for (a, b), acc in pairs.items():
         score = acc["a_wins"] + 0.5 * acc["draws"]
@@ -61,8 +86,15 @@ def main() -> None:
                 f"(errors {acc['errors']:.0f}), score {score / max(1, acc['games']):.1%} [{lo:.1%}, {hi:.1%}]")
         if (a, b) in deals:
             mean, dlo, dhi = deals[(a, b)].score_ci95()
-            line += f"; over {deals[(a, b)].deals} deals {mean:.1%} [{dlo:.1%}, {dhi:.1%}]"
+            line += (f"; over {deals[(a, b)].deals} deals {mean:.1%} [{dlo:.1%}, {dhi:.1%}], "
+                     f"pentanomial {deals[(a, b)].pentanomial}")
         print(line)
+        if args.sprt and (a, b) in deals:
+            test = parse_sprt(args.sprt)
+            test.counts = [float(c) for c in deals[(a, b)].pentanomial]
+            print(f"  SPRT {a} vs {b} (elo0={test.elo0:g}, elo1={test.elo1:g}, alpha={test.alpha:g}, beta={test.beta:g}): "
+                  f"LLR {test.llr:+.3f} in [{test.lower:.3f}, {test.upper:.3f}]: {test.decision() or 'undecided'}")
+    return 0
 
 
 def _deal_wins(path: Path) -> tuple[int, str, dict[int, float]]:
@@ -114,4 +146,4 @@ def paired(files: list[Path], others: list[Path]) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())
