@@ -195,6 +195,10 @@ def main() -> None:
     args = parser.parse_args()
     m = measure(args.rulesets, args.runs, args.seconds)
     gin_env, gin_plain, rlcard = m["rl_environment gin_rummy"], m["plain loop gin_rummy"], m["RLCard gin-rummy"]
+    from frontlines.core.build import describe
+
+    # which build ran: the compiled one (docs/performance.md) moves every figure of ours
+    print(f"build {describe()}")
     print(f"decisions per CPU second, random legal play, whole games, median of {args.runs} interleaved runs"
           f" of {args.seconds:g} s\n")
     print(f"references: rl_environment gin_rummy {cell(gin_env)}; plain loop gin_rummy {cell(gin_plain)};"
