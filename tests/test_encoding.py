@@ -22,6 +22,9 @@ VARIANTS = [
     ("warmachine", {"match": "best_of_3"}),
 ]
 IDS = [f"{name}-{'-'.join(options.values()) or 'default'}" for name, options in VARIANTS]
+# per game, the information-state blocks before the recall blocks (perfect recall)
+RECALL_BEFORE = {"battleline": ("cards", "flags", "global", "known", "known_by_them"),
+                 "warmachine": ("cards", "positions", "global", "dealt")}
 
 
 def positions(ruleset: str, options: dict[str, str], games: int, seed: int = 0) -> list[State]:
@@ -92,6 +95,7 @@ def test_tensors_come_from_the_view_only(ruleset: str, options: dict[str, str]) 
         for me in (0, 1):
             view = state.view(me)
             other = view.sample(rng)  # the same view, the hidden cards dealt afresh
+            other.adopt_record(view)  # and the game as the player saw it (the information state's record)
             assert other.view(me) == view
             obs = enc.observation_tensor(view)
             assert enc.observation_tensor(other.view(me)) == obs
@@ -151,6 +155,7 @@ def test_advanced_live_tensors_equal_fresh_tensors(ruleset: str, options: dict[s
     enc = encoding(ruleset, options)
     fresh = enc.information_state_tensor_of if information else enc.observation_tensor_of
     rng = random.Random(8)
+    written: dict[str, bool] = {}  # recall blocks: whether some game wrote an entry there
     for g in range(12):
         every_move = g % 3 == 2
         make = enc.live_information_state if information else enc.live_observation
@@ -167,6 +172,17 @@ def test_advanced_live_tensors_equal_fresh_tensors(ruleset: str, options: dict[s
             if state.is_terminal():
                 break
             state.apply(rng.choice(state.legal_actions()))
+        if information:  # the recall blocks (perfect recall) took part: each has written entries
+            offsets = layout_offsets(enc.information_state_layout)
+            recall = [b.name for b in enc.information_state_layout[len(RECALL_BEFORE[state.game]):]]
+            final = fresh(state, 0)
+            for name in recall:
+                start, end = offsets[name]
+                written[name] = written.get(name, False) or any(final[start:end])
+    if information:
+        if ruleset in ("battleline-basic", "schotten-totten"):
+            written.pop("moved")  # what tactics cards do: none here
+        assert all(written.values()), [name for name, w in written.items() if not w]
 
 
 @pytest.mark.parametrize(("ruleset", "options"), VARIANTS, ids=IDS)
@@ -192,6 +208,17 @@ def test_live_information_states_equal_fresh_tensors(ruleset: str, options: dict
             fresh = enc.information_state_tensor(state.view(me))
             assert live[me].update(state) == fresh
             assert live[me].update(state.view(me)) == fresh
+    # a search's moves tried and taken back (push, pop): the record written is checked, not trusted
+    state = new_state(ruleset, seed=61, options=options)
+    while not state.is_terminal():
+        for _ in range(2):
+            state.push(rng.choice(state.legal_actions()))
+            for p in (0, 1):
+                assert live[p].update(state) == enc.information_state_tensor_of(state, p)
+            state.pop()
+        state.apply(rng.choice(state.legal_actions()))
+        for p in (0, 1):
+            assert live[p].update(state) == enc.information_state_tensor_of(state, p)
     with pytest.raises(ValueError, match="player 0 or 1"):
         enc.live_information_state(2)
 

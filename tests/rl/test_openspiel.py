@@ -226,6 +226,7 @@ def test_resample_from_infostate_keeps_what_the_player_knows(ruleset: str) -> No
         sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
         sample = state.resample_from_infostate(player, sampler)
         assert sample.information_state_string(player) == state.information_state_string(player)
+        assert sample.information_state_tensor(player).tolist() == state.information_state_tensor(player).tolist()
         assert sample.legal_actions() == state.legal_actions()
         differs |= str(sample) != str(state)
         state.apply_action(rng.choice(state.legal_actions()))
@@ -349,9 +350,14 @@ def test_the_information_state_remembers_the_order_of_the_players_own_cards() ->
     assert a.view(0).to_notation() == b.view(0).to_notation()  # the same hand: the order differs
     assert a.information_state_string(0) != b.information_state_string(0)
     assert a.information_state_string(1) == b.information_state_string(1)
+    # the tensor too: player 0's differs (through Python and through the C++ observer), player 1's not
+    assert a.information_state_tensor(0).tolist() != b.information_state_tensor(0).tolist()
+    assert pyspiel.State.information_state_tensor(a, 0) != pyspiel.State.information_state_tensor(b, 0)
     assert a.information_state_tensor(1).tolist() == b.information_state_tensor(1).tolist()
+    assert a.observation_tensor(0).tolist() == b.observation_tensor(0).tolist()  # (the observation forgets)
     # player 0 draws R9 then (next turn) R10, or R10 then R9
     strings = []
+    tensors = []
     for first, second in ((8, 9), (9, 8)):
         state = _deal(game, deal)
         for card in (first, None, second):
@@ -362,8 +368,102 @@ def test_the_information_state_remembers_the_order_of_the_players_own_cards() ->
             state.apply_action(card if card is not None else max(set(outcomes) - {8, 9}))
             assert mover == (0 if card is not None else 1)
         strings.append((state.information_state_string(0), state.information_state_string(1)))
+        tensors.append((state.information_state_tensor(0).tolist(), state.information_state_tensor(1).tolist()))
         assert "draw:troop=R9" in strings[-1][0] and "R9" not in strings[-1][1].split("| log:")[1]
     assert strings[0][0] != strings[1][0] and strings[0][1] == strings[1][1]
+    assert tensors[0][0] != tensors[1][0] and tensors[0][1] == tensors[1][1]
+
+
+def _replay(game: Any, actions: list[int], rng: random.Random, record: Any) -> Any:
+    """A state of ``game`` after ``actions`` (the full history, chance outcomes included),
+    as far as they stay legal, then random play to the end; ``record(state)`` at each node."""
+    state = game.new_initial_state()
+    record(state)
+    for a in actions:
+        legal = [o for o, _ in state.chance_outcomes()] if state.is_chance_node() else state.legal_actions()
+        if a not in legal:
+            break
+        state.apply_action(a)
+        record(state)
+    while not state.is_terminal():
+        legal = [o for o, _ in state.chance_outcomes()] if state.is_chance_node() else state.legal_actions()
+        state.apply_action(rng.choice(legal))
+        record(state)
+    return state
+
+
+def _own_draws(game: Any, actions: list[int], player: int) -> list[int]:
+    """The indexes in ``actions`` of the chance outcomes that brought ``player`` a card."""
+    state = game.new_initial_state()
+    out = []
+    for k, a in enumerate(actions):
+        if state.is_chance_node():
+            if state.dealing:  # a card of the deal, or another set-up event (nobody's: -1)
+                receiver = game.rules.setup_receiver(state.setup, state._engine_or_none())
+            else:  # a draw: the drawer is to move
+                receiver = state.view(None).current_player()
+            if receiver == player:
+                out.append(k)
+        state.apply_action(a)
+    return out
+
+
+@pytest.mark.parametrize(("ruleset", "params"), [*((r.name, {}) for r in all_rulesets()), ("warmachine", {"match": "best_of_3"})],
+                         ids=[*(r.name for r in all_rulesets()), "warmachine-best_of_3"])
+def test_the_information_state_tensor_is_perfect_recall(ruleset: str, params: dict[str, str]) -> None:
+    """Perfect recall of the tensor: over random games that share deals and beginnings (games
+    branching off one another, and replays of a game with two cards of one player's coming
+    swapped: two dealt, or two drawn), two decision points where a player holds the same
+    information-state tensor always have the same information-state string; and a swap
+    changes the tensor of the player whose cards came in another order, wherever it changes
+    that player's string."""
+    game = pyspiel.load_game(fo.game_name(ruleset), params)
+    rng = random.Random(27)
+    seen: dict[tuple[int, bytes], str] = {}
+    repeats = [0]
+
+    def record(state: Any) -> None:
+        if state.is_chance_node():
+            return  # (at a chance node the string also names the pending draw: decisions only)
+        for p in (0, 1):
+            key = (p, state.information_state_tensor(p).tobytes())
+            string = state.information_state_string(p)
+            assert seen.setdefault(key, string) == string, (p, seen[key], string)
+            repeats[0] += seen[key] is string
+    swapped = 0
+    for _ in range(3):
+        base = _replay(game, [], rng, record)
+        actions = base.history()
+        # branches: the same game up to a random point, then other moves and draws
+        for _ in range(3):
+            _replay(game, actions[: rng.randrange(len(actions))], rng, record)
+        # swaps: two cards of one player come in the other order, everything else alike
+        for player in (0, 1):
+            own = _own_draws(game, actions, player)
+            if len(own) < 2:
+                continue
+            i, j = sorted(rng.sample(own, 2))
+            other = actions[:]
+            other[i], other[j] = other[j], other[i]
+            # both games on alike after the second card, as long as the moves stay legal
+            a, b = game.new_initial_state(), game.new_initial_state()
+            for k, (x, y) in enumerate(zip(actions, other, strict=True)):
+                legal = [o for o, _ in b.chance_outcomes()] if b.is_chance_node() else b.legal_actions()
+                if y not in legal:
+                    break
+                a.apply_action(x)
+                b.apply_action(y)
+                if k < j or a.is_chance_node():
+                    continue
+                record(a)
+                record(b)
+                for p in (0, 1):
+                    same_string = a.information_state_string(p) == b.information_state_string(p)
+                    same_tensor = a.information_state_tensor(p).tolist() == b.information_state_tensor(p).tolist()
+                    assert same_string == same_tensor, (p, k)
+                    swapped += not same_string and p == player
+    assert repeats[0] > 0 and len(seen) > 100
+    assert swapped > 0
 
 
 def test_a_public_observer_sees_what_everyone_sees() -> None:

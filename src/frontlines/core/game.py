@@ -259,6 +259,14 @@ class State(Interface):
     def is_legal(self, action: Action) -> bool:
         return action in self.legal_actions()
 
+    def adopt_record(self, view: View) -> None:
+        """Take over ``view``'s record of the game for this state, a sample of ``view``
+        (:meth:`View.sample`, which starts without one): the history as the view's player saw
+        it and how that player's cards came, so that the player's information-state tensor of
+        this state is the view's (perfect recall, docs/research.md). What that player did not
+        see stays unknown in the record. Games whose information state holds no record need
+        not override this."""
+
     def why_not(self, action: Action) -> Reason | None:
         """Why ``action`` is not legal now, as a :class:`~frontlines.core.reasons.Reason`
         (its words are the game module's ``reason_words``); ``None`` exactly when it is

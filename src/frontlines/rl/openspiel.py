@@ -62,10 +62,11 @@ from frontlines.games.battleline.state import (
     SCOUT_TACTICS,
     SCOUT_TROOP,
     BattleLineState,
+    BattleLineView,
 )
 from frontlines.games.warmachine.cards import ALL_CARDS
 from frontlines.games.warmachine.cards import card_code as wm_card_code
-from frontlines.games.warmachine.engine import WarMachineState
+from frontlines.games.warmachine.engine import WarMachineState, WarMachineView
 from frontlines.games.warmachine.options import Opts
 from frontlines.games.warmachine.rules import CHOOSE, DRAW_A, Board
 
@@ -145,6 +146,12 @@ class _Rules(ABC):
     @abstractmethod
     def log(self, view: View) -> list[str]:
         """The view's action log (what its player saw)."""
+
+    @abstractmethod
+    def arrivals(self, view: View) -> list[tuple[int, int]]:
+        """The cards that came into the viewer's hand from chance, in order, as
+        ``FrontlinesState.arrived`` holds them: (index in the log of the draw, or -1 for
+        the deal; card)."""
 
 
 _BATTLELINE_DRAWS = frozenset((DRAW_TROOP, SCOUT_TROOP, DRAW_TACTICS, SCOUT_TACTICS))
@@ -253,6 +260,10 @@ class _BattleLineRules(_Rules):
     def log(self, view: View) -> list[str]:
         return list(view.log)  # type: ignore[attr-defined]
 
+    def arrivals(self, view: View) -> list[tuple[int, int]]:
+        assert isinstance(view, BattleLineView)
+        return [(-1, c) for c in view.dealt] + view.seen_drawn
+
 
 class _WarMachineRules(_Rules):
     max_chance_outcomes = max(ALL_CARDS) + 1  # outcome ids are card numbers
@@ -337,6 +348,10 @@ class _WarMachineRules(_Rules):
 
     def log(self, view: View) -> list[str]:
         return list(view.log())  # type: ignore[attr-defined]
+
+    def arrivals(self, view: View) -> list[tuple[int, int]]:
+        assert isinstance(view, WarMachineView)
+        return view.drawn[:]
 
 
 def _board(engine: State) -> Board:
@@ -705,10 +720,10 @@ class FrontlinesState(pyspiel.State):  # type: ignore[misc]
             seen = self.rules.log(view)
             new.prefix = (seen, seen[:])
         else:
-            seen = self.information_log(view)
-            plain = self.prefix[viewer] + self.rules.log(view)  # without the viewer's cards
-            new.prefix = (seen, plain) if viewer == 0 else (plain, seen)
-            new.arrived[viewer].extend(a for a in self.arrived[viewer] if a[0] < 0)  # the deal
+            # the game as the viewer saw it, with how its cards came: the viewer's information
+            # state (string and tensor) of the new state is the view's
+            new.engine.state.adopt_record(view)
+            new.arrived[viewer].extend(self.rules.arrivals(view))
         new._update()
         return new
 

@@ -79,6 +79,7 @@ __all__ = [
 ]
 
 _TROOP_CARDS: dict[int, tuple[int, ...]] = {}
+_NOT_DRAWS = (END, SCOUT_PLAY)  # the codes between the draws (DRAW_TROOP .. SCOUT_TACTICS)
 
 
 def _troop_cards(troop_mask: int) -> tuple[int, ...]:
@@ -131,13 +132,18 @@ class BattleLineState(Position, State):
     attributes start empty. Not a dataclass itself: the compiled build (docs/performance.md)
     cannot make one of a class with a base from an uncompiled module (``State``)."""
 
-    __slots__ = ("actors", "hist", "undo")
+    __slots__ = ("actors", "dealt", "drawn", "hist", "undo")
 
     def __init__(self, *table: Any) -> None:
         Table.__init__(self, *table)
         self.hist: list[int] = []
         self.actors: list[int] = []  # who made each action of ``hist`` (for public logs)
         self.undo: list[tuple[Any, ...]] = []  # the table before each push
+        # what each player remembers of how its cards came (the information-state tensor,
+        # tensors.py): per player, the cards dealt to it in the order they came (empty for
+        # a position that was not dealt here), and (index in ``hist``, card) of every draw
+        self.dealt: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
+        self.drawn: list[tuple[int, int]] = []
 
     # State's comparison, spelled out: a compiled class takes its operators from its
     # compiled base (Table: identity), not from State
@@ -149,7 +155,8 @@ class BattleLineState(Position, State):
     def __reduce__(self) -> tuple[Any, ...]:
         # pickled as its fields (the search's worker processes get views so): a compiled
         # class is made only through its __init__
-        return _rebuilt, (BattleLineState, values(self), {"hist": self.hist, "actors": self.actors, "undo": self.undo})
+        own = {"hist": self.hist, "actors": self.actors, "undo": self.undo, "dealt": self.dealt, "drawn": self.drawn}
+        return _rebuilt, (BattleLineState, values(self), own)
 
     # --- construction ----------------------------------------------------------------
     @classmethod
@@ -186,9 +193,13 @@ class BattleLineState(Position, State):
         state.xdeck = tactics
         state.to_move = first
         # the dealer deals alternately, the non-dealer (first player) first
+        dealt: tuple[list[int], list[int]] = ([], [])
         for _ in range(cfg.variant.hand_size):
             for p in (first, 1 - first):
-                state.hands[p] |= BIT[troops.pop()]
+                c = troops.pop()
+                state.hands[p] |= BIT[c]
+                dealt[p].append(c)
+        state.dealt = (tuple(dealt[0]), tuple(dealt[1]))
         return state
 
     @classmethod
@@ -248,6 +259,10 @@ class BattleLineState(Position, State):
         ]
         v = BattleLineView(*values(self))
         v.viewer, v.seen_hist, v.seen_actors = player, seen, list(self.actors)
+        if player is not None:  # a player remembers how its own cards came, nobody else's
+            v.dealt = self.dealt[player]
+            actors = self.actors
+            v.seen_drawn = [d for d in self.drawn if actors[d[0]] == player]
         hide(v, player)
         return v
 
@@ -286,6 +301,8 @@ class BattleLineState(Position, State):
             out = self.legal_cache = generate(self)
         if type(action) is not int or action not in out:
             raise IllegalAction(explain_illegal(self, action))
+        if DRAW_TROOP <= action <= SCOUT_TACTICS and action not in _NOT_DRAWS:
+            self._drawing(action)
         self.hist.append(action)
         self.actors.append(self.excess[0] & 1 if self.phase is EXCESS else self.to_move)
         play(self, action, out)
@@ -295,9 +312,25 @@ class BattleLineState(Position, State):
         if out is None:  # (the caller read legal_actions(), which filled it)
             out = self.legal_cache = generate(self)
         assert type(action) is int
+        if DRAW_TROOP <= action <= SCOUT_TACTICS and action not in _NOT_DRAWS:
+            self._drawing(action)
         self.hist.append(action)
         self.actors.append(self.excess[0] & 1 if self.phase is EXCESS else self.to_move)
         play(self, action, out)
+
+    def adopt_record(self, view: View) -> None:
+        # the other player's Scout returns stay -1 (unknown) in the history
+        if not isinstance(view, BattleLineView):
+            raise TypeError(f"a Battle Line state takes the record of a Battle Line view, not {type(view).__name__}")
+        self.hist, self.actors, self.drawn = list(view.seen_hist), list(view.seen_actors), list(view.seen_drawn)
+        viewer = view.viewer
+        self.dealt = ((), ()) if viewer is None else (view.dealt, ()) if viewer == 0 else ((), view.dealt)
+
+    def _drawing(self, action: int) -> None:
+        """Remember the card the draw ``action`` is about to bring (the top of its deck)."""
+        deck = self.xdeck if action in (DRAW_TACTICS, SCOUT_TACTICS) else self.tdeck
+        if deck:
+            self.drawn.append((len(self.hist), deck[-1]))
 
     def push(self, action: Action) -> None:
         out = legal(self)
@@ -311,11 +344,16 @@ class BattleLineState(Position, State):
             raise IndexError("pop without a matching push")
         restore(self, self.undo.pop())
         self.actors.pop()
-        return self.hist.pop()
+        action = self.hist.pop()
+        drawn = self.drawn
+        if drawn and drawn[-1][0] == len(self.hist):
+            drawn.pop()
+        return action
 
     def clone(self) -> BattleLineState:
         new = BattleLineState(*values(self))
         new.hist, new.actors = list(self.hist), list(self.actors)
+        new.dealt, new.drawn = self.dealt, list(self.drawn)
         return new
 
 
@@ -323,13 +361,15 @@ class BattleLineView(Position, View):
     """A player's (or the public) knowledge of a position. Build with ``state.view(p)``
     (from a table's fields, like :class:`BattleLineState`)."""
 
-    __slots__ = ("deal_cache", "log_cache", "seen_actors", "seen_hist", "viewer")
+    __slots__ = ("deal_cache", "dealt", "log_cache", "seen_actors", "seen_drawn", "seen_hist", "viewer")
 
     def __init__(self, *table: Any) -> None:
         Table.__init__(self, *table)
         self.viewer: int | None = None
         self.seen_hist: list[int] = []  # the state's history, others' Scout returns as -1
         self.seen_actors: list[int] = []  # who made each of those actions
+        self.dealt: tuple[int, ...] = ()  # the cards dealt to the viewer, in the order they came
+        self.seen_drawn: list[tuple[int, int]] = []  # the viewer's draws: (index in seen_hist, card)
         self.log_cache: list[str] | None = None
         self.deal_cache: Deal | None = None  # what its samples start from
 
@@ -341,7 +381,8 @@ class BattleLineView(Position, View):
 
     def __reduce__(self) -> tuple[Any, ...]:
         own = {"viewer": self.viewer, "seen_hist": self.seen_hist, "seen_actors": self.seen_actors,
-               "log_cache": self.log_cache, "deal_cache": self.deal_cache}
+               "log_cache": self.log_cache, "deal_cache": self.deal_cache, "dealt": self.dealt,
+               "seen_drawn": self.seen_drawn}
         return _rebuilt, (BattleLineView, values(self), own)
 
     # --- View interface ----------------------------------------------------------------

@@ -27,13 +27,16 @@ from struct import Struct
 from frontlines.core.encoding import Block, Encoding, LiveObservation, player_of
 from frontlines.core.game import Action, State, View
 from frontlines.games.battleline.cards import (
+    DESERTER,
     FOG,
     MORALE,
     MUD,
     NUM_CARDS,
     NUM_TROOPS,
+    REDEPLOY,
     SCOUT,
     TACTICS_MASK,
+    TRAITOR,
     TROOP_MASK,
 )
 from frontlines.games.battleline.codes import FLAGS_OF, NUM_SIDES, TROOP_PLAYS
@@ -70,6 +73,11 @@ MY_HAND, MY_SIDE, THEIR_SIDE, MY_DISCARDS, THEIR_DISCARDS = 0, 1, 10, 19, 20
 FLAG_FEATURES = 12 + NUM_FLAGS
 GLOBALS = 23
 KNOWN = 4  # information state: per card, what the viewer remembers of its place
+DEAL_SLOTS = 9  # the times before the first action: the cards dealt (at most 7 to a player)
+TIME_SCALE = MAX_GAME_LENGTH + DEAL_SLOTS + 1
+# every draw of a game, both players': the decks after the deal (at most 70 - 2 * 6 cards)
+# and the cards Scout puts back (at most 3)
+THEIR_DRAWS = 61
 
 OBSERVATION_LAYOUT: tuple[Block, ...] = (
     Block("cards", (NUM_CARDS, PLACES),
@@ -95,12 +103,36 @@ INFORMATION_STATE_LAYOUT: tuple[Block, ...] = (
           "place I know, 2 that place's nearness to the top (1 top, 1/2 next, ...), 3 in my hand and "
           "they know it"),
     Block("known_by_them", (2,), "cards of the troop / tactics deck whose place they know, / 3"),
+    # perfect recall: when things happened, in the player's own sequence of observations. A
+    # time is (i + 1) / TIME_SCALE for the i-th card dealt to me, (DEAL_SLOTS + k + 1) /
+    # TIME_SCALE for the action k of the game (0 first); 0: never
+    Block("arrived", (NUM_CARDS, 3),
+          "per card, when it came into my hand (dealt or drawn): 0 first, 1 again (after I put it back "
+          "with Scout), 2 when I put it back on a deck with Scout"),
+    Block("played", (NUM_CARDS, 2),
+          "per card, 0 when a player played it from hand, 1 the flag it was played at (flag / 9; 0 for "
+          "Scout, Redeploy, Deserter and Traitor)"),
+    Block("moved", (NUM_CARDS, 4),
+          "per card, what the guile tactics and Mud did to it: 0 Redeploy's target (flag / 10, 1 the "
+          "discards), 1 taken by Deserter, 2 Traitor's target flag / 9, 3 when it was discarded from an "
+          "over-full side (Mud removed)"),
+    Block("claimed_at", (NUM_FLAGS,), "per flag, when it was claimed"),
+    Block("their_draws", (THEIR_DRAWS, 2),
+          "their draws in order (Scout's too): 1 in 0 from the troop deck, in 1 from the tactics deck"),
+    Block("actions", (1,), "actions of the game so far / MAX_GAME_LENGTH"),
 )
 
 _CARDS_END = NUM_CARDS * PLACES
 _FLAGS_END = _CARDS_END + NUM_FLAGS * FLAG_FEATURES
 OBSERVATION_SIZE = _FLAGS_END + GLOBALS
-INFORMATION_STATE_SIZE = OBSERVATION_SIZE + NUM_CARDS * KNOWN + 2
+_MEMORY_END = OBSERVATION_SIZE + NUM_CARDS * KNOWN + 2
+_ARRIVED = _MEMORY_END
+_PLAYED = _ARRIVED + NUM_CARDS * 3
+_MOVED = _PLAYED + NUM_CARDS * 2
+_CLAIMED_AT = _MOVED + NUM_CARDS * 4
+_THEIR_DRAWS = _CLAIMED_AT + NUM_FLAGS
+_ACTIONS = _THEIR_DRAWS + THEIR_DRAWS * 2
+INFORMATION_STATE_SIZE = _ACTIONS + 1
 _ZEROS_OBS = array("f", bytes(4 * OBSERVATION_SIZE))
 _ZEROS_INFO = array("f", bytes(4 * INFORMATION_STATE_SIZE))
 
@@ -166,6 +198,7 @@ class BattleLineEncoding(Encoding):
         v = _battleline_view(view)
         _observe(v, me, t)
         _remember(t, _memory(v, me))
+        _recall(t, Recall(), v, me, True)
         return t
 
     def information_state_tensor_of(self, state: State, player: int) -> array[float]:
@@ -175,6 +208,7 @@ class BattleLineEncoding(Encoding):
         t = _ZEROS_INFO[:]
         _observe(state, player, t)
         _remember(t, _memory(state, player))
+        _recall(t, Recall(), state, player, True)
         return t
 
     def private_entries(self, options: Mapping[str, str] | None = None) -> tuple[slice, ...]:
@@ -214,7 +248,7 @@ class LiveBattleLine(LiveObservation):
     """
 
     __slots__ = ("base_caps", "bf_ids", "bf_up", "claimed", "completed", "discards", "fog", "guile", "hand", "information",
-                 "memory", "mud", "phase", "rare", "sides", "t")
+                 "memory", "mud", "phase", "rare", "recall", "sides", "t")
 
     def __init__(self, encoding: Encoding, player: int, information: bool = False) -> None:
         super().__init__(encoding, player)
@@ -222,6 +256,7 @@ class LiveBattleLine(LiveObservation):
         self.information = information
         self.t = (_ZEROS_INFO if information else _ZEROS_OBS)[:]
         self.memory = _NO_MEMORY  # what the memory blocks show now
+        self.recall = Recall()  # how much of the game's record the recall blocks show
         # what ``t`` shows now; the initial values are those an all-zero tensor shows
         self.hand = 0
         # lists of its own (advance changes them in place)
@@ -280,7 +315,7 @@ class LiveBattleLine(LiveObservation):
         self._hand(state)
         if flags:
             self._flags_moved(state, flags)
-        return self._globals(state, turn)
+        return self._globals(state, turn, True)
 
     def _hand(self, v: Table) -> None:
         """My hand's places."""
@@ -332,10 +367,11 @@ class LiveBattleLine(LiveObservation):
         if dirty:
             self._flag_rows(v, dirty)
 
-    def _globals(self, v: Table, turn: bool) -> array[float]:
-        """The global entries and the information state's memory; ``turn``: whether the
-        inputs of the entries that only passes, draws, ends of turns and tactics change
-        may have changed."""
+    def _globals(self, v: Table, turn: bool, continues: bool = False) -> array[float]:
+        """The global entries and the information state's memory and recall; ``turn``:
+        whether the inputs of the entries that only passes, draws, ends of turns and tactics
+        change may have changed; ``continues``: ``v`` is known to continue the game the
+        recall blocks show (:func:`_recall` need not compare their records)."""
         t = self.t
         me = self.player
         g = _FLAGS_END
@@ -363,8 +399,9 @@ class LiveBattleLine(LiveObservation):
             memory = _memory(v, me)
             if memory != self.memory:
                 self.memory = memory
-                t[OBSERVATION_SIZE:] = _ZEROS_MEMORY
+                t[OBSERVATION_SIZE:_MEMORY_END] = _ZEROS_MEMORY
                 _remember(t, memory)
+            _recall(t, self.recall, v, me, continues)
         return t
 
     def _flag_marks(self, v: Table) -> int:
@@ -562,7 +599,8 @@ def _observe(v: Table, me: int, t: array[float]) -> None:
 # what the memory blocks of an information state are made of (:func:`_memory`)
 Memory = tuple[int, int, tuple[tuple[int, int, int], ...], tuple[tuple[int, int, int], ...], int]
 _NO_MEMORY: Memory = (0, 0, (), (), 0)
-_ZEROS_MEMORY = array("f", bytes(4 * (INFORMATION_STATE_SIZE - OBSERVATION_SIZE)))
+_ZEROS_MEMORY = array("f", bytes(4 * (_MEMORY_END - OBSERVATION_SIZE)))
+_ZEROS_RECALL = array("f", bytes(4 * (INFORMATION_STATE_SIZE - _MEMORY_END)))
 
 
 def _memory(v: Table, me: int) -> Memory:
@@ -617,6 +655,102 @@ def _remember(t: array[float], memory: Memory) -> None:
     end = base + NUM_CARDS * KNOWN
     t[end] = (theirs & 255) / 3
     t[end + 1] = (theirs >> 8) / 3
+
+
+class Recall:
+    """How much of a game's record the recall blocks of a tensor show: the cards dealt, the
+    actions written (a copy, to tell a later position of the same game from another game),
+    the player's draws written and the opponent's draws counted."""
+
+    __slots__ = ("dealt", "drawn", "hist", "theirs")
+
+    def __init__(self) -> None:
+        self.dealt: tuple[int, ...] = ()
+        self.hist: list[int] = []
+        self.drawn = 0
+        self.theirs = 0
+
+
+_NO_DRAWS: list[tuple[int, int]] = []
+_THEIR_DECK = {DRAW_TROOP: 0, SCOUT_TROOP: 0, DRAW_TACTICS: 1, SCOUT_TACTICS: 1}
+
+
+def _recall(t: array[float], r: Recall, v: Table, me: int, continues: bool) -> None:
+    """Bring the recall blocks of ``t`` (they show ``r``) up to ``v``, a full position or a
+    view of ``me``: the actions of its record since ``r``, or, in another game (different
+    cards dealt, a record that does not begin with ``r``'s; compared unless ``continues``),
+    all of them afresh. A position without a record (parsed, sampled) has empty blocks."""
+    hist: list[int]
+    actors: list[int]
+    drawn: list[tuple[int, int]]
+    if isinstance(v, BattleLineState):
+        hist, actors, drawn, dealt = v.hist, v.actors, v.drawn, v.dealt[me]
+    elif isinstance(v, BattleLineView):
+        hist, actors, drawn, dealt = v.seen_hist, v.seen_actors, v.seen_drawn, v.dealt
+    else:
+        hist, actors, drawn, dealt = [], [], _NO_DRAWS, ()
+    n = len(r.hist)
+    end = len(hist)
+    if dealt != r.dealt or end < n or not (continues or hist[:n] == r.hist):
+        t[_MEMORY_END:] = _ZEROS_RECALL
+        r.dealt, r.hist, r.drawn, r.theirs = dealt, [], 0, 0
+        n = 0
+        for i, c in enumerate(dealt):
+            t[_ARRIVED + c * 3] = (i + 1) / TIME_SCALE
+    if end > n:
+        r.theirs = _write_actions(t, hist, actors, n, end, me, r.theirs)
+        r.hist += hist[n:end]
+    if len(drawn) > r.drawn:
+        for k, c in drawn[r.drawn:]:
+            if actors[k] == me:
+                i = _ARRIVED + c * 3
+                t[i if t[i] == 0.0 else i + 1] = (DEAL_SLOTS + k + 1) / TIME_SCALE
+        r.drawn = len(drawn)
+    t[_ACTIONS] = end / MAX_GAME_LENGTH
+
+
+def _write_actions(t: array[float], hist: list[int], actors: list[int], start: int, end: int, me: int, theirs: int) -> int:
+    """Write the actions ``hist[start:end]`` into the recall blocks; ``theirs``: the
+    opponent's draws written before. Returns the opponent's draws written after. Passes,
+    ends of turns and the opponent's Scout returns are not written: each is the only
+    action its player could make there (the phase, which the other actions fix, says so)."""
+    for k in range(start, end):
+        a = hist[k]
+        when = (DEAL_SLOTS + k + 1) / TIME_SCALE
+        if a < CLAIM_BASE:
+            if a < 0:  # the opponent's Scout return, as a view shows it
+                continue
+            c, f = divmod(a, 9)
+            t[_PLAYED + c * 2] = when
+            t[_PLAYED + c * 2 + 1] = (f + 1) / 9
+        elif a < PASS:
+            t[_CLAIMED_AT + a - CLAIM_BASE] = when
+        elif a < RETURN_BASE:
+            deck = _THEIR_DECK.get(a, -1)
+            if deck >= 0:
+                if actors[k] != me:
+                    if theirs < THEIR_DRAWS:
+                        t[_THEIR_DRAWS + theirs * 2 + deck] = 1.0
+                    theirs += 1
+            elif a == SCOUT_PLAY:
+                t[_PLAYED + SCOUT * 2] = when
+        elif a < REDEPLOY_BASE:
+            if actors[k] == me:
+                t[_ARRIVED + (a - RETURN_BASE) * 3 + 2] = when
+        elif a < DESERTER_BASE:
+            c, g = divmod(a - REDEPLOY_BASE, 10)
+            t[_PLAYED + REDEPLOY * 2] = when
+            t[_MOVED + c * 4] = (g + 1) / 10
+        elif a < TRAITOR_BASE:
+            t[_PLAYED + DESERTER * 2] = when
+            t[_MOVED + (a - DESERTER_BASE) * 4 + 1] = 1.0
+        elif a < EXCESS_BASE:
+            c, g = divmod(a - TRAITOR_BASE, 9)
+            t[_PLAYED + TRAITOR * 2] = when
+            t[_MOVED + c * 4 + 2] = (g + 1) / 9
+        else:
+            t[_MOVED + (a - EXCESS_BASE) * 4 + 3] = when
+    return theirs
 
 
 _encodings: dict[str, BattleLineEncoding] = {}

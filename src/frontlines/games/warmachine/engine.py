@@ -34,9 +34,11 @@ from frontlines.games.warmachine.reasons import REASON_WORDS, refusals, why
 from frontlines.games.warmachine.rules import (
     CHOOSE,
     DRAW,
+    DRAW_A,
     OVER,
     PHASE_NAMES,
     STATUS_NAMES,
+    TAKE1,
     WON0,
     WON1,
     Board,
@@ -150,15 +152,27 @@ class WarMachineState(State):
         self._history: list[int] = []
         self._actors: list[int] = []  # who played each action, for the masked log
         self._undo: list[Board] = []
+        # (index in the history, card) of every draw: what the drawer remembers of how its
+        # cards came (the information-state tensor, tensors.py)
+        self._drawn: list[tuple[int, int]] = []
 
     def __reduce__(self) -> tuple[Any, ...]:
         # pickled as its fields: a compiled class (docs/performance.md) is made only through its __init__
-        return _unpickled_state, (self._b, self._ruleset, self._history, self._actors, self._undo)
+        return _unpickled_state, (self._b, self._ruleset, self._history, self._actors, self._undo, self._drawn)
 
     @property
     def board(self) -> Board:
         """The underlying board (read it, do not change it)."""
         return self._b
+
+    def record(self) -> tuple[list[int], list[int]]:
+        """The actions so far and who made each (read them; do not change them)."""
+        return self._history, self._actors
+
+    @property
+    def drawn(self) -> list[tuple[int, int]]:
+        """(index in the history, card drawn) of every draw so far (read it; do not change it)."""
+        return self._drawn
 
     @property
     def game(self) -> str:
@@ -187,6 +201,8 @@ class WarMachineState(State):
         if reason is not None:
             raise IllegalAction(f"illegal War Machine action: {self._describe(action)}: {english(reason, REASON_WORDS)}")
         assert type(action) is int
+        if DRAW_A <= action < TAKE1:
+            self._drawn.append((len(self._history), b.piles[action - DRAW_A][-1]))
         self._actors.append(b.to_move)
         b.apply(action)
         self._history.append(action)
@@ -194,9 +210,17 @@ class WarMachineState(State):
     def apply_legal(self, action: Action) -> None:
         b = self._b
         assert type(action) is int
+        if DRAW_A <= action < TAKE1:
+            self._drawn.append((len(self._history), b.piles[action - DRAW_A][-1]))
         self._actors.append(b.to_move)
         b.apply(action)
         self._history.append(action)
+
+    def adopt_record(self, view: View) -> None:
+        if not isinstance(view, WarMachineView):
+            raise TypeError(f"a War Machine state takes the record of a War Machine view, not {type(view).__name__}")
+        history = view.record()
+        self._history, self._actors, self._drawn = history[0][:], history[1][:], view.drawn[:]
 
     def next_draws(self) -> list[int]:
         """The cards the next draw may bring, all equally likely (:meth:`Board.next_draws`)."""
@@ -233,12 +257,16 @@ class WarMachineState(State):
             raise IllegalAction("nothing to undo")
         self._b = self._undo.pop()
         self._actors.pop()
-        return self._history.pop()
+        action = self._history.pop()
+        if self._drawn and self._drawn[-1][0] == len(self._history):
+            self._drawn.pop()
+        return action
 
     def clone(self) -> WarMachineState:
         s = WarMachineState(self._b.copy(), self._ruleset)
         s._history = self._history[:]
         s._actors = self._actors[:]
+        s._drawn = self._drawn[:]
         s._undo = [u.copy() for u in self._undo]
         return s
 
@@ -259,8 +287,9 @@ class WarMachineState(State):
 
     def view(self, player: int | None) -> WarMachineView:
         # the log's text is built only if a user interface asks for it (search bots do not)
-        return WarMachineView(mask(self._b, player), player, self._ruleset,
-                              (self._history[:], self._actors[:]))
+        actors = self._actors
+        drawn = [d for d in self._drawn if actors[d[0]] == player] if player is not None else []
+        return WarMachineView(mask(self._b, player), player, self._ruleset, (self._history[:], actors[:]), drawn)
 
     def to_notation(self) -> str:
         return board_to_text(self._b, False, None)
@@ -282,9 +311,11 @@ class WarMachineState(State):
         return f"WarMachineState({self.to_notation()!r})"
 
 
-def _unpickled_state(board: Board, ruleset: str, history: list[int], actors: list[int], undo: list[Board]) -> WarMachineState:
+def _unpickled_state(board: Board, ruleset: str, history: list[int], actors: list[int], undo: list[Board],
+                     drawn: list[tuple[int, int]] | None = None) -> WarMachineState:
     state = WarMachineState(board, ruleset)
     state._history, state._actors, state._undo = history, actors, undo
+    state._drawn = drawn or []
     return state
 
 
@@ -292,14 +323,23 @@ class WarMachineView(View):
     """What one player (or a spectator) may know; hidden cards are UNKNOWN on its board."""
 
     def __init__(self, board: Board, viewer: int | None, ruleset: str = "warmachine",
-                 history: tuple[list[int], list[int]] | None = None) -> None:
+                 history: tuple[list[int], list[int]] | None = None, drawn: list[tuple[int, int]] | None = None) -> None:
         self._b = board
         self.viewer = viewer
         self._ruleset = ruleset
         self._history = history  # (actions, who played each) of the state it came from
+        #: the viewer's draws: (index in the history, card drawn)
+        self.drawn: list[tuple[int, int]] = drawn or []
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return WarMachineView, (self._b, self.viewer, self._ruleset, self._history)
+        return WarMachineView, (self._b, self.viewer, self._ruleset, self._history, self.drawn)
+
+    def record(self) -> tuple[list[int], list[int]]:
+        """The actions of the game so far and who made each (read them; do not change them).
+        The codes of the other player's actions may name cards the viewer did not see (a
+        face-down burn, the cards taken): what the viewer saw of them is
+        :func:`~.notation.public_action_text`."""
+        return self._history if self._history is not None else ([], [])
 
     def log(self) -> list[str]:
         """The actions so far as this viewer saw them (hidden cards as ``?``)."""

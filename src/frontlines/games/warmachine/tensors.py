@@ -22,7 +22,7 @@ from array import array
 from collections.abc import Mapping, Sequence
 from struct import Struct
 
-from frontlines.core.encoding import Block, Encoding, LiveObservation, player_of
+from frontlines.core.encoding import Block, Encoding, LiveObservation, layout_offsets, layout_size, player_of
 from frontlines.core.game import Action, State, View
 from frontlines.games.warmachine.cards import ALL_CARDS, NUM_COUNTRIES, UNKNOWN, WM
 from frontlines.games.warmachine.engine import WarMachineState, WarMachineView
@@ -40,6 +40,7 @@ from frontlines.games.warmachine.rules import (
     TAKE1,
     TAKE1_CARD,
     TAKE2,
+    TAKE2_CARDS,
     WON0,
     Board,
     deploy_action,
@@ -73,18 +74,65 @@ OBSERVATION_LAYOUT: tuple[Block, ...] = (
           "hand / 30, 8 their hand / 30, 9 I shuffled, 10 I moved first, 11 first player known, 12 game "
           "number / 3, 13 games I won / 3, 14 games they won / 3"),
 )
-INFORMATION_STATE_LAYOUT: tuple[Block, ...] = (
-    *OBSERVATION_LAYOUT,
-    Block("dealt", (NUM_WM_CARDS, 2),
-          "per card: 0 in my starting hand, 1 in theirs (known only after a seen choice)"),
-)
+SUPPORT = 24  # support cards of a game: at most 24 draws
+
+
+def information_state_layout(games: int) -> tuple[Block, ...]:
+    """The information-state layout of a game (``games`` 1) or a best-of-three match (3):
+    the observation, the starting hands, then perfect recall, per game of the match: when
+    things happened in the player's own sequence of observations. A time is (k + 1) /
+    max_game_length for the action k of the match (0 first); 0: never."""
+    blocks = [
+        *OBSERVATION_LAYOUT,
+        Block("dealt", (NUM_WM_CARDS, 2),
+              "per card: 0 in my starting hand, 1 in theirs (known only after a seen choice)"),
+        Block("arrived", (games, NUM_WM_CARDS, 2),
+              "per game and card: 0 when it came into my hand (drawn, or taken in a seen choice), 1 the "
+              "support pile it came from (pile / 6; 0 taken)"),
+        Block("deployed", (games, NUM_WM_CARDS, 2),
+              "per game and card: 0 when it was deployed, 1 where: (side * 12 + 6 if infantry up + position) / 24 "
+              "with side 0 mine, 1 theirs, positions 1-6"),
+        Block("burned", (games, NUM_WM_CARDS),
+              "per game and card: when it was burned from a hand (by me; by them when burns are face up)"),
+        Block("their_draws", (games, SUPPORT, POSITIONS),
+              "per game, their draws in order: the support pile one-hot"),
+    ]
+    if games > 1:
+        blocks.append(Block("results", (games, 4),
+                            "per finished game of the match: my score / 40, theirs / 40, I won, they won"))
+    blocks.append(Block("actions", (1,), "actions so far / max_game_length"))
+    return tuple(blocks)
+
+
+INFORMATION_STATE_LAYOUT = information_state_layout(1)
 
 _CARDS_END = NUM_WM_CARDS * PLACES
 _POS_END = _CARDS_END + POSITIONS * POSITION_FEATURES
 OBSERVATION_SIZE = _POS_END + GLOBALS
-INFORMATION_STATE_SIZE = OBSERVATION_SIZE + NUM_WM_CARDS * 2
+_DEALT_END = OBSERVATION_SIZE + NUM_WM_CARDS * 2
+INFORMATION_STATE_SIZE = layout_size(INFORMATION_STATE_LAYOUT)
 _ZEROS_OBS = array("f", bytes(4 * OBSERVATION_SIZE))
-_ZEROS_INFO = array("f", bytes(4 * INFORMATION_STATE_SIZE))
+
+
+class _Places:
+    """Where the recall blocks of a layout begin (``information_state_layout(games)``)."""
+
+    def __init__(self, games: int) -> None:
+        self.games = games
+        self.scale = GAME_LENGTH * games  # max_game_length
+        offsets = layout_offsets(information_state_layout(games))
+        self.arrived = offsets["arrived"][0]
+        self.deployed = offsets["deployed"][0]
+        self.burned = offsets["burned"][0]
+        self.their_draws = offsets["their_draws"][0]
+        self.results = offsets["results"][0] if games > 1 else -1
+        self.actions = offsets["actions"][0]
+        self.size = self.actions + 1
+        self.zeros = array("f", bytes(4 * self.size))
+        self.zeros_recall = array("f", bytes(4 * (self.size - _DEALT_END)))
+
+
+_PLACES = {1: _Places(1), 3: _Places(3)}
 # card code (wm * 6 + inf) -> index 0..29; UNKNOWN (-1) maps to the sentinel at the end
 _INDEX = [-1] * 37
 for _i, _c in enumerate(ALL_CARDS):
@@ -107,10 +155,11 @@ class WarMachineEncoding(Encoding):
     """:class:`Encoding` of War Machine; ``match=best_of_3`` triples the game length."""
 
     observation_layout = OBSERVATION_LAYOUT
-    information_state_layout = INFORMATION_STATE_LAYOUT
 
     def __init__(self, best_of_3: bool) -> None:
         super().__init__(RULESET.name, action_codes(), GAME_LENGTH * (3 if best_of_3 else 1), True)
+        self.places = _PLACES[3 if best_of_3 else 1]
+        self.information_state_layout = information_state_layout(self.places.games)
 
     def observation_tensor(self, view: View) -> array[float]:
         b = _board_view(view).board
@@ -134,11 +183,13 @@ class WarMachineEncoding(Encoding):
         return LiveWarMachine(self, player, information=True)
 
     def information_state_tensor(self, view: View) -> array[float]:
-        b = _board_view(view).board
+        v = _board_view(view)
+        b = v.board
         me = player_of(view)
-        t = _front_template(b, _ZEROS_INFO)
+        t = _front_template(b, self.places.zeros)
         _observe(b, me, t)
         _remember(b, me, t, b.dealt[1 - me])
+        _recall(t, self.places, Recall(), b, v.record(), v.drawn, me, True)
         return t
 
     def information_state_tensor_of(self, state: State, player: int) -> array[float]:
@@ -146,9 +197,10 @@ class WarMachineEncoding(Encoding):
         if not isinstance(state, WarMachineState) or player not in (0, 1):
             return super().information_state_tensor_of(state, player)
         b = state.board
-        t = _front_template(b, _ZEROS_INFO)
+        t = _front_template(b, self.places.zeros)
         _observe(b, player, t)
         _remember(b, player, t, b.dealt[1 - player] if player == 1 - b.shuffler else ())
+        _recall(t, self.places, Recall(), b, state.record(), state.drawn, player, True)
         return t
 
     def private_entries(self, options: Mapping[str, str] | None = None) -> tuple[slice, ...]:
@@ -291,12 +343,16 @@ class LiveWarMachine(LiveObservation):
     entries are rewritten each time. Every list it reads is compared with a copy of what
     it wrote, so any position may follow any other."""
 
-    __slots__ = ("colour", "dealt", "front", "game_no", "hand", "information", "piles", "rare", "sides", "status", "t")
+    __slots__ = ("colour", "dealt", "front", "game_no", "hand", "information", "piles", "places", "rare", "recall", "sides",
+                 "status", "t", "zeros")
 
     def __init__(self, encoding: Encoding, player: int, information: bool = False) -> None:
         super().__init__(encoding, player)
         self.information = information
-        self.t = (_ZEROS_INFO if information else _ZEROS_OBS)[:]
+        self.places = encoding.places if isinstance(encoding, WarMachineEncoding) else _PLACES[1]
+        self.zeros = self.places.zeros if information else _ZEROS_OBS
+        self.t = self.zeros[:]
+        self.recall = Recall()  # how much of the game's record the recall blocks show
         self.front: tuple[int, ...] = ()  # no front yet: the first update writes everything
         self.hand: list[int] = []
         self.rare: list[list[int]] = []  # the cards shown in each place of _RARE_PLACES
@@ -308,19 +364,23 @@ class LiveWarMachine(LiveObservation):
         self.game_no = -1  # the game of a match the tensor shows
 
     def update(self, state: State | View) -> array[float]:
+        record: tuple[list[int], list[int]]
         if isinstance(state, WarMachineState):
             b = state.board
             view = False
+            record, drawn = state.record(), state.drawn
         elif isinstance(state, WarMachineView):
             b = state.board
             view = True
+            record, drawn = state.record(), state.drawn
         else:
             raise TypeError(f"a War Machine encoding needs a War Machine state or view, not {type(state).__name__}")
         t = self.t
         front = (*b.front_country, *b.front_type)
         if front != self.front:  # a new war front: its template, and nothing of the last game
             self.front = front
-            t[:] = _front_template(b, _ZEROS_INFO if self.information else _ZEROS_OBS)
+            t[:] = _front_template(b, self.zeros)
+            self.recall = Recall()
             self.hand = []
             self.rare = [_NO_CARDS] * len(_RARE_PLACES)
             self.sides = [[_NO_CARDS, _NO_CARDS] for _ in range(POSITIONS)]
@@ -339,7 +399,10 @@ class LiveWarMachine(LiveObservation):
                     self._position(b, p, piles)
             self.status = status[:]
             self.colour = [c[:] for c in colour]
-        return self._rest(b, piles, view)
+        t = self._rest(b, piles, view)
+        if self.information:
+            _recall(t, self.places, self.recall, b, record, drawn, self.player, False)
+        return t
 
     def advance(self, state: State, actions: Sequence[Action]) -> array[float]:
         # a deployment changes its position, a draw its support pile, a burn the burned
@@ -382,6 +445,8 @@ class LiveWarMachine(LiveObservation):
         if burned:
             self._shown(b)
         _write_moving_globals(b, me, t)
+        if self.information:
+            _recall(t, self.places, self.recall, b, state.record(), state.drawn, me, True)
         return t
 
     def _position(self, b: Board, p: int, piles: list[int]) -> None:
@@ -447,7 +512,7 @@ class LiveWarMachine(LiveObservation):
         if self.information:
             dealt = (b.dealt[me], b.dealt[you] if view or me == 1 - b.shuffler else _NO_CARDS)
             if dealt != self.dealt:
-                t[OBSERVATION_SIZE:] = _ZERO_DEALT
+                t[OBSERVATION_SIZE:_DEALT_END] = _ZERO_DEALT
                 _remember(b, me, t, dealt[1])
                 self.dealt = (dealt[0][:], dealt[1][:])
         return t
@@ -478,6 +543,85 @@ def _move(t: array[float], old: list[int], new: list[int], place: int) -> None:
 
 assert PENDING == 1  # the battle one-hot above relies on OPEN, PENDING = 0, 1
 assert (CHOOSE, PLAY, DRAW, OVER) == (0, 1, 2, 3)  # the phase one-hot of _write_globals
+
+class Recall:
+    """How much of a game's record the recall blocks of a tensor show: the actions written
+    (a copy, to tell a later position of the same match from another one), the player's
+    draws written, the game of the match and the opponent's draws in it."""
+
+    __slots__ = ("drawn", "game", "hist", "theirs")
+
+    def __init__(self) -> None:
+        self.hist: list[int] = []
+        self.drawn = 0
+        self.game = -1
+        self.theirs = 0
+
+
+def _recall(t: array[float], places: _Places, r: Recall, b: Board, record: tuple[list[int], list[int]],
+            drawn: list[tuple[int, int]], me: int, continues: bool) -> None:
+    """Bring the recall blocks of ``t`` (they show ``r``) up to the position of board ``b``
+    whose record (actions, who made each) is ``record`` and whose draws are ``drawn``: the
+    actions since ``r``, or all of them afresh in another match (a record that does not
+    begin with ``r``'s; compared unless ``continues``). Of the opponent's actions only what
+    ``me`` saw is written (:func:`~.notation.public_action_text`)."""
+    hist, actors = record
+    n = len(r.hist)
+    end = len(hist)
+    if end < n or not (continues or hist[:n] == r.hist):
+        t[_DEALT_END:] = places.zeros_recall
+        r.hist, r.drawn, r.game, r.theirs = [], 0, -1, 0
+        n = 0
+    scale = places.scale
+    if end > n:
+        face_up = b.opts.burn_face_up
+        game, theirs = r.game, r.theirs
+        for k in range(n, end):
+            a = hist[k]
+            when = (k + 1) / scale
+            mine = actors[k] == me
+            if a < BURN:  # a deployment: card * 12 + orientation * 6 + position
+                c = _INDEX[a // 12]
+                i = places.deployed + (game * NUM_WM_CARDS + c) * 2
+                t[i] = when
+                t[i + 1] = ((0 if mine else 12) + a % 12 + 1) / 24
+            elif a < DRAW_A:
+                if mine or face_up:
+                    t[places.burned + game * NUM_WM_CARDS + _INDEX[a - BURN]] = when
+            elif a < TAKE1:
+                if not mine:
+                    if theirs < SUPPORT:
+                        t[places.their_draws + (game * SUPPORT + theirs) * POSITIONS + a - DRAW_A] = 1.0
+                    theirs += 1
+            elif a != SKIP:  # a take: a game begins
+                game = min(game + 1, places.games - 1)
+                theirs = 0
+                if mine and a >= TAKE1_CARD:
+                    taken = [a - TAKE1_CARD] if a < TAKE2_CARDS else list(divmod(a - TAKE2_CARDS, 36))
+                    for c in taken:
+                        t[places.arrived + (game * NUM_WM_CARDS + _INDEX[c]) * 2] = when
+        r.game, r.theirs = game, theirs
+        r.hist += hist[n:end]
+    if len(drawn) > r.drawn:
+        # a draw's game: the takes before it (the record's, read afresh: draws are few)
+        for k, c in drawn[r.drawn:]:
+            if actors[k] == me:
+                game = min(places.games - 1, sum(1 for a in hist[:k] if TAKE1 <= a < SKIP) - 1)
+                i = places.arrived + (game * NUM_WM_CARDS + _INDEX[c]) * 2
+                t[i] = (k + 1) / scale
+                t[i + 1] = (hist[k] - DRAW_A + 1) / 6
+        r.drawn = len(drawn)
+    if places.results >= 0:
+        you = 1 - me
+        for g, (s0, s1, w) in enumerate(b.results[:places.games]):
+            scores = (s0, s1)
+            i = places.results + g * 4
+            t[i] = scores[me] / 40
+            t[i + 1] = scores[you] / 40
+            t[i + 2] = float(w == me)
+            t[i + 3] = float(w == you)
+    t[places.actions] = end / scale
+
 
 _encodings: dict[bool, WarMachineEncoding] = {}
 
