@@ -610,6 +610,8 @@ def _memory(v: Table, me: int) -> Memory:
     know it), and which decks' marks they know (``theirs``: a count per deck, packed)."""
     known = v.known
     k0, k1 = known
+    if not (k0 | k1) and type(v) is BattleLineState:
+        return _NO_MEMORY  # nobody knows where a hidden card is (the common case)
     you = 1 - me
     mine = known[me]
     # in a view, their hand holds only the cards I know, and my hand is all mine
@@ -679,27 +681,55 @@ def _recall(t: array[float], r: Recall, v: Table, me: int, continues: bool) -> N
     """Bring the recall blocks of ``t`` (they show ``r``) up to ``v``, a full position or a
     view of ``me``: the actions of its record since ``r``, or, in another game (different
     cards dealt, a record that does not begin with ``r``'s; compared unless ``continues``),
-    all of them afresh. A position without a record (parsed, sampled) has empty blocks."""
+    all of them afresh. A position without a record (parsed, sampled) has empty blocks.
+
+    Passes, ends of turns and the opponent's Scout returns are not written: each is the
+    only action its player could make there (the phase, which the other actions fix, says
+    so)."""
     hist: list[int]
     actors: list[int]
     drawn: list[tuple[int, int]]
-    if isinstance(v, BattleLineState):
+    if type(v) is BattleLineState:
         hist, actors, drawn, dealt = v.hist, v.actors, v.drawn, v.dealt[me]
     elif isinstance(v, BattleLineView):
         hist, actors, drawn, dealt = v.seen_hist, v.seen_actors, v.seen_drawn, v.dealt
+    elif isinstance(v, BattleLineState):
+        hist, actors, drawn, dealt = v.hist, v.actors, v.drawn, v.dealt[me]
     else:
         hist, actors, drawn, dealt = [], [], _NO_DRAWS, ()
-    n = len(r.hist)
+    done = r.hist
+    n = len(done)
     end = len(hist)
-    if dealt != r.dealt or end < n or not (continues or hist[:n] == r.hist):
+    if (dealt is not r.dealt and dealt != r.dealt) or end < n or not (continues or hist[:n] == done):
         t[_MEMORY_END:] = _ZEROS_RECALL
-        r.dealt, r.hist, r.drawn, r.theirs = dealt, [], 0, 0
+        done = r.hist = []
+        r.dealt, r.drawn, r.theirs = dealt, 0, 0
         n = 0
         for i, c in enumerate(dealt):
             t[_ARRIVED + c * 3] = (i + 1) / TIME_SCALE
     if end > n:
-        r.theirs = _write_actions(t, hist, actors, n, end, me, r.theirs)
-        r.hist += hist[n:end]
+        for k in range(n, end):
+            a = hist[k]
+            if a < CLAIM_BASE:
+                if a >= 0:  # (-1: the opponent's Scout return, as a view shows it)
+                    c, f = divmod(a, 9)
+                    i = _PLAYED + c * 2
+                    t[i] = (DEAL_SLOTS + k + 1) / TIME_SCALE
+                    t[i + 1] = (f + 1) / 9
+            elif a < PASS:
+                t[_CLAIMED_AT + a - CLAIM_BASE] = (DEAL_SLOTS + k + 1) / TIME_SCALE
+            elif a < RETURN_BASE:
+                deck = _THEIR_DECK.get(a, -1)
+                if deck >= 0:
+                    if actors[k] != me:
+                        if r.theirs < THEIR_DRAWS:
+                            t[_THEIR_DRAWS + r.theirs * 2 + deck] = 1.0
+                        r.theirs += 1
+                elif a == SCOUT_PLAY:
+                    t[_PLAYED + SCOUT * 2] = (DEAL_SLOTS + k + 1) / TIME_SCALE
+            else:
+                _write_guile(t, a, (DEAL_SLOTS + k + 1) / TIME_SCALE, actors[k] == me)
+        done += hist[n:end]
     if len(drawn) > r.drawn:
         for k, c in drawn[r.drawn:]:
             if actors[k] == me:
@@ -709,48 +739,25 @@ def _recall(t: array[float], r: Recall, v: Table, me: int, continues: bool) -> N
     t[_ACTIONS] = end / MAX_GAME_LENGTH
 
 
-def _write_actions(t: array[float], hist: list[int], actors: list[int], start: int, end: int, me: int, theirs: int) -> int:
-    """Write the actions ``hist[start:end]`` into the recall blocks; ``theirs``: the
-    opponent's draws written before. Returns the opponent's draws written after. Passes,
-    ends of turns and the opponent's Scout returns are not written: each is the only
-    action its player could make there (the phase, which the other actions fix, says so)."""
-    for k in range(start, end):
-        a = hist[k]
-        when = (DEAL_SLOTS + k + 1) / TIME_SCALE
-        if a < CLAIM_BASE:
-            if a < 0:  # the opponent's Scout return, as a view shows it
-                continue
-            c, f = divmod(a, 9)
-            t[_PLAYED + c * 2] = when
-            t[_PLAYED + c * 2 + 1] = (f + 1) / 9
-        elif a < PASS:
-            t[_CLAIMED_AT + a - CLAIM_BASE] = when
-        elif a < RETURN_BASE:
-            deck = _THEIR_DECK.get(a, -1)
-            if deck >= 0:
-                if actors[k] != me:
-                    if theirs < THEIR_DRAWS:
-                        t[_THEIR_DRAWS + theirs * 2 + deck] = 1.0
-                    theirs += 1
-            elif a == SCOUT_PLAY:
-                t[_PLAYED + SCOUT * 2] = when
-        elif a < REDEPLOY_BASE:
-            if actors[k] == me:
-                t[_ARRIVED + (a - RETURN_BASE) * 3 + 2] = when
-        elif a < DESERTER_BASE:
-            c, g = divmod(a - REDEPLOY_BASE, 10)
-            t[_PLAYED + REDEPLOY * 2] = when
-            t[_MOVED + c * 4] = (g + 1) / 10
-        elif a < TRAITOR_BASE:
-            t[_PLAYED + DESERTER * 2] = when
-            t[_MOVED + (a - DESERTER_BASE) * 4 + 1] = 1.0
-        elif a < EXCESS_BASE:
-            c, g = divmod(a - TRAITOR_BASE, 9)
-            t[_PLAYED + TRAITOR * 2] = when
-            t[_MOVED + c * 4 + 2] = (g + 1) / 9
-        else:
-            t[_MOVED + (a - EXCESS_BASE) * 4 + 3] = when
-    return theirs
+def _write_guile(t: array[float], a: int, when: float, mine: bool) -> None:
+    """Write the rarer action ``a`` (a Scout return, a guile tactic, a discard from an
+    over-full side) made at time ``when`` (``mine``: by the tensor's player)."""
+    if a < REDEPLOY_BASE:
+        if mine:  # the opponent's returns are not written (above)
+            t[_ARRIVED + (a - RETURN_BASE) * 3 + 2] = when
+    elif a < DESERTER_BASE:
+        c, g = divmod(a - REDEPLOY_BASE, 10)
+        t[_PLAYED + REDEPLOY * 2] = when
+        t[_MOVED + c * 4] = (g + 1) / 10
+    elif a < TRAITOR_BASE:
+        t[_PLAYED + DESERTER * 2] = when
+        t[_MOVED + (a - DESERTER_BASE) * 4 + 1] = 1.0
+    elif a < EXCESS_BASE:
+        c, g = divmod(a - TRAITOR_BASE, 9)
+        t[_PLAYED + TRAITOR * 2] = when
+        t[_MOVED + c * 4 + 2] = (g + 1) / 9
+    else:
+        t[_MOVED + (a - EXCESS_BASE) * 4 + 3] = when
 
 
 _encodings: dict[str, BattleLineEncoding] = {}

@@ -130,6 +130,11 @@ class _Places:
         self.size = self.actions + 1
         self.zeros = array("f", bytes(4 * self.size))
         self.zeros_recall = array("f", bytes(4 * (self.size - _DEALT_END)))
+        # per game of the match: where its rows of arrived, deployed, burned and their_draws begin
+        self.rows = tuple(
+            (self.arrived + g * NUM_WM_CARDS * 2, self.deployed + g * NUM_WM_CARDS * 2, self.burned + g * NUM_WM_CARDS,
+             self.their_draws + g * SUPPORT * POSITIONS) for g in range(games)
+        )
 
 
 _PLACES = {1: _Places(1), 3: _Places(3)}
@@ -546,16 +551,18 @@ assert (CHOOSE, PLAY, DRAW, OVER) == (0, 1, 2, 3)  # the phase one-hot of _write
 
 class Recall:
     """How much of a game's record the recall blocks of a tensor show: the actions written
-    (a copy, to tell a later position of the same match from another one), the player's
-    draws written, the game of the match and the opponent's draws in it."""
+    (a copy, to tell a later position of the same match from another one), the draws
+    passed in the record's list of draws, the game of the match and the opponent's draws
+    in it."""
 
-    __slots__ = ("drawn", "game", "hist", "theirs")
+    __slots__ = ("drawn", "game", "hist", "results", "theirs")
 
     def __init__(self) -> None:
         self.hist: list[int] = []
         self.drawn = 0
-        self.game = -1
+        self.game = 0
         self.theirs = 0
+        self.results = 0  # the match's finished games written
 
 
 def _recall(t: array[float], places: _Places, r: Recall, b: Board, record: tuple[list[int], list[int]],
@@ -570,50 +577,54 @@ def _recall(t: array[float], places: _Places, r: Recall, b: Board, record: tuple
     end = len(hist)
     if end < n or not (continues or hist[:n] == r.hist):
         t[_DEALT_END:] = places.zeros_recall
-        r.hist, r.drawn, r.game, r.theirs = [], 0, -1, 0
+        r.hist, r.drawn, r.game, r.theirs, r.results = [], 0, 0, 0, 0
         n = 0
     scale = places.scale
     if end > n:
-        face_up = b.opts.burn_face_up
-        game, theirs = r.game, r.theirs
+        index = _INDEX
+        # the game of the match: each take after the record's first action begins the next
+        # one (a record may begin in the middle of a game: a position read from notation);
+        # where its blocks begin
+        game, theirs, j = r.game, r.theirs, r.drawn
+        arrived, deployed, burned, draws = places.rows[game]
         for k in range(n, end):
             a = hist[k]
-            when = (k + 1) / scale
             mine = actors[k] == me
             if a < BURN:  # a deployment: card * 12 + orientation * 6 + position
-                c = _INDEX[a // 12]
-                i = places.deployed + (game * NUM_WM_CARDS + c) * 2
-                t[i] = when
-                t[i + 1] = ((0 if mine else 12) + a % 12 + 1) / 24
+                i = deployed + index[a // 12] * 2
+                t[i] = (k + 1) / scale
+                t[i + 1] = _WHERE[mine][a % 12]
             elif a < DRAW_A:
-                if mine or face_up:
-                    t[places.burned + game * NUM_WM_CARDS + _INDEX[a - BURN]] = when
+                if mine or b.opts.burn_face_up:
+                    t[burned + index[a - BURN]] = (k + 1) / scale
             elif a < TAKE1:
-                if not mine:
+                if mine:  # the card it brought: the draws are in the order of the record
+                    while j < len(drawn) and drawn[j][0] < k:
+                        j += 1
+                    if j < len(drawn) and drawn[j][0] == k:
+                        i = arrived + index[drawn[j][1]] * 2
+                        t[i] = (k + 1) / scale
+                        t[i + 1] = (a - DRAW_A + 1) / 6
+                else:
                     if theirs < SUPPORT:
-                        t[places.their_draws + (game * SUPPORT + theirs) * POSITIONS + a - DRAW_A] = 1.0
+                        t[draws + theirs * POSITIONS + a - DRAW_A] = 1.0
                     theirs += 1
             elif a != SKIP:  # a take: a game begins
-                game = min(game + 1, places.games - 1)
+                if k:
+                    game = min(game + 1, places.games - 1)
+                    arrived, deployed, burned, draws = places.rows[game]
                 theirs = 0
                 if mine and a >= TAKE1_CARD:
                     taken = [a - TAKE1_CARD] if a < TAKE2_CARDS else list(divmod(a - TAKE2_CARDS, 36))
                     for c in taken:
-                        t[places.arrived + (game * NUM_WM_CARDS + _INDEX[c]) * 2] = when
-        r.game, r.theirs = game, theirs
+                        t[arrived + index[c] * 2] = (k + 1) / scale
+        r.game, r.theirs, r.drawn = game, theirs, j
         r.hist += hist[n:end]
-    if len(drawn) > r.drawn:
-        # a draw's game: the takes before it (the record's, read afresh: draws are few)
-        for k, c in drawn[r.drawn:]:
-            if actors[k] == me:
-                game = min(places.games - 1, sum(1 for a in hist[:k] if TAKE1 <= a < SKIP) - 1)
-                i = places.arrived + (game * NUM_WM_CARDS + _INDEX[c]) * 2
-                t[i] = (k + 1) / scale
-                t[i + 1] = (hist[k] - DRAW_A + 1) / 6
-        r.drawn = len(drawn)
-    if places.results >= 0:
+    results = b.results
+    if places.results >= 0 and len(results) != r.results:
+        r.results = len(results)
         you = 1 - me
-        for g, (s0, s1, w) in enumerate(b.results[:places.games]):
+        for g, (s0, s1, w) in enumerate(results[:places.games]):
             scores = (s0, s1)
             i = places.results + g * 4
             t[i] = scores[me] / 40
@@ -621,6 +632,11 @@ def _recall(t: array[float], places: _Places, r: Recall, b: Board, record: tuple
             t[i + 2] = float(w == me)
             t[i + 3] = float(w == you)
     t[places.actions] = end / scale
+
+
+# a deployment's "where" entry, by the tensor player's side (mine: 0, theirs: 1... indexed by
+# ``mine``, a bool: False first) and the code's orientation * 6 + position
+_WHERE = (tuple((12 + x + 1) / 24 for x in range(12)), tuple((x + 1) / 24 for x in range(12)))
 
 
 _encodings: dict[bool, WarMachineEncoding] = {}
