@@ -289,12 +289,14 @@ def test_the_arena_imports_no_openspiel_unless_asked() -> None:
 
 
 # --- what OpenSpiel users expect (issue 27) --------------------------------------------------
-@pytest.mark.parametrize("ruleset", ["battleline", "battleline-basic", "warmachine"])
-def test_tensors_along_a_game_are_the_encodings_through_python_and_cpp(ruleset: str) -> None:
+@pytest.mark.parametrize(("ruleset", "params"), [("battleline", {}), ("battleline-basic", {}), ("warmachine", {}),
+                                                  ("warmachine", {"match": "best_of_3"})])
+def test_tensors_along_a_game_are_the_encodings_through_python_and_cpp(ruleset: str, params: dict[str, str]) -> None:
     """The tensors a Python caller gets (numpy, kept up to date along the game) equal the
     observer's that C++ callers get (the unbound pyspiel methods) and the encoding's from the
-    view, for both players at every node, chance nodes and the set-up included; a clone's too."""
-    game = pyspiel.load_game(fo.game_name(ruleset))
+    view, for both players at every node, chance nodes and the set-up included (a match's
+    later deals too); a clone's too."""
+    game = pyspiel.load_game(fo.game_name(ruleset), params)
     enc = game.rules.encoding
     rng = random.Random(3)
     state = game.new_initial_state()

@@ -522,6 +522,7 @@ class FrontlinesState(pyspiel.State):  # type: ignore[misc]
             self.engine = _Engine(self.rules.build(self.setup, engine))
             self.dealing = False
             self.setup = []
+            self.seen.moves = [-1] * 4  # a new deal: each live tensor compares everything once
             self._update()
 
     def _update(self) -> None:
@@ -689,8 +690,18 @@ class FrontlinesState(pyspiel.State):  # type: ignore[misc]
         enc = self.rules.encoding
         if self.dealing or self.engine is None:  # nothing to see before the deal is complete
             return _zeros(enc.information_state_size if information else enc.observation_size)
-        live = self.seen.tensors[player + 2 * information] or self.seen.live(enc, int(player), information)
-        return live.update(self.engine.state)
+        seen = self.seen
+        k = player + 2 * information
+        live = seen.tensors[k] or seen.live(enc, int(player), information)
+        engine = self.engine.state
+        # the same game some moves on (a state's engine only ever makes moves, and a new deal
+        # starts afresh): the live tensor rewrites what those moves change
+        history = engine.history
+        last, moves = seen.moves[k], len(history)
+        seen.moves[k] = moves
+        if 0 <= last <= moves:
+            return live.advance(engine, history[last:])
+        return live.update(engine)
 
     def __str__(self) -> str:
         if self.dealing:
@@ -755,10 +766,11 @@ class _Seen:
     of the state (OpenSpiel's clone deep-copies it) starts with none: its first tensors are
     built whole, then kept up to date along its own game."""
 
-    __slots__ = ("tensors",)
+    __slots__ = ("moves", "tensors")
 
     def __init__(self) -> None:
         self.tensors: list[LiveObservation | None] = [None] * 4
+        self.moves = [-1] * 4  # per tensor: the engine's moves at its last update (-1: none yet)
 
     def live(self, enc: Encoding, player: int, information: bool) -> LiveObservation:
         k = player + 2 * information
