@@ -79,7 +79,7 @@ __all__ = [
 ]
 
 _TROOP_CARDS: dict[int, tuple[int, ...]] = {}
-_NOT_DRAWS = (END, SCOUT_PLAY)  # the codes between the draws (DRAW_TROOP .. SCOUT_TACTICS)
+assert DRAW_TACTICS & 1 and SCOUT_TACTICS & 1 and not DRAW_TROOP & 1 and not SCOUT_TROOP & 1  # (apply)
 
 
 def _troop_cards(troop_mask: int) -> tuple[int, ...]:
@@ -301,8 +301,11 @@ class BattleLineState(Position, State):
             out = self.legal_cache = generate(self)
         if type(action) is not int or action not in out:
             raise IllegalAction(explain_illegal(self, action))
-        if DRAW_TROOP <= action <= SCOUT_TACTICS and action not in _NOT_DRAWS:
-            self._drawing(action)
+        if DRAW_TROOP <= action <= SCOUT_TACTICS and action != END and action != SCOUT_PLAY:
+            # a draw: remember the card it brings (the top of its deck; tactics draws are odd)
+            deck = self.xdeck if action & 1 else self.tdeck
+            if deck:
+                self.drawn.append((len(self.hist), deck[-1]))
         self.hist.append(action)
         self.actors.append(self.excess[0] & 1 if self.phase is EXCESS else self.to_move)
         play(self, action, out)
@@ -312,8 +315,11 @@ class BattleLineState(Position, State):
         if out is None:  # (the caller read legal_actions(), which filled it)
             out = self.legal_cache = generate(self)
         assert type(action) is int
-        if DRAW_TROOP <= action <= SCOUT_TACTICS and action not in _NOT_DRAWS:
-            self._drawing(action)
+        if DRAW_TROOP <= action <= SCOUT_TACTICS and action != END and action != SCOUT_PLAY:
+            # a draw: remember the card it brings (the top of its deck; tactics draws are odd)
+            deck = self.xdeck if action & 1 else self.tdeck
+            if deck:
+                self.drawn.append((len(self.hist), deck[-1]))
         self.hist.append(action)
         self.actors.append(self.excess[0] & 1 if self.phase is EXCESS else self.to_move)
         play(self, action, out)
@@ -325,12 +331,6 @@ class BattleLineState(Position, State):
         self.hist, self.actors, self.drawn = list(view.seen_hist), list(view.seen_actors), list(view.seen_drawn)
         viewer = view.viewer
         self.dealt = ((), ()) if viewer is None else (view.dealt, ()) if viewer == 0 else ((), view.dealt)
-
-    def _drawing(self, action: int) -> None:
-        """Remember the card the draw ``action`` is about to bring (the top of its deck)."""
-        deck = self.xdeck if action in (DRAW_TACTICS, SCOUT_TACTICS) else self.tdeck
-        if deck:
-            self.drawn.append((len(self.hist), deck[-1]))
 
     def push(self, action: Action) -> None:
         out = legal(self)
