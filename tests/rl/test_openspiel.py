@@ -18,7 +18,7 @@ from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
 from frontlines.bots.registry import make_bot  # noqa: E402
 from frontlines.games import all_rulesets, encoding, new_state  # noqa: E402
 from frontlines.games.battleline.cards import parse_card  # noqa: E402
-from frontlines.games.battleline.state import DRAW_TROOP  # noqa: E402
+from frontlines.games.battleline.state import CLAIM_BASE, DRAW_TROOP, PASS  # noqa: E402
 from frontlines.rl import openspiel as fo  # noqa: E402
 
 
@@ -466,6 +466,35 @@ def test_the_information_state_tensor_is_perfect_recall(ruleset: str, params: di
                     swapped += not same_string and p == player
     assert repeats[0] > 0 and len(seen) > 100
     assert swapped > 0
+
+
+def test_the_information_state_tensor_remembers_the_order_of_claims() -> None:
+    """Two claims made in the other order reach the same position: both players' strings
+    and tensors tell the two histories apart (what only the claims' times say)."""
+    game = pyspiel.load_game("frontlines_battleline_basic")
+    rng = random.Random(5)
+    enc = game.rules.encoding
+    pairs = 0
+    for g in range(40):
+        state = _past_setup(game, g)
+        while not state.is_terminal() and pairs <= g:
+            if not state.is_chance_node():
+                claims = [a for a in state.legal_actions() if CLAIM_BASE <= enc.action(a) < PASS]
+                if len(claims) >= 2:
+                    a, b = state.clone(), state.clone()
+                    a.apply_action(claims[0])
+                    b.apply_action(claims[1])
+                    if not a.is_terminal() and not b.is_terminal():
+                        a.apply_action(claims[1])
+                        b.apply_action(claims[0])
+                        assert a.view(0).to_notation() == b.view(0).to_notation()
+                        for p in (0, 1):
+                            assert a.information_state_string(p) != b.information_state_string(p)
+                            assert a.information_state_tensor(p).tolist() != b.information_state_tensor(p).tolist()
+                        pairs += 1
+            outcomes = [o for o, _ in state.chance_outcomes()] if state.is_chance_node() else state.legal_actions()
+            state.apply_action(rng.choice(outcomes))
+    assert pairs >= 3
 
 
 def test_a_public_observer_sees_what_everyone_sees() -> None:
