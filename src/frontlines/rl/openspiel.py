@@ -262,7 +262,7 @@ class _BattleLineRules(_Rules):
 
     def arrivals(self, view: View) -> list[tuple[int, int]]:
         assert isinstance(view, BattleLineView)
-        return [(-1, c) for c in view.dealt] + view.seen_drawn
+        return [(-1, c) for c in view.dealt] + [(d >> 7, d & 127) for d in view.seen_drawn]
 
 
 class _WarMachineRules(_Rules):
@@ -351,7 +351,7 @@ class _WarMachineRules(_Rules):
 
     def arrivals(self, view: View) -> list[tuple[int, int]]:
         assert isinstance(view, WarMachineView)
-        return view.drawn[:]
+        return [(d >> 7, d & 127) for d in view.drawn]
 
 
 def _board(engine: State) -> Board:

@@ -11,6 +11,7 @@ own record, and :meth:`BattleLineView.sample` fills the unknowns (``view.fill``)
 from __future__ import annotations
 
 import random
+from array import array
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -141,9 +142,10 @@ class BattleLineState(Position, State):
         self.undo: list[tuple[Any, ...]] = []  # the table before each push
         # what each player remembers of how its cards came (the information-state tensor,
         # tensors.py): per player, the cards dealt to it in the order they came (empty for
-        # a position that was not dealt here), and (index in ``hist``, card) of every draw
+        # a position that was not dealt here), and every draw as ``index in hist << 7 | card``
+        # (packed: a few hundred bytes for a whole game)
         self.dealt: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
-        self.drawn: list[tuple[int, int]] = []
+        self.drawn: array[int] = array("i")
 
     # State's comparison, spelled out: a compiled class takes its operators from its
     # compiled base (Table: identity), not from State
@@ -262,7 +264,7 @@ class BattleLineState(Position, State):
         if player is not None:  # a player remembers how its own cards came, nobody else's
             v.dealt = self.dealt[player]
             actors = self.actors
-            v.seen_drawn = [d for d in self.drawn if actors[d[0]] == player]
+            v.seen_drawn = array("i", [d for d in self.drawn if actors[d >> 7] == player])
         hide(v, player)
         return v
 
@@ -305,7 +307,7 @@ class BattleLineState(Position, State):
             # a draw: remember the card it brings (the top of its deck; tactics draws are odd)
             deck = self.xdeck if action & 1 else self.tdeck
             if deck:
-                self.drawn.append((len(self.hist), deck[-1]))
+                self.drawn.append(len(self.hist) << 7 | deck[-1])
         self.hist.append(action)
         self.actors.append(self.excess[0] & 1 if self.phase is EXCESS else self.to_move)
         play(self, action, out)
@@ -319,7 +321,7 @@ class BattleLineState(Position, State):
             # a draw: remember the card it brings (the top of its deck; tactics draws are odd)
             deck = self.xdeck if action & 1 else self.tdeck
             if deck:
-                self.drawn.append((len(self.hist), deck[-1]))
+                self.drawn.append(len(self.hist) << 7 | deck[-1])
         self.hist.append(action)
         self.actors.append(self.excess[0] & 1 if self.phase is EXCESS else self.to_move)
         play(self, action, out)
@@ -328,7 +330,7 @@ class BattleLineState(Position, State):
         # the other player's Scout returns stay -1 (unknown) in the history
         if not isinstance(view, BattleLineView):
             raise TypeError(f"a Battle Line state takes the record of a Battle Line view, not {type(view).__name__}")
-        self.hist, self.actors, self.drawn = list(view.seen_hist), list(view.seen_actors), list(view.seen_drawn)
+        self.hist, self.actors, self.drawn = list(view.seen_hist), list(view.seen_actors), view.seen_drawn[:]
         viewer = view.viewer
         self.dealt = ((), ()) if viewer is None else (view.dealt, ()) if viewer == 0 else ((), view.dealt)
 
@@ -346,14 +348,14 @@ class BattleLineState(Position, State):
         self.actors.pop()
         action = self.hist.pop()
         drawn = self.drawn
-        if drawn and drawn[-1][0] == len(self.hist):
+        if drawn and drawn[-1] >> 7 == len(self.hist):
             drawn.pop()
         return action
 
     def clone(self) -> BattleLineState:
         new = BattleLineState(*values(self))
         new.hist, new.actors = list(self.hist), list(self.actors)
-        new.dealt, new.drawn = self.dealt, list(self.drawn)
+        new.dealt, new.drawn = self.dealt, self.drawn[:]
         return new
 
 
@@ -369,7 +371,7 @@ class BattleLineView(Position, View):
         self.seen_hist: list[int] = []  # the state's history, others' Scout returns as -1
         self.seen_actors: list[int] = []  # who made each of those actions
         self.dealt: tuple[int, ...] = ()  # the cards dealt to the viewer, in the order they came
-        self.seen_drawn: list[tuple[int, int]] = []  # the viewer's draws: (index in seen_hist, card)
+        self.seen_drawn: array[int] = array("i")  # the viewer's draws: index in seen_hist << 7 | card
         self.log_cache: list[str] | None = None
         self.deal_cache: Deal | None = None  # what its samples start from
 

@@ -673,7 +673,7 @@ class Recall:
         self.theirs = 0
 
 
-_NO_DRAWS: list[tuple[int, int]] = []
+_NO_DRAWS: array[int] = array("i")
 _THEIR_DECK = {DRAW_TROOP: 0, SCOUT_TROOP: 0, DRAW_TACTICS: 1, SCOUT_TACTICS: 1}
 
 
@@ -688,7 +688,7 @@ def _recall(t: array[float], r: Recall, v: Table, me: int, continues: bool) -> N
     so)."""
     hist: list[int]
     actors: list[int]
-    drawn: list[tuple[int, int]]
+    drawn: array[int]
     if type(v) is BattleLineState:
         hist, actors, drawn, dealt = v.hist, v.actors, v.drawn, v.dealt[me]
     elif isinstance(v, BattleLineView):
@@ -731,7 +731,8 @@ def _recall(t: array[float], r: Recall, v: Table, me: int, continues: bool) -> N
                 _write_guile(t, a, (DEAL_SLOTS + k + 1) / TIME_SCALE, actors[k] == me)
         done += hist[n:end]
     if len(drawn) > r.drawn:
-        for k, c in drawn[r.drawn:]:
+        for d in drawn[r.drawn:]:
+            k, c = d >> 7, d & 127
             if actors[k] == me:
                 i = _ARRIVED + c * 3
                 t[i if t[i] == 0.0 else i + 1] = (DEAL_SLOTS + k + 1) / TIME_SCALE

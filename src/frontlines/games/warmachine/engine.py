@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from array import array
 from collections.abc import Sequence
 from typing import Any
 
@@ -152,9 +153,9 @@ class WarMachineState(State):
         self._history: list[int] = []
         self._actors: list[int] = []  # who played each action, for the masked log
         self._undo: list[Board] = []
-        # (index in the history, card) of every draw: what the drawer remembers of how its
-        # cards came (the information-state tensor, tensors.py)
-        self._drawn: list[tuple[int, int]] = []
+        # every draw as ``index in the history << 7 | card``: what the drawer remembers of how
+        # its cards came (the information-state tensor, tensors.py)
+        self._drawn: array[int] = array("i")
 
     def __reduce__(self) -> tuple[Any, ...]:
         # pickled as its fields: a compiled class (docs/performance.md) is made only through its __init__
@@ -170,8 +171,9 @@ class WarMachineState(State):
         return self._history, self._actors
 
     @property
-    def drawn(self) -> list[tuple[int, int]]:
-        """(index in the history, card drawn) of every draw so far (read it; do not change it)."""
+    def drawn(self) -> array[int]:
+        """Every draw so far as ``index in the history << 7 | card drawn`` (read it; do not
+        change it)."""
         return self._drawn
 
     @property
@@ -202,7 +204,7 @@ class WarMachineState(State):
             raise IllegalAction(f"illegal War Machine action: {self._describe(action)}: {english(reason, REASON_WORDS)}")
         assert type(action) is int
         if DRAW_A <= action < TAKE1:
-            self._drawn.append((len(self._history), b.piles[action - DRAW_A][-1]))
+            self._drawn.append(len(self._history) << 7 | b.piles[action - DRAW_A][-1])
         self._actors.append(b.to_move)
         b.apply(action)
         self._history.append(action)
@@ -211,7 +213,7 @@ class WarMachineState(State):
         b = self._b
         assert type(action) is int
         if DRAW_A <= action < TAKE1:
-            self._drawn.append((len(self._history), b.piles[action - DRAW_A][-1]))
+            self._drawn.append(len(self._history) << 7 | b.piles[action - DRAW_A][-1])
         self._actors.append(b.to_move)
         b.apply(action)
         self._history.append(action)
@@ -258,7 +260,7 @@ class WarMachineState(State):
         self._b = self._undo.pop()
         self._actors.pop()
         action = self._history.pop()
-        if self._drawn and self._drawn[-1][0] == len(self._history):
+        if self._drawn and self._drawn[-1] >> 7 == len(self._history):
             self._drawn.pop()
         return action
 
@@ -288,7 +290,7 @@ class WarMachineState(State):
     def view(self, player: int | None) -> WarMachineView:
         # the log's text is built only if a user interface asks for it (search bots do not)
         actors = self._actors
-        drawn = [d for d in self._drawn if actors[d[0]] == player] if player is not None else []
+        drawn = array("i", [d for d in self._drawn if actors[d >> 7] == player] if player is not None else [])
         return WarMachineView(mask(self._b, player), player, self._ruleset, (self._history[:], actors[:]), drawn)
 
     def to_notation(self) -> str:
@@ -312,10 +314,10 @@ class WarMachineState(State):
 
 
 def _unpickled_state(board: Board, ruleset: str, history: list[int], actors: list[int], undo: list[Board],
-                     drawn: list[tuple[int, int]] | None = None) -> WarMachineState:
+                     drawn: array[int] | None = None) -> WarMachineState:
     state = WarMachineState(board, ruleset)
     state._history, state._actors, state._undo = history, actors, undo
-    state._drawn = drawn or []
+    state._drawn = drawn if drawn is not None else array("i")
     return state
 
 
@@ -323,13 +325,13 @@ class WarMachineView(View):
     """What one player (or a spectator) may know; hidden cards are UNKNOWN on its board."""
 
     def __init__(self, board: Board, viewer: int | None, ruleset: str = "warmachine",
-                 history: tuple[list[int], list[int]] | None = None, drawn: list[tuple[int, int]] | None = None) -> None:
+                 history: tuple[list[int], list[int]] | None = None, drawn: array[int] | None = None) -> None:
         self._b = board
         self.viewer = viewer
         self._ruleset = ruleset
         self._history = history  # (actions, who played each) of the state it came from
-        #: the viewer's draws: (index in the history, card drawn)
-        self.drawn: list[tuple[int, int]] = drawn or []
+        #: the viewer's draws: index in the history << 7 | card drawn
+        self.drawn: array[int] = drawn if drawn is not None else array("i")
 
     def __reduce__(self) -> tuple[Any, ...]:
         return WarMachineView, (self._b, self.viewer, self._ruleset, self._history, self.drawn)

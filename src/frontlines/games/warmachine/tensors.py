@@ -566,7 +566,7 @@ class Recall:
 
 
 def _recall(t: array[float], places: _Places, r: Recall, b: Board, record: tuple[list[int], list[int]],
-            drawn: list[tuple[int, int]], me: int, continues: bool) -> None:
+            drawn: array[int], me: int, continues: bool) -> None:
     """Bring the recall blocks of ``t`` (they show ``r``) up to the position of board ``b``
     whose record (actions, who made each) is ``record`` and whose draws are ``drawn``: the
     actions since ``r``, or all of them afresh in another match (a record that does not
@@ -599,10 +599,10 @@ def _recall(t: array[float], places: _Places, r: Recall, b: Board, record: tuple
                     t[burned + index[a - BURN]] = (k + 1) / scale
             elif a < TAKE1:
                 if mine:  # the card it brought: the draws are in the order of the record
-                    while j < len(drawn) and drawn[j][0] < k:
+                    while j < len(drawn) and drawn[j] >> 7 < k:
                         j += 1
-                    if j < len(drawn) and drawn[j][0] == k:
-                        i = arrived + index[drawn[j][1]] * 2
+                    if j < len(drawn) and drawn[j] >> 7 == k:
+                        i = arrived + index[drawn[j] & 127] * 2
                         t[i] = (k + 1) / scale
                         t[i + 1] = (a - DRAW_A + 1) / 6
                 else:
