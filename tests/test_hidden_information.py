@@ -192,3 +192,65 @@ def test_war_machine_seen_choice_is_known_to_the_chooser_alone(seed: int, steps:
             assert not hand & set(re.findall(r"(?<![A-Za-z])[GIJBUR]{2}(?![A-Za-z])", json.dumps(view)))
     looked = sorted(card_code(c) for c in [*b.leftover, *b.dealt[0], *b.dealt[1]])
     assert len(looked) == 3 and state.view(chooser).to_dict()["leftover_seen"] == looked
+
+
+def _war_machine_rulesets() -> list[str]:
+    return [r.name for r in all_rulesets() if r.game == "warmachine"]
+
+
+@FAST
+@given(seed=st.integers(0, 10**6), steps=st.integers(0, 80), ruleset=st.sampled_from(_war_machine_rulesets()),
+       burns=st.sampled_from(["face_down", "face_up"]))
+def test_war_machine_view_records_name_no_card_the_viewer_did_not_see(
+    seed: int, steps: int, ruleset: str, burns: str
+) -> None:
+    """A view's record (``view.record()``, which the tensors and a sample's record read) holds
+    the other player's face-down burns and seen takes masked, never their cards: the code of
+    each of its actions says no more than the viewer saw (docs/rules.md §6.8)."""
+    from frontlines.games.warmachine.notation import action_text, public_action_text
+
+    options = {"leftover_choice_blind": "false", "burn_visibility": burns}
+    state = new_state(ruleset, seed=seed, options=options)
+    rng = random.Random(seed)
+    face_up = burns == "face_up"
+    for _ in range(steps):
+        if state.is_terminal():
+            break
+        state.apply(rng.choice(state.legal_actions()))
+        for viewer in (0, 1, None):
+            view = state.view(viewer)
+            for a, actor in zip(*view.record(), strict=True):  # type: ignore[attr-defined]
+                if actor != viewer:
+                    assert action_text(a) == public_action_text(a, face_up), (viewer, action_text(a))
+            assert view.log() == [  # the log as before: own actions in full, others' masked
+                action_text(a) if actor == viewer else public_action_text(a, face_up)
+                for a, actor in zip(*state.record(), strict=True)  # type: ignore[attr-defined]
+            ]
+
+
+def test_war_machine_views_after_two_face_down_burns_are_the_same() -> None:
+    """Two lines that differ only in which card a player burned face down leave the other
+    player's view, pickled whole, the same (the twin property above starts from notation,
+    which has no record of the actions)."""
+    from frontlines.games.warmachine.rules import BURN, DRAW_A
+
+    pairs = 0
+    for seed in range(60):
+        state = new_state("warmachine", seed=seed, options={"burn_visibility": "face_down"})
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            burns = [a for a in legal if BURN <= a < DRAW_A]  # type: ignore[operator]
+            if len(burns) >= 2:
+                mover = state.current_player()
+                assert mover is not None
+                one, two = state.clone(), state.clone()
+                one.apply(burns[0])
+                two.apply(burns[1])
+                other = 1 - mover
+                assert pickle.dumps(one.view(other)) == pickle.dumps(two.view(other))
+                assert pickle.dumps(one.view(None)) == pickle.dumps(two.view(None))
+                pairs += 1
+                break
+            state.apply(rng.choice(legal))
+    assert pairs >= 20

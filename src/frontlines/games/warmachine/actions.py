@@ -18,7 +18,18 @@ from frontlines.core.actions import HIDDEN, ActionDict, ActionKind, ActionRecord
 from frontlines.core.errors import NotationError
 from frontlines.games.warmachine.cards import COUNTRIES, STRENGTH, TYPE_NAMES, WM, card_code
 from frontlines.games.warmachine.notation import action_text, public_action_text
-from frontlines.games.warmachine.rules import BURN, DRAW_A, SKIP, TAKE1, TAKE1_CARD, TAKE2, TAKE2_CARDS
+from frontlines.games.warmachine.rules import (
+    BURN,
+    BURN_HIDDEN,
+    DRAW_A,
+    SKIP,
+    TAKE1,
+    TAKE1_CARD,
+    TAKE1_HIDDEN,
+    TAKE2,
+    TAKE2_CARDS,
+    TAKE2_HIDDEN,
+)
 
 _DEPLOYS = 432  # card * 12 + orient * 6 + position
 
@@ -35,6 +46,11 @@ def describe(action: object) -> ActionRecord:
         return ActionRecord(ActionKind.DEPLOY, text, card=card_code(c), end=TYPE_NAMES[orient],
                             colour=COUNTRIES[colour], position=p + 1, strength=STRENGTH[orient],
                             draws=2 if orient else 1)
+    if a == BURN_HIDDEN:  # another player's masked actions (rules.public_action)
+        return ActionRecord(ActionKind.BURN, text, card=HIDDEN)
+    if a in (TAKE1_HIDDEN, TAKE2_HIDDEN):
+        n = 1 if a == TAKE1_HIDDEN else 2
+        return ActionRecord(ActionKind.TAKE, text, count=n, cards=(HIDDEN,) * n)
     if a < DRAW_A:
         return ActionRecord(ActionKind.BURN, text, card=card_code(a - BURN))
     if a < TAKE1:

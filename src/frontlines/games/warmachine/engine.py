@@ -33,16 +33,19 @@ from frontlines.games.warmachine.notation import (
 )
 from frontlines.games.warmachine.reasons import REASON_WORDS, refusals, why
 from frontlines.games.warmachine.rules import (
+    BURN,
     CHOOSE,
     DRAW,
     DRAW_A,
     OVER,
     PHASE_NAMES,
+    SKIP,
     STATUS_NAMES,
     TAKE1,
     WON0,
     WON1,
     Board,
+    public_action,
 )
 
 
@@ -291,7 +294,13 @@ class WarMachineState(State):
         # the log's text is built only if a user interface asks for it (search bots do not)
         actors = self._actors
         drawn = array("i", [d for d in self._drawn if actors[d >> 7] == player] if player is not None else [])
-        return WarMachineView(mask(self._b, player), player, self._ruleset, (self._history[:], actors[:]), drawn)
+        history = self._history[:]
+        face_up = self._b.opts.burn_face_up
+        for k, a in enumerate(history):
+            # another player's face-down burn or seen take: its cards stay out of the view
+            if BURN <= a < SKIP and actors[k] != player:
+                history[k] = public_action(a, face_up)
+        return WarMachineView(mask(self._b, player), player, self._ruleset, (history, actors[:]), drawn)
 
     def to_notation(self) -> str:
         return board_to_text(self._b, False, None)
@@ -338,9 +347,9 @@ class WarMachineView(View):
 
     def record(self) -> tuple[list[int], list[int]]:
         """The actions of the game so far and who made each (read them; do not change them).
-        The codes of the other player's actions may name cards the viewer did not see (a
-        face-down burn, the cards taken): what the viewer saw of them is
-        :func:`~.notation.public_action_text`."""
+        Another player's actions that name cards the viewer did not see (a face-down burn,
+        the cards taken in a seen choice) are in their masked form
+        (:func:`~.rules.public_action`)."""
         return self._history if self._history is not None else ([], [])
 
     def log(self) -> list[str]:

@@ -33,6 +33,7 @@ from frontlines.games.warmachine.cards import (
 from frontlines.games.warmachine.options import Opts
 from frontlines.games.warmachine.rules import (
     BURN,
+    BURN_HIDDEN,
     CHOOSE,
     DRAW,
     DRAW_A,
@@ -43,12 +44,15 @@ from frontlines.games.warmachine.rules import (
     SKIP,
     TAKE1,
     TAKE1_CARD,
+    TAKE1_HIDDEN,
     TAKE2,
     TAKE2_CARDS,
+    TAKE2_HIDDEN,
     WON0,
     WON1,
     Board,
     deploy_action,
+    public_action,
     take2_action,
 )
 
@@ -59,6 +63,8 @@ _STATUS_CHARS = "op01x"  # open, pending, won by 0, won by 1, no winner
 
 
 def action_text(a: int) -> str:
+    if a in _HIDDEN_TEXT:  # a masked action of another player (rules.public_action)
+        return _HIDDEN_TEXT[a]
     if 0 <= a < 432:
         c, orient, p = a // 12, (a // 6) & 1, a % 6
         return f"{card_code(c)}{TYPE_MARKS[orient]}{p + 1}"
@@ -82,14 +88,10 @@ def action_text(a: int) -> str:
 
 def public_action_text(a: int, face_up_burns: bool) -> str:
     """The action as the opponent or a spectator sees it (hidden cards as ``?``)."""
-    if BURN <= a < DRAW_A and not face_up_burns:
-        return "burn:?"
-    if TAKE1_CARD <= a < TAKE1_CARD + 36:
-        return "take1:?"
-    if TAKE2_CARDS <= a < TAKE2_CARDS + 36 * 36:
-        return "take2:?"
-    return action_text(a)
+    return action_text(public_action(a, face_up_burns))
 
+
+_HIDDEN_TEXT = {BURN_HIDDEN: "burn:?", TAKE1_HIDDEN: "take1:?", TAKE2_HIDDEN: "take2:?"}
 
 _DEPLOY = re.compile(r"([A-Z]{2})([\^v])([1-6])")
 

@@ -10,6 +10,9 @@ Actions are ints (hashable, cheap, equal across an information set):
 * burn: ``BURN + card``; draw: ``DRAW + pile``
 * ``TAKE1``/``TAKE2`` (blind choice), ``TAKE1_CARD + card``, ``TAKE2_CARDS + a * 36 + b``
   (``a < b``, seen choice), ``SKIP``.
+* In a view's record, the other player's actions that name cards the viewer did not see
+  (a face-down burn, the cards taken in a seen choice) are masked: ``BURN_HIDDEN``,
+  ``TAKE1_HIDDEN``, ``TAKE2_HIDDEN`` (:func:`public_action`). They are never legal.
 """
 
 from __future__ import annotations
@@ -37,6 +40,20 @@ TAKE2 = 1201
 TAKE1_CARD = 1300
 TAKE2_CARDS = 2000
 SKIP = 4000
+# The masked forms of actions whose card the viewer did not see: card "36", past the last.
+BURN_HIDDEN = BURN + 36
+TAKE1_HIDDEN = TAKE1_CARD + 36
+TAKE2_HIDDEN = TAKE2_CARDS + 36 * 36
+
+
+def public_action(a: int, face_up_burns: bool) -> int:
+    """``a`` as the other player or a spectator knows it: the masked form of a face-down burn
+    or of a seen choice's take (their cards stay hidden), any other action itself."""
+    if a < BURN or DRAW_A <= a < TAKE1_CARD or a >= SKIP:
+        return a
+    if a < DRAW_A:
+        return a if face_up_burns else BURN_HIDDEN
+    return TAKE1_HIDDEN if a < TAKE2_CARDS else TAKE2_HIDDEN
 
 
 def deploy_action(c: int, orient: int, pos: int) -> int:

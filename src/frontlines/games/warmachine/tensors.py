@@ -29,6 +29,7 @@ from frontlines.games.warmachine.engine import WarMachineState, WarMachineView
 from frontlines.games.warmachine.options import RULESET, Opts
 from frontlines.games.warmachine.rules import (
     BURN,
+    BURN_HIDDEN,
     CHOOSE,
     DRAW,
     DRAW_A,
@@ -39,8 +40,10 @@ from frontlines.games.warmachine.rules import (
     SKIP,
     TAKE1,
     TAKE1_CARD,
+    TAKE1_HIDDEN,
     TAKE2,
     TAKE2_CARDS,
+    TAKE2_HIDDEN,
     WON0,
     Board,
     deploy_action,
@@ -595,7 +598,8 @@ def _recall(t: array[float], places: _Places, r: Recall, b: Board, record: tuple
                 t[i] = (k + 1) / scale
                 t[i + 1] = _WHERE[mine][a % 12]
             elif a < DRAW_A:
-                if mine or b.opts.burn_face_up:
+                # (a masked burn is "mine" only in a state sampled from the other's view)
+                if (mine or b.opts.burn_face_up) and a != BURN_HIDDEN:
                     t[burned + index[a - BURN]] = (k + 1) / scale
             elif a < TAKE1:
                 if mine:  # the card it brought: the draws are in the order of the record
@@ -614,7 +618,7 @@ def _recall(t: array[float], places: _Places, r: Recall, b: Board, record: tuple
                     game = min(game + 1, places.games - 1)
                     arrived, deployed, burned, draws = places.rows[game]
                 theirs = 0
-                if mine and a >= TAKE1_CARD:
+                if mine and a >= TAKE1_CARD and a not in (TAKE1_HIDDEN, TAKE2_HIDDEN):
                     taken = [a - TAKE1_CARD] if a < TAKE2_CARDS else list(divmod(a - TAKE2_CARDS, 36))
                     for c in taken:
                         t[arrived + index[c] * 2] = (k + 1) / scale
