@@ -119,6 +119,59 @@ def wrong_isinstance() -> list[str]:
     return wrong
 
 
+def copies() -> list[str]:
+    """What pickles or deep-copies differently from pure Python (empty in both builds): the
+    learning interfaces' encodings, layouts and live tensors (environments hold them, and
+    libraries copy or pickle environments), a position whose claim memo holds proofs, and
+    the error for a bad action id. Compiled, a class is made only through its ``__init__``
+    and a frozen dataclass refuses pickle's setting of its attributes, so these need their
+    ``__reduce__``; and an ``int`` parameter is checked before the body (a ``TypeError``)."""
+    import copy
+
+    from frontlines.games import encoding, new_state
+    from frontlines.games.battleline.claims import claim_result
+
+    wrong: list[str] = []
+    for ruleset in ("battleline", "warmachine"):
+        code = encoding(ruleset)
+        state = new_state(ruleset, seed=5)
+        rng = random.Random(5)
+        live = [code.live_observation(0), code.live_information_state(1)]
+        for _ in range(45 if ruleset == "battleline" else 20):
+            state.apply(rng.choice(state.legal_actions()))
+            for tensor in live:
+                tensor.update(state)
+        if ruleset == "battleline":
+            for f in range(9):
+                for p in (0, 1):
+                    claim_result(state, f, p)  # the memo keeps the sides' last proofs
+        for name, obj in [("encoding", code), ("layout", code.observation_layout), ("state", state),
+                          ("live observation", live[0]), ("live information state", live[1])]:
+            for how, again in (("pickle", lambda o: pickle.loads(pickle.dumps(o))), ("deepcopy", copy.deepcopy)):
+                try:
+                    other = again(obj)
+                except Exception as exc:
+                    wrong.append(f"{ruleset} {name} {how}: {type(exc).__name__}")
+                    continue
+                if name.startswith("live"):  # the copy carries on as the original does
+                    after = state.clone()
+                    if not after.is_terminal():
+                        after.apply(rng.choice(after.legal_actions()))
+                    if list(other.update(after)) != list(obj.update(after)):  # type: ignore[attr-defined]
+                        wrong.append(f"{ruleset} {name} {how}: a different tensor")
+                elif name == "encoding" and other.num_actions != code.num_actions:  # type: ignore[attr-defined]
+                    wrong.append(f"{ruleset} {name} {how}: a different encoding")
+        for bad in ("R7@3", None, 1.0, -1):
+            try:
+                code.action(bad)
+                wrong.append(f"{ruleset} action({bad!r}) answered")
+            except ValueError:
+                pass
+            except Exception as exc:
+                wrong.append(f"{ruleset} action({bad!r}): {type(exc).__name__}")
+    return wrong
+
+
 def _hashable(value: object) -> str:
     try:
         hash(value)
@@ -199,6 +252,19 @@ def test_isinstance_is_exact_in_both_builds(builds: tuple[Path, Path]) -> None:
     :func:`wrong_isinstance`)."""
     for folder, expected in zip(builds, ("pure", "compiled"), strict=True):
         assert _run(folder, "test_compiled.wrong_isinstance()") == (expected, "[]")
+
+
+@pytest.mark.timeout(1800)
+def test_copies_and_errors_are_the_same_in_both_builds(builds: tuple[Path, Path]) -> None:
+    """Environments (their encodings and live tensors), positions with proofs and bad action
+    ids pickle, deep-copy and fail alike in both builds (:func:`copies`): compiled, none of
+    the encodings could be pickled or copied, nor a position whose claim memo held a proof."""
+    for folder, expected in zip(builds, ("pure", "compiled"), strict=True):
+        assert _run(folder, "test_compiled.copies()") == (expected, "[]")
+
+
+def test_copies_are_the_same_here() -> None:
+    assert copies() == []
 
 
 def test_isinstance_is_exact_here() -> None:

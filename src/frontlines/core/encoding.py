@@ -32,9 +32,12 @@ from array import array
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from math import prod
+from typing import Any, TypeVar, cast
 
 from frontlines.core.game import Action, Outcome, State, View
 from frontlines.core.interface import Interface
+
+_Rebuilt = TypeVar("_Rebuilt")
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +52,11 @@ class Block:
     @property
     def size(self) -> int:
         return prod(self.shape)
+
+    def __reduce__(self) -> tuple[type[Block], tuple[str, tuple[int, ...], str]]:
+        # pickled (and deep-copied) as its fields, rebuilt through __init__: compiled, a
+        # frozen dataclass refuses pickle's setting of one attribute at a time
+        return Block, (self.name, self.shape, self.help)
 
 
 def layout_size(layout: Sequence[Block]) -> int:
@@ -124,8 +132,10 @@ class Encoding(Interface):
                 return i
         raise ValueError(f"{action!r} is not an action of {self.ruleset}")
 
-    def action(self, action_id: int) -> Action:
-        """The action with id ``action_id``; ``ValueError`` outside ``0 .. num_actions - 1``."""
+    def action(self, action_id: object) -> Action:
+        """The action with id ``action_id``; ``ValueError`` outside ``0 .. num_actions - 1``
+        (and for what is not an ``int``: typed ``object`` so that the compiled build answers
+        the same, where an ``int`` parameter is checked before the body with a ``TypeError``)."""
         if type(action_id) is not int or not 0 <= action_id < len(self.codes):
             raise ValueError(f"action id {action_id!r} is outside 0..{len(self.codes) - 1} ({self.ruleset})")
         return self.codes[action_id]
@@ -213,6 +223,11 @@ class LiveObservation:
         self.encoding = encoding
         self.player = player
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # pickled (and deep-copied: environments are) as its fields, rebuilt through
+        # __init__ and then given them: a compiled class is made only through its __init__
+        return _restored, (type(self), (self.encoding, self.player), fields_of(self))
+
     def update(self, state: State | View) -> array[float]:
         """``observation_tensor_of(state, player)`` (of a view of ``player``:
         ``observation_tensor(view)``), in an array that the next call rewrites."""
@@ -241,6 +256,24 @@ class LiveInformationState(LiveObservation):
         return self.encoding.information_state_tensor_of(state, self.player)
 
 
+def fields_of(obj: object) -> dict[str, Any]:
+    """The attributes of ``obj`` by name, as pickle reads them in either build (compiled:
+    a dict of the class's attributes; pure Python: ``(__dict__, slots)``)."""
+    state = obj.__getstate__()
+    if isinstance(state, tuple):
+        own, slots = cast(tuple[dict[str, Any] | None, dict[str, Any] | None], state)
+        return {**(own or {}), **(slots or {})}
+    return dict(cast(dict[str, Any], state))
+
+
+def _restored(cls: type[_Rebuilt], args: tuple[Any, ...], fields: Mapping[str, Any]) -> _Rebuilt:
+    """An object pickled as its class, its ``__init__``'s arguments and its fields."""
+    obj = cls(*args)
+    for name, value in fields.items():
+        setattr(obj, name, value)
+    return obj
+
+
 def player_of(view: View) -> int:
     """The view's player; ``ValueError`` for a spectator's view (tensors are per player)."""
     viewer = view.viewer
@@ -250,4 +283,4 @@ def player_of(view: View) -> int:
     return viewer
 
 
-__all__ = ["Block", "Encoding", "LiveInformationState", "LiveObservation", "layout_offsets", "layout_size", "player_of", "returns_of"]
+__all__ = ["Block", "Encoding", "LiveInformationState", "LiveObservation", "fields_of", "layout_offsets", "layout_size", "player_of", "returns_of"]

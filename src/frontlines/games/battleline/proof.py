@@ -58,6 +58,12 @@ class ProofResult:
     counterexample: tuple[int, ...] | None
     why: Reason
 
+    def __reduce__(self) -> tuple[type[ProofResult], tuple[bool, tuple[int, ...] | None, Reason]]:
+        # pickled (and deep-copied) as its fields, rebuilt through __init__: compiled, a
+        # frozen dataclass refuses pickle's setting of one attribute at a time (a position
+        # pickles its claim memo, which keeps its sides' last proofs)
+        return ProofResult, (self.claimable, self.counterexample, self.why)
+
     @property
     def reason(self) -> str:
         """The English sentence, built only when asked (``frontlines prove`` prints one per

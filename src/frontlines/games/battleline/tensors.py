@@ -171,6 +171,11 @@ class BattleLineEncoding(Encoding):
     def __init__(self, ruleset: str) -> None:
         super().__init__(ruleset, action_codes(VARIANTS[ruleset]), MAX_GAME_LENGTH, False)
 
+    def __reduce__(self) -> tuple[type[BattleLineEncoding], tuple[str]]:
+        # pickled (and deep-copied: environments are) as its ruleset: a compiled class is
+        # made only through its __init__
+        return BattleLineEncoding, (self.ruleset,)
+
     def observation_tensor(self, view: View) -> array[float]:
         t = _ZEROS_OBS[:]
         _observe(_battleline_view(view), player_of(view), t)

@@ -139,6 +139,11 @@ class _Places:
              self.their_draws + g * SUPPORT * POSITIONS) for g in range(games)
         )
 
+    def __reduce__(self) -> tuple[type[_Places], tuple[int]]:
+        # pickled (a live tensor holds its places) as its games: a compiled class is made
+        # only through its __init__
+        return _Places, (self.games,)
+
 
 _PLACES = {1: _Places(1), 3: _Places(3)}
 # card code (wm * 6 + inf) -> index 0..29; UNKNOWN (-1) maps to the sentinel at the end
@@ -168,6 +173,11 @@ class WarMachineEncoding(Encoding):
         super().__init__(RULESET.name, action_codes(), GAME_LENGTH * (3 if best_of_3 else 1), True)
         self.places = _PLACES[3 if best_of_3 else 1]
         self.information_state_layout = information_state_layout(self.places.games)
+
+    def __reduce__(self) -> tuple[type[WarMachineEncoding], tuple[bool]]:
+        # pickled (and deep-copied: environments are) as its match: a compiled class is made
+        # only through its __init__
+        return WarMachineEncoding, (self.places.games == 3,)
 
     def observation_tensor(self, view: View) -> array[float]:
         b = _board_view(view).board
