@@ -171,7 +171,7 @@ def test_net_judges_the_leaves_where_there_is_one(monkeypatch: pytest.MonkeyPatc
     hands.clear()
     make_bot("pimc:deals=3,net=1,eval_hand=0", seed=2).choose(view)
     assert hands == {False}
-    other = new_state("schotten-totten", seed=8)
+    other = new_state("medieval", seed=8)
     st_bot = make_bot("pimc:deals=2,net=1", seed=2)
     st_bot.choose(other.view(other.current_player()))
     assert st_bot.info()["evaluation"] == "heuristic"  # no weights for that ruleset
