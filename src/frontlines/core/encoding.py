@@ -32,12 +32,10 @@ from array import array
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from math import prod
-from typing import Any, TypeVar, cast
+from typing import Any, cast
 
 from frontlines.core.game import Action, Outcome, State, View
-from frontlines.core.interface import Interface
-
-_Rebuilt = TypeVar("_Rebuilt")
+from frontlines.core.interface import Interface, rebuilt
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,7 +224,7 @@ class LiveObservation:
     def __reduce__(self) -> tuple[Any, ...]:
         # pickled (and deep-copied: environments are) as its fields, rebuilt through
         # __init__ and then given them: a compiled class is made only through its __init__
-        return _restored, (type(self), (self.encoding, self.player), fields_of(self))
+        return rebuilt, (type(self), (self.encoding, self.player), fields_of(self))
 
     def update(self, state: State | View) -> array[float]:
         """``observation_tensor_of(state, player)`` (of a view of ``player``:
@@ -264,14 +262,6 @@ def fields_of(obj: object) -> dict[str, Any]:
         own, slots = cast(tuple[dict[str, Any] | None, dict[str, Any] | None], state)
         return {**(own or {}), **(slots or {})}
     return dict(cast(dict[str, Any], state))
-
-
-def _restored(cls: type[_Rebuilt], args: tuple[Any, ...], fields: Mapping[str, Any]) -> _Rebuilt:
-    """An object pickled as its class, its ``__init__``'s arguments and its fields."""
-    obj = cls(*args)
-    for name, value in fields.items():
-        setattr(obj, name, value)
-    return obj
 
 
 def player_of(view: View) -> int:

@@ -30,7 +30,10 @@ abstract methods is never instantiated in either build.)
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+_Rebuilt = TypeVar("_Rebuilt")
 
 
 class Interface:
@@ -53,3 +56,13 @@ def mark_abstract(cls: type) -> None:
 
 
 __all__ = ["Interface", "mark_abstract"]
+
+
+def rebuilt(cls: type[_Rebuilt], args: tuple[Any, ...], fields: Mapping[str, Any]) -> _Rebuilt:
+    """An object pickled (``__reduce__``) as its class, its ``__init__``'s arguments and its
+    other fields: a compiled class is made only through its ``__init__``, so pickle's default
+    (an empty object, then its attributes) does not work for it."""
+    obj = cls(*args)
+    for name, value in fields.items():
+        setattr(obj, name, value)
+    return obj

@@ -18,6 +18,7 @@ from typing import Any
 from frontlines.core.actions import ActionRecord
 from frontlines.core.errors import IllegalAction
 from frontlines.core.game import Action, Outcome, State, Termination, View
+from frontlines.core.interface import rebuilt
 from frontlines.core.reasons import Reason
 from frontlines.games.battleline.actions import describe
 from frontlines.games.battleline.cards import NUM_CARDS, NUM_TROOPS, card_code
@@ -91,14 +92,6 @@ def _troop_cards(troop_mask: int) -> tuple[int, ...]:
     return cards
 
 
-def _rebuilt(cls: type[Table], table: tuple[Any, ...], own: dict[str, Any]) -> Table:
-    """A pickled state or view (``__reduce__``): its table fields, then its own."""
-    obj = cls(*table)
-    for name, value in own.items():
-        setattr(obj, name, value)
-    return obj
-
-
 class Position(Table):
     """What a state and a view of the Battle Line family answer alike, from the table
     alone: the ruleset, the end of the game, and action text and records (the common
@@ -158,7 +151,7 @@ class BattleLineState(Position, State):
         # pickled as its fields (the search's worker processes get views so): a compiled
         # class is made only through its __init__
         own = {"hist": self.hist, "actors": self.actors, "undo": self.undo, "dealt": self.dealt, "drawn": self.drawn}
-        return _rebuilt, (BattleLineState, values(self), own)
+        return rebuilt, (BattleLineState, values(self), own)
 
     # --- construction ----------------------------------------------------------------
     @classmethod
@@ -385,7 +378,7 @@ class BattleLineView(Position, View):
         own = {"viewer": self.viewer, "seen_hist": self.seen_hist, "seen_actors": self.seen_actors,
                "log_cache": self.log_cache, "deal_cache": self.deal_cache, "dealt": self.dealt,
                "seen_drawn": self.seen_drawn}
-        return _rebuilt, (BattleLineView, values(self), own)
+        return rebuilt, (BattleLineView, values(self), own)
 
     # --- View interface ----------------------------------------------------------------
     @property
