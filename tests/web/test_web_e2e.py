@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -88,18 +89,23 @@ def wait_turn(page: Any) -> str:
 
 def play_first_turns(pages: Sequence[Any]) -> Any:
     """Both players' first turns (two moves each, by clicking) on the pages of one game's
-    seats; the page of the player who moved first (its clock runs next: first turns are free)."""
-    starter = None
-    for _ in range(2):
-        for page in pages:
-            if page.get_attribute("#table", "data-turn") == "me":
-                starter = page if starter is None else starter
-                for _ in range(2):
-                    click_one_move(page)
-                break
-        else:
+    seats; the page of the player who moved first (its clock runs next: first turns are free).
+    The second player's page learns of its turn by WebSocket a moment after the first player's
+    last move shows, so it is waited for, never read once."""
+    deadline = time.monotonic() + TURN_TIMEOUT / 1000
+    while True:
+        starter = next((p for p in pages if p.get_attribute("#table", "data-turn") == "me"), None)
+        if starter is not None:
+            break
+        if time.monotonic() > deadline:
             raise AssertionError("nobody's turn")
-    assert starter is not None
+        time.sleep(0.05)
+    for _ in range(2):
+        click_one_move(starter)
+    (second,) = [p for p in pages if p is not starter]
+    assert wait_turn(second) == "me"
+    for _ in range(2):
+        click_one_move(second)
     return starter
 
 

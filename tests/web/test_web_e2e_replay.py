@@ -116,7 +116,7 @@ def test_the_win_chance_graph_marks_the_big_mistakes(browser: Any, server: LiveS
     assert page.locator("#review-graph .mark.blunder").count() == sum(m["verdict"] == "blunder" for m in flagged)
     worst = max(flagged, key=lambda m: m["loss"])
     page.locator(f'#review-graph .mark[data-step="{worst["index"]}"]').click()
-    page.wait_for_function("(n) => document.querySelector('#step').value === n", arg=str(worst["index"]))
+    page.wait_for_selector(f'#replay[data-shown="{worst["index"]}"]')
     said = page.inner_text("#review-move")
     assert worst["move"] in said and worst["best"] in said
     page.screenshot(path=str(shots / f"replay-win-chance-{lang}.png"), full_page=True)

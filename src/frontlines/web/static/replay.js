@@ -122,8 +122,12 @@ async function analyse() {
 async function show(i) {
   step = Math.max(0, Math.min(info.steps - 1, i));
   $("step").value = String(step);
+  showReviewOf(step);
+  const wanted = step;
   const seat = $("perspective").value;
   const v = await fetchStep(step, seat);
+  // A later step asked for while this one was loading draws itself: never draw over it.
+  if (wanted !== step || seat !== $("perspective").value) return;
   const shownSeat = seat === "1" ? 1 : 0;
   if (seat === "all") v.viewer = null;
   adapter = adapter || adapterFor(v.game);
@@ -134,7 +138,7 @@ async function show(i) {
     `<span class="short" aria-hidden="true">${num(step)}/${num(info.steps - 1)}</span>`;
   $("status").textContent = v.outcome ? outcomeText(v.outcome, null, info.names)
     : (step > 0 ? describeAction((v.log_records || [])[step - 1], v.ruleset) : t("Start of the game"));
-  showReviewOf(step);
+  $("replay").dataset.shown = String(step); // the step whose board is drawn (tests wait on it)
 }
 
 async function main() {
