@@ -135,6 +135,9 @@ def test_time_cap_stops_between_deals(monkeypatch: pytest.MonkeyPatch) -> None:
         ("pimc:bogus=1", "unknown pimc option 'bogus'"),
         ("pimc:deals=x", "must be int"),
         ("pimc:eval_hand=2", "eval_hand"),
+        ("pimc:refine=-1", "refine"),
+        ("pimc:refine_deals=0", "refine_deals"),
+        ("pimc:refine_margin=-0.1", "refine_margin"),
     ],
 )
 def test_bad_specs_say_what_is_wrong(spec: str, message: str) -> None:
@@ -206,6 +209,69 @@ def test_the_late_settings_hold_from_late_from_on(monkeypatch: pytest.MonkeyPatc
     for p, params in progress:
         late = p >= 0.5
         assert (params.follow, params.replies, params.deals) == ((2, 0, 50) if late else (0, 4, 32))
+
+
+def test_finalists_are_the_best_few_near_the_best() -> None:
+    judged = pimc.Judged(["a", "b", "c", "d"], [[0.5, 0.5], [0.6, 0.6], [0.58, 0.56], [0.3, 0.3]], 2, 0.0)  # type: ignore[list-item]
+    assert judged.ranking() == [1, 2, 0, 3] and judged.best() == 1
+    assert judged.finalists(3, 0.1) == [1, 2, 0]
+    assert judged.finalists(2, 0.1) == [1, 2]
+    assert judged.finalists(3, 0.05) == [1, 2]  # a (0.5) is 0.1 under b
+    assert judged.finalists(3, 0.0) == [1]
+
+
+def test_the_second_stage_judges_the_finalists_deeper_on_more_deals(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[tuple[list[Any], PimcParams]] = []
+    real = pimc.judge
+
+    def spy(view: View, actions: Any, params: PimcParams, *args: Any, **kwargs: Any) -> pimc.Judged:
+        calls.append((list(actions), params))
+        judged = real(view, actions, params, *args, **kwargs)
+        if len(calls) == 2:  # the second stage reverses the screening's order of its finalists
+            judged.values = [[1.0 - v for v in row] for row in judged.values]
+        return judged
+
+    monkeypatch.setattr(pimc, "judge", spy)
+    state = new_state("battleline-basic", seed=4)
+    view = state.view(state.current_player())
+    policy = policy_for(view.ruleset)
+    real_determinise = policy.determinise
+    dealt: list[str] = []
+
+    def determinise(v: View, rng: random.Random) -> State:
+        deal = real_determinise(v, rng)
+        dealt.append(deal.to_notation())
+        return deal
+
+    monkeypatch.setattr(policy, "determinise", determinise)
+    bot = make_bot("pimc:deals=4,width=4,replies=2,refine=2,refine_deals=6,refine_follow=2,refine_margin=1", seed=3)
+    action = bot.choose(view)
+    (screened, first), (finalists, second) = calls
+    assert (first.deals, first.follow) == (4, 0) and len(screened) == 4
+    assert (second.deals, second.follow, second.replies) == (6, 2, 2)
+    info = bot.info()
+    # the finalists are the screening's best two, and the second stage's best is played
+    assert [view.action_to_text(a) for a in finalists] == [m for m, _ in info["top"][:2]]
+    assert view.action_to_text(action) == info["move"] == info["refined"][0][0]
+    assert info["refine_deals"] == 6 and len(info["refined"]) == 2
+    # the second stage's deals begin with the screening's: deal k is the same deal in both
+    assert dealt[4:8] == dealt[:4] and len(dealt) == 10 and len(set(dealt)) == 6
+    # no second stage with one finalist, or with refine off
+    calls.clear()
+    make_bot("pimc:deals=4,width=4,replies=2,refine=1", seed=3).choose(view)
+    assert len(calls) == 1
+    calls.clear()
+    make_bot("pimc:deals=4,width=4,replies=2", seed=3).choose(view)
+    assert len(calls) == 1
+
+
+def test_the_second_stage_plays_the_same_move_from_the_same_seed() -> None:
+    state = new_state("battleline", seed=6)
+    view = state.view(state.current_player())
+    bots = [make_bot("pimc:deals=4,width=3,replies=2,refine=3,refine_deals=8,refine_follow=2", seed=5) for _ in range(2)]
+    assert bots[0].choose(view) == bots[1].choose(view)
+    info = bots[0].info()
+    assert info == bots[1].info() | {"seconds": info["seconds"]}
 
 
 def _deck_of(size: int, seed: int) -> View | None:

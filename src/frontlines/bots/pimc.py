@@ -47,7 +47,7 @@ from frontlines.games.battleline.state import BattleLineState
 
 INTEGER_PARAMS = frozenset({
     "deals", "width", "all_below", "replies", "follow", "eval_hand", "net", "endgame", "endgame_nodes", "late_follow",
-    "late_replies", "late_deals", "exact_deck", "exact_nodes",
+    "late_replies", "late_deals", "exact_deck", "exact_nodes", "refine", "refine_deals", "refine_follow",
 })
 REPLY_RULES = ("min", "own")
 RANKINGS = ("full", "cheap")
@@ -74,6 +74,10 @@ class PimcParams:
     endgame_nodes: int = 200_000  # node budget of the exact endgame search
     exact_deck: int = 0  # solve each deal exactly (perfect information) once its decks hold at most this many cards
     exact_nodes: int = 5_000  # node budget of one such solve (over it, the line is judged as usual)
+    refine: int = 0  # second stage: the best candidates (at most N, within refine_margin of the best) judged again (0, 1: none)
+    refine_deals: int = 64  # deals of the second stage (the first ``deals`` of them are the screening's)
+    refine_follow: int = 3  # ``follow`` in the second stage: my best answer in each deal, one ply more
+    refine_margin: float = 0.1  # how far under the best screening mean a candidate may be and still go on
     time: float | None = None  # seconds: a safety cap, not a budget
 
     def __reduce__(self) -> tuple[type[PimcParams], tuple[Any, ...]]:
@@ -105,6 +109,8 @@ class PimcParams:
             raise ValueError(f"pimc reply must be one of {', '.join(REPLY_RULES)}, not {self.reply!r}")
         if self.eval_hand not in (0, 1) or self.endgame not in (0, 1) or self.net not in (0, 1):
             raise ValueError("pimc eval_hand, net and endgame must be 0 or 1")
+        if self.refine < 0 or not 1 <= self.refine_deals <= 100_000 or self.refine_follow < 0 or not self.refine_margin >= 0:
+            raise ValueError("pimc refine and refine_follow must be >= 0, refine_deals 1-100000, refine_margin >= 0")
         if self.endgame_nodes < 1 or self.exact_nodes < 1 or self.exact_deck < 0:
             raise ValueError("pimc endgame_nodes and exact_nodes must be >= 1, exact_deck >= 0")
         if self.time is not None and not self.time > 0:
@@ -132,8 +138,19 @@ class Judged:
 
     def best(self) -> int:
         """The index of the best mean (ties: the earlier candidate, the heuristic's order)."""
+        return self.ranking()[0]
+
+    def ranking(self) -> list[int]:
+        """The candidates' indices, best mean first (ties: the heuristic's order)."""
         means = [self.mean(i) for i in range(len(self.actions))]
-        return max(range(len(means)), key=lambda i: (means[i], -i))
+        return sorted(range(len(means)), key=lambda i: (-means[i], i))
+
+    def finalists(self, most: int, margin: float) -> list[int]:
+        """The best candidate and the next ones, at most ``most`` in all, whose mean is
+        within ``margin`` of the best's, best first."""
+        order = self.ranking()
+        top = self.mean(order[0])
+        return [i for i in order[:most] if self.mean(i) >= top - margin]
 
     def difference(self, i: int, j: int) -> tuple[float, float]:
         """Candidate ``i`` less ``j``: the mean difference over the same deals and its standard error."""
@@ -427,7 +444,10 @@ class PimcBot(Bot):
         judged = judge(view, actions, params, seed, policy)
         best = judged.best()
         action = judged.actions[best]
-        order = sorted(range(len(actions)), key=lambda i: -judged.mean(i))
+        order = judged.ranking()
+        refined = self._refine(view, judged, params, seed, policy)
+        if refined is not None:
+            action = refined.actions[refined.best()]
         self._last = {
             "deals": judged.deals,
             "evaluation": judged.evaluation,
@@ -437,7 +457,29 @@ class PimcBot(Bot):
             "top": [(view.action_to_text(actions[i]), round(judged.mean(i), 4)) for i in order[:5]],
             "params": asdict(params),
         }
+        if refined is not None:
+            self._last.update(
+                move=view.action_to_text(action),
+                win_probability=round(refined.mean(refined.best()), 4),
+                seconds=round(judged.seconds + refined.seconds, 3),
+                refined=[(view.action_to_text(refined.actions[i]), round(refined.mean(i), 4)) for i in refined.ranking()],
+                refine_deals=refined.deals,
+            )
         return action
+
+    def _refine(self, view: View, judged: Judged, params: PimcParams, seed: int, policy: GamePolicy) -> Judged | None:
+        """The second stage: the screening's finalists judged again on ``refine_deals`` deals
+        (the screening's first, then more: the same for each finalist) with ``refine_follow``
+        (my best answer in the deal after the opponent's reply), or ``None`` where there is
+        no second stage (``refine`` under 2, one finalist, or the time cap struck already)."""
+        if params.refine < 2:
+            return None
+        finalists = judged.finalists(params.refine, params.refine_margin)
+        left = None if params.time is None else params.time - judged.seconds
+        if len(finalists) < 2 or (left is not None and left <= 0):
+            return None
+        deeper = replace(params, deals=params.refine_deals, follow=params.refine_follow, time=left)
+        return judge(view, [judged.actions[i] for i in finalists], deeper, seed, policy)
 
     def info(self) -> dict[str, Any]:
         return dict(self._last)
