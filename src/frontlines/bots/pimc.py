@@ -20,6 +20,9 @@ One decision:
    ``net=1``. Late in the game (``late_*``) the lines may go deeper; once the decks are
    nearly empty (``exact_deck``) each line is solved exactly in its deal.
 4. *Choice.* The candidate with the best mean over the deals.
+5. *Second stage* (``refine``). The best few candidates near the best are judged again on
+   more deals (``refine_deals``, beginning with the screening's) and one ply deeper
+   (``refine_follow``: my best answer in each deal), and that stage's best is played.
 
 Once both decks are empty nothing is hidden and the exact endgame decides
 (:mod:`frontlines.bots.endgame`).
