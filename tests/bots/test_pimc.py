@@ -28,14 +28,16 @@ def test_pimc_finishes_a_game(ruleset: str) -> None:
     assert ended_by_the_rules(final), final.outcome()
 
 
-def test_same_seed_same_move_and_info() -> None:
+@pytest.mark.parametrize("spec", ["pimc:deals=6,width=4", "pimc:deals=6,width=4,replies=2,refine=3,refine_deals=8,refine_follow=2"])
+def test_same_seed_same_move_and_info(spec: str) -> None:
     state = new_state("battleline", seed=5)
     view = state.view(state.current_player())
-    bots = [make_bot("pimc:deals=6,width=4", seed=9) for _ in range(2)]
+    bots = [make_bot(spec, seed=9) for _ in range(2)]
     assert bots[0].choose(view) == bots[1].choose(view)
     info = bots[0].info()
     assert info == bots[1].info() | {"seconds": info["seconds"]}
     assert info["deals"] == 6 and 0.0 <= info["win_probability"] <= 1.0 and len(info["top"]) == 4
+    assert ("refined" in info) == ("refine=" in spec)  # the second stage ran where it is asked for
 
 
 def test_plays_the_winning_move_then_claims() -> None:
@@ -263,15 +265,6 @@ def test_the_second_stage_judges_the_finalists_deeper_on_more_deals(monkeypatch:
     calls.clear()
     make_bot("pimc:deals=4,width=4,replies=2", seed=3).choose(view)
     assert len(calls) == 1
-
-
-def test_the_second_stage_plays_the_same_move_from_the_same_seed() -> None:
-    state = new_state("battleline", seed=6)
-    view = state.view(state.current_player())
-    bots = [make_bot("pimc:deals=4,width=3,replies=2,refine=3,refine_deals=8,refine_follow=2", seed=5) for _ in range(2)]
-    assert bots[0].choose(view) == bots[1].choose(view)
-    info = bots[0].info()
-    assert info == bots[1].info() | {"seconds": info["seconds"]}
 
 
 def _deck_of(size: int, seed: int) -> View | None:
