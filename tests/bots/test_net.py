@@ -313,6 +313,22 @@ def test_evaluator_calls_agree() -> None:
     assert len(ev.flag_chances(state, player)) == 9
 
 
+def test_medieval_is_judged_by_the_battle_line_weights(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Medieval's default game (battlefields face down) is Battle Line with tactics move for
+    move, and ``frontlines train --rules medieval`` makes battleline.npz's arrays bit for bit:
+    that one packaged file covers both rulesets and judges the same deal alike in each."""
+    from frontlines.bots.net.value import evaluator
+
+    monkeypatch.delenv("FRONTLINES_NET_WEIGHTS", raising=False)
+    medieval, battleline = evaluator("medieval"), evaluator("battleline")
+    assert medieval is not None and medieval is battleline
+    state, same = _midgame("medieval", 4), _midgame("battleline", 4)
+    player = state.current_player()
+    assert player is not None and player == same.current_player()
+    assert medieval.value(state, player) == battleline.value(same, player)
+    assert medieval.flag_chances(state, player) == battleline.flag_chances(same, player)
+
+
 def test_netply_plays_whole_games_and_takes_claims(tmp_path: Path) -> None:
     from frontlines.bots.registry import make_bot
     from frontlines.core.referee import Referee

@@ -176,10 +176,11 @@ def test_net_judges_the_leaves_where_there_is_one(monkeypatch: pytest.MonkeyPatc
     hands.clear()
     make_bot("pimc:deals=3,net=1,eval_hand=0", seed=2).choose(view)
     assert hands == {False}
+    # a ruleset the learned evaluation does not cover (here the stand-in's answer): the heuristic's
     other = new_state("medieval", seed=8)
     st_bot = make_bot("pimc:deals=2,net=1", seed=2)
     st_bot.choose(other.view(other.current_player()))
-    assert st_bot.info()["evaluation"] == "heuristic"  # no weights for that ruleset
+    assert st_bot.info()["evaluation"] == "heuristic"
 
 
 def test_the_late_settings_hold_from_late_from_on(monkeypatch: pytest.MonkeyPatch) -> None:

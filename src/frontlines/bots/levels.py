@@ -11,8 +11,8 @@ check that they are ordered by strength and users can reproduce any level by han
   opponent answering in each deal as if it knew them, the positions judged by the
   heuristic's evaluation (about a tenth of a second a move in Battle Line on one core).
 * ``master`` - the same search with the learned flag network judging the positions where
-  weights cover the ruleset (``net=1``; today ``battleline-basic``, ``battleline`` and
-  ``schotten-totten``, only with numpy:
+  weights cover the ruleset (``net=1``; today ``battleline-basic``, ``battleline``,
+  ``schotten-totten`` and ``medieval``, only with numpy:
   elsewhere it plays as ``expert``); a few tenths of a second a move, capped at 2 s.
 
 The search levels are budgets of **work** (deals and candidates), not of time: with the same
