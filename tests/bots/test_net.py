@@ -329,6 +329,29 @@ def test_medieval_is_judged_by_the_battle_line_weights(monkeypatch: pytest.Monke
     assert medieval.flag_chances(state, player) == battleline.flag_chances(same, player)
 
 
+def test_netply_plays_medieval_with_face_up_battlefields(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The packaged weights judge Medieval with the house battlefields face up too (sides of
+    two and four cards, troops allowed by value, sums only): whole games, by the rules."""
+    from frontlines.bots.registry import make_bot
+
+    monkeypatch.delenv("FRONTLINES_NET_WEIGHTS", raising=False)
+    options = {"battlefields": "face_up", "battlefield_set": "house"}
+    state = new_state("medieval", seed=6, options=options)
+    bots = [make_bot("netply", 1), make_bot("heuristic", 2)]
+    for seat, bot in enumerate(bots):
+        bot.new_game("medieval", seat, 6)
+    judged = 0
+    while not state.is_terminal():
+        player = state.current_player()
+        assert player is not None
+        view = state.view(player)
+        action = bots[player].choose(view)
+        assert action in view.legal_actions()
+        judged += player == 0 and "value" in bots[0].info()
+        state.apply(action)
+    assert judged > 5 and "fallback" not in bots[0].info()
+
+
 def test_netply_plays_whole_games_and_takes_claims(tmp_path: Path) -> None:
     from frontlines.bots.registry import make_bot
     from frontlines.core.referee import Referee
