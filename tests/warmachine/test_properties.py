@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -54,6 +55,18 @@ def _positions() -> list[str]:
 
 
 POSITIONS = _positions()
+
+
+def test_a_view_whose_seen_start_cards_do_not_fit_the_hidden_ones_is_refused() -> None:
+    """Found by the mangling test: the opponent's seen start cards (``dealt=``) not on the table
+    are in its hand or face-down burns, so they cannot outnumber its hidden cards; such a view
+    was accepted and its samples failed with a ValueError."""
+    good = ("warmachine view=0 opts=leftover_choice_blind:false,match:best_of_3 front=R^IvGvB^U^Jv "
+            "piles=4,4,4,4,4,4 hands=IU/???? sides=:/:/:/:/:/: status=oooooo burned=// leftover= "
+            "dealt=IU/BJBR shuffler=1 first=0 to=0 phase=play match=?:2:15-0-0")
+    MODULE.parse_view(good).sample(random.Random(1)).legal_actions()
+    with pytest.raises(NotationError, match="hidden cards"):
+        MODULE.parse_view(good.replace("dealt=IU/BJBR", "dealt=IU/BIBJBR"))
 
 
 @settings(max_examples=600, deadline=None)

@@ -356,9 +356,14 @@ def parse_board(text: str, view: bool) -> tuple[Board, int | None]:
     if len(located) != len(ALL_CARDS) or len(set(known)) != len(known):
         raise _fail(f"the 30 cards must each appear exactly once ({len(located)} places, "
                     f"{len(known) - len(set(known))} repeated)")
-    for d in b.dealt:
+    seen = set(known)
+    for p, d in enumerate(b.dealt):
         if len(set(c for c in d if c != UNKNOWN)) != len([c for c in d if c != UNKNOWN]):
             raise _fail("dealt lists a card twice")
+        # a start card seen but not on the table is among the player's hidden cards: there must be room for it
+        hidden = [*b.hands[p], *b.burned_by[p]].count(UNKNOWN)
+        if sum(1 for c in d if c != UNKNOWN and c not in seen) > hidden:
+            raise _fail(f"dealt names more unplaced cards of player {p} than the player has hidden cards")
     return b, viewer
 
 
