@@ -445,12 +445,13 @@ class PimcBot(Bot):
                 return solved.action
         actions = self.candidates(view, policy, seed)
         judged = judge(view, actions, params, seed, policy)
-        best = judged.best()
-        action = judged.actions[best]
         order = judged.ranking()
+        best = order[0]
+        action = judged.actions[best]
         refined = self._refine(view, judged, params, seed, policy)
+        ranked = [] if refined is None else refined.ranking()
         if refined is not None:
-            action = refined.actions[refined.best()]
+            action = refined.actions[ranked[0]]
         self._last = {
             "deals": judged.deals,
             "evaluation": judged.evaluation,
@@ -463,9 +464,9 @@ class PimcBot(Bot):
         if refined is not None:
             self._last.update(
                 move=view.action_to_text(action),
-                win_probability=round(refined.mean(refined.best()), 4),
+                win_probability=round(refined.mean(ranked[0]), 4),
                 seconds=round(judged.seconds + refined.seconds, 3),
-                refined=[(view.action_to_text(refined.actions[i]), round(refined.mean(i), 4)) for i in refined.ranking()],
+                refined=[(view.action_to_text(refined.actions[i]), round(refined.mean(i), 4)) for i in ranked],
                 refine_deals=refined.deals,
             )
         return action

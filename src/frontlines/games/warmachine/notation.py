@@ -353,10 +353,10 @@ def parse_board(text: str, view: bool) -> tuple[Board, int | None]:
         located.extend(x >> 1 for x in b.sides[p][1])
     located.extend(b.front_cards())
     known = [c for c in located if c != UNKNOWN]
-    if len(located) != len(ALL_CARDS) or len(set(known)) != len(known):
-        raise _fail(f"the 30 cards must each appear exactly once ({len(located)} places, "
-                    f"{len(known) - len(set(known))} repeated)")
     seen = set(known)
+    if len(located) != len(ALL_CARDS) or len(seen) != len(known):
+        raise _fail(f"the 30 cards must each appear exactly once ({len(located)} places, "
+                    f"{len(known) - len(seen)} repeated)")
     for p, d in enumerate(b.dealt):
         if len(set(c for c in d if c != UNKNOWN)) != len([c for c in d if c != UNKNOWN]):
             raise _fail("dealt lists a card twice")
