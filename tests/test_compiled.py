@@ -31,6 +31,9 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+# One xdist worker runs this module (`./run test` uses --dist loadgroup): the module-scoped
+# build below is then made once per run, not once per worker (about 40 s of a core each).
+pytestmark = pytest.mark.xdist_group("compiled")
 GAMES = 12  # random games per ruleset
 
 
