@@ -1,28 +1,43 @@
-"""An upper bound for the search: ISMCTS whose every sampled deal is the true state.
+"""An upper bound for a search: ISMCTS or PIMC whose every sampled deal is the true state.
 
     .venv/bin/python benchmarks/bound_battleline.py --rules battleline-basic --games 200 \\
         --seed 101 --workers 2 --records build/bound.jsonl
 
-The search is the shipped one (``ismcts:iterations=400`` unless ``--spec`` says otherwise)
-with one change made here, never in the bots: where it samples a deal consistent with its
+The search is the shipped one (``ismcts:iterations=400`` unless ``--spec`` says otherwise;
+a ``pimc:`` spec, such as ``master``'s, works alike) with one change made here, never in the
+bots: where it samples a deal consistent with its
 view (``GamePolicy.determinise``), it is handed a copy of the real game (the opponent's
 hand and the order of the deck). Everything else (the shortlist, the prior, the tree, the
 rollouts, the cut-off evaluation, which still treats the opponent's hand as unseen) is
 unchanged, so its score against the heuristic tells how far this search design can go when
 the sampling is perfect: a level aimed above it needs a better evaluation or policy, not a
-better model of the hidden cards.
+better model of the hidden cards. (PIMC's evaluation reads the deal's opponent hand by
+default, ``eval_hand=1``; every one of its deals being the same, ``deals=4`` costs an
+eighth of ``master``'s 32 and differs only in the heuristic's random choices down the lines.)
 
 Deals are the arena's (``deal_seed(--seed, k)``), each played from both seats against
 ``--opponent`` (default ``heuristic``), so a run with the same ``--seed`` pairs deal by
 deal with ``frontlines arena --seed S --gauntlet heuristic`` runs. ``--records`` appends
 one JSON line per game as it ends (a stopped run keeps its games). Prints the score with
 its 95 % Wilson interval.
+
+A long bound is played as chunks (``--seed S --games 20`` for S in a range: a stopped run
+loses one chunk at most) and pooled from their records::
+
+    .venv/bin/python benchmarks/bound_battleline.py --pool build/b-*.jsonl \
+        [--paired-with build/arena/c-*.jsonl --control master]
+
+prints the pooled score with its Wilson interval over games and the interval over deals
+(both games of a deal, pentanomial, as the arena prints it); ``--paired-with`` takes the
+records (``frontlines arena --records``) of the same chunks played by the ordinary bot
+``--control`` and prints the difference, deal by deal, with its 95 % interval.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import time
 from collections.abc import Iterator
@@ -30,10 +45,13 @@ from contextlib import contextmanager
 from multiprocessing import Pool
 from pathlib import Path
 from random import Random
+from types import ModuleType
 from typing import Any
 
 import frontlines.bots.ismcts as ismcts
-from frontlines.arena.ratings import wilson
+import frontlines.bots.pimc as pimc
+from frontlines.arena.ratings import Z95, wilson
+from frontlines.arena.results import PairedDeals
 from frontlines.arena.schedule import deal_seed
 from frontlines.bots.base import Bot, Clock
 from frontlines.bots.heuristic import GamePolicy, policy_for
@@ -97,10 +115,10 @@ class TrueDealPolicy(GamePolicy):
 
 
 @contextmanager
-def _searching_with(policy: GamePolicy) -> Iterator[None]:
+def _searching_with(policy: GamePolicy, module: ModuleType) -> Iterator[None]:
     """The search module's ``policy_for`` answers ``policy`` for the duration (one process, one
     decision: the opponent's bot, in another module, keeps its own policy)."""
-    names = vars(ismcts)  # its globals (compiled or not), where ``choose`` looks the name up
+    names = vars(module)  # its globals (compiled or not), where ``choose`` looks the name up
     shipped = names["policy_for"]
     names["policy_for"] = lambda ruleset: policy
     try:
@@ -110,7 +128,7 @@ def _searching_with(policy: GamePolicy) -> Iterator[None]:
 
 
 class TrueDealBot(Bot):
-    """A shipped ISMCTS bot (``spec``) whose sampled deals are the true game.
+    """A shipped ISMCTS or PIMC bot (``spec``) whose sampled deals are the true game.
 
     Call :meth:`show` with the real state before each decision (the state a referee
     mutates in place: once a game is enough).
@@ -120,8 +138,12 @@ class TrueDealBot(Bot):
 
     def __init__(self, spec: str, seed: int | None = None) -> None:
         inner = make_bot(spec, seed)
-        if not isinstance(inner, ismcts.ISMCTSBot):
-            raise ValueError(f"{spec!r} is not an ismcts spec")
+        if isinstance(inner, ismcts.ISMCTSBot):
+            self.module: ModuleType = ismcts
+        elif isinstance(inner, pimc.PimcBot):
+            self.module = pimc
+        else:
+            raise ValueError(f"{spec!r} is neither an ismcts nor a pimc spec")
         self.inner = inner
         self.policy: TrueDealPolicy | None = None
 
@@ -140,12 +162,14 @@ class TrueDealBot(Bot):
         if policy.truth.view(view.viewer).to_notation() != view.to_notation():
             raise RuntimeError("TrueDealBot was shown another game than the one it is asked about")
         before = policy.deals
-        with _searching_with(policy):
+        with _searching_with(policy, self.module):
             action = self.inner.choose(view, clock)
-        # the patch must have reached the search: one true deal per iteration at least
-        iterations = int(self.inner.info().get("iterations", 0))
-        if policy.deals - before < iterations:
-            raise RuntimeError(f"the search sampled its own deals ({policy.deals - before} true of {iterations})")
+        # the patch must have reached the search: one true deal per iteration (ISMCTS) or per
+        # deal judged (PIMC, both stages) at least
+        info = self.inner.info()
+        needed = int(info.get("iterations", 0)) + int(info.get("deals", 0)) + int(info.get("refine_deals", 0))
+        if policy.deals - before < needed:
+            raise RuntimeError(f"the search sampled its own deals ({policy.deals - before} true of {needed})")
         return action
 
     def info(self) -> dict[str, Any]:
@@ -184,6 +208,58 @@ def play_deal(job: tuple[str, str, str, int, int]) -> list[dict[str, Any]]:
     return rows
 
 
+def _deals(rows: list[dict[str, Any]]) -> dict[int, list[float]]:
+    """Per deal seed, the bound's score in seat 0 and seat 1 (deals with both games only)."""
+    seats: dict[int, dict[int, float]] = {}
+    for row in rows:
+        seats.setdefault(int(row["seed"]), {})[int(row["seat"])] = float(row["score"])
+    return {seed: [both[0], both[1]] for seed, both in seats.items() if set(both) == {0, 1}}
+
+
+def _control_deals(paths: list[Path], name: str) -> dict[int, list[float]]:
+    """The same from arena records: ``name``'s score in seat 0 and seat 1 of each deal."""
+    points = {"1-0": (1.0, 0.0), "0-1": (0.0, 1.0), "1/2-1/2": (0.5, 0.5)}
+    rows: list[dict[str, Any]] = []
+    for path in paths:
+        for line in path.read_text().splitlines():
+            tags = json.loads(line)["tags"]
+            if name not in (tags["Player0"], tags["Player1"]) or tags["Result"] not in points:
+                continue
+            seat = 0 if tags["Player0"] == name else 1
+            rows.append({"seed": tags["Seed"], "seat": seat, "score": points[tags["Result"]][seat]})
+    return _deals(rows)
+
+
+def pooled_report(paths: list[Path], control: list[Path], name: str) -> str:
+    """The pooled report of ``--pool`` (and ``--paired-with``)."""
+    rows = [json.loads(line) for path in paths for line in path.read_text().splitlines() if line.strip()]
+    if not rows:
+        raise SystemExit("bound_battleline: no games in the records given")
+    total = sum(float(row["score"]) for row in rows)
+    low, high = wilson(total, len(rows))
+    deals = _deals(rows)
+    penta = PairedDeals()
+    for a, b in deals.values():
+        penta.pentanomial[round(2 * (a + b))] += 1
+    mean, dlow, dhigh = penta.score_ci95()
+    specs = sorted({str(row["spec"]) for row in rows})
+    lines = [f"{', '.join(specs)} with the true deal: {total:g}/{len(rows)} = {100 * total / len(rows):.1f} % "
+             f"(Wilson {100 * low:.1f}-{100 * high:.1f}); over {penta.deals} deals {100 * mean:.1f} % "
+             f"({100 * dlow:.1f}-{100 * dhigh:.1f}); pentanomial {penta.pentanomial}"]
+    if control:
+        theirs = _control_deals(control, name)
+        common = sorted(set(deals) & set(theirs))
+        if len(common) < 2:
+            raise SystemExit(f"bound_battleline: {len(common)} deal(s) in common with {name!r}'s records")
+        diffs = [(sum(deals[d]) - sum(theirs[d])) / 2 for d in common]
+        d_mean = sum(diffs) / len(diffs)
+        sd = math.sqrt(sum((x - d_mean) ** 2 for x in diffs) / (len(diffs) - 1))
+        half = Z95 * sd / math.sqrt(len(diffs))
+        lines.append(f"paired with {name!r} over {len(common)} deals: {100 * sum(sum(theirs[d]) for d in common) / (2 * len(common)):.1f} % "
+                     f"without the true deal; difference {100 * d_mean:+.1f} points ({100 * (d_mean - half):+.1f}..{100 * (d_mean + half):+.1f})")
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rules", default="battleline-basic")
@@ -193,7 +269,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--spec", default="ismcts:iterations=400", help="the search given the true deal")
     parser.add_argument("--opponent", default="heuristic")
     parser.add_argument("--records", type=Path, help="append one JSON line per game here")
+    parser.add_argument("--pool", type=Path, nargs="+", metavar="RECORDS", help="pool these records instead of playing")
+    parser.add_argument("--paired-with", type=Path, nargs="+", default=[], metavar="ARENA_RECORDS",
+                        help="with --pool: arena records of the same deals played by --control")
+    parser.add_argument("--control", default="master", help="the bot's name in the --paired-with records")
     args = parser.parse_args(argv)
+    if args.pool:
+        print(pooled_report(args.pool, args.paired_with, args.control))
+        return
     TrueDealBot(args.spec)  # a bad spec fails here, not in a worker
     jobs = [(args.rules, args.spec, args.opponent, args.seed, deal) for deal in range((args.games + 1) // 2)]
     total = played = 0.0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import inspect
+import json
 import sys
 from pathlib import Path
 from random import Random
@@ -76,7 +77,7 @@ def test_shown_another_game_it_refuses(bound: ModuleType) -> None:
     bot.show(other)
     with pytest.raises(RuntimeError, match="another game"):
         bot.choose(state.view(mover))
-    with pytest.raises(ValueError, match="not an ismcts spec"):
+    with pytest.raises(ValueError, match="neither an ismcts nor a pimc spec"):
         bound.TrueDealBot("heuristic")
 
 
@@ -85,3 +86,53 @@ def test_one_deal_from_both_seats(bound: ModuleType) -> None:
     assert [row["seat"] for row in rows] == [0, 1]
     assert {row["deal"] for row in rows} == {1}
     assert all(row["score"] in (0.0, 0.5, 1.0) and row["actions"] > 0 for row in rows)
+
+
+def test_pimc_judges_every_candidate_on_the_true_game(bound: ModuleType) -> None:
+    state = new_state("battleline-basic", seed=9)
+    mover = state.current_player()
+    assert mover is not None
+    bot = bound.TrueDealBot("pimc:deals=3,refine=3,refine_deals=5,refine_margin=1", seed=3)
+    bot.new_game(state.ruleset, mover, 9)
+    bot.show(state)
+    deals: list[str] = []
+    policy = bot.policy
+    real = policy.determinise
+
+    def recorded(view: object, rng: Random) -> object:
+        deal = real(view, rng)
+        deals.append(deal.to_notation())
+        return deal
+
+    policy.determinise = recorded
+    action = bot.choose(state.view(mover))
+    assert action in state.legal_actions()
+    info = bot.info()
+    assert info["deals"] == 3 and info["refine_deals"] == 5
+    assert len(deals) == 8 and set(deals) == {state.to_notation()}
+
+
+def test_pooled_records_pair_deal_by_deal_with_the_arena(bound: ModuleType, tmp_path: Path) -> None:
+    spec = "pimc:deals=4"
+    rows = [  # deal 11: both games won; deal 12: one of two; deal 13: seat 1 only (dropped over deals)
+        {"spec": spec, "seed": 11, "seat": 0, "score": 1.0}, {"spec": spec, "seed": 11, "seat": 1, "score": 1.0},
+        {"spec": spec, "seed": 12, "seat": 0, "score": 0.0}, {"spec": spec, "seed": 12, "seat": 1, "score": 1.0},
+        {"spec": spec, "seed": 13, "seat": 1, "score": 0.0},
+    ]
+    records = tmp_path / "b.jsonl"
+    records.write_text("".join(json.dumps(row) + "\n" for row in rows))
+
+    def game(seed: int, first: str, result: str) -> str:
+        second = "hard" if first == "master" else "master"
+        return json.dumps({"tags": {"Seed": str(seed), "Player0": first, "Player1": second, "Result": result}}) + "\n"
+
+    # the ordinary master: deal 11 won once (seat 0), deal 12 lost twice
+    arena = tmp_path / "c.jsonl"
+    arena.write_text(game(11, "master", "1-0") + game(11, "hard", "1-0") + game(12, "master", "0-1") + game(12, "hard", "1-0"))
+    report = bound.pooled_report([records], [arena], "master")
+    first, second = report.splitlines()
+    assert "3/5 = 60.0 %" in first and "over 2 deals 75.0 %" in first and "pentanomial [0, 0, 1, 0, 1]" in first
+    # differences per deal: (2 - 1) / 2 and (1 - 0) / 2, both +0.5
+    assert "over 2 deals: 25.0 % without the true deal; difference +50.0 points (+50.0..+50.0)" in second
+    with pytest.raises(SystemExit, match="0 deal"):
+        bound.pooled_report([records], [arena], "nobody")
