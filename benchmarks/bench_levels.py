@@ -19,7 +19,7 @@ import time
 
 from frontlines.bots import make_bot
 from frontlines.bots.heuristic import HeuristicBot
-from frontlines.bots.levels import LEVELS
+from frontlines.bots.levels import LEVELS, level_spec
 from frontlines.core.game import View
 from frontlines.games import new_state
 
@@ -65,21 +65,23 @@ def timings(spec: str, views: list[View]) -> tuple[float, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--spec", action="append", help="a bot spec (repeatable; default: expert and master)")
+    parser.add_argument("--spec", action="append", help="a bot spec or level (repeatable; default: the levels expert and master, "
+                        "each with its spec for the ruleset)")
     parser.add_argument("--ruleset", action="append", help="a ruleset (repeatable; default: the Battle Line family and War Machine)")
     parser.add_argument("--positions", type=int, default=6)
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
-    specs = args.spec or [LEVELS["expert"][0], LEVELS["master"][0]]
+    specs = args.spec or ["expert", "master"]
     rulesets = args.ruleset or ["battleline", "battleline-basic", "schotten-totten", "medieval", "warmachine"]
-    print(f"{'ruleset':<18} {'spec':<44} {'median s':>9} {'largest s':>10}")
+    print(f"{'ruleset':<18} {'spec':<56} {'median s':>9} {'largest s':>10}")
     for ruleset in rulesets:
         views = positions(ruleset, args.positions)
         for spec in specs:
             runs = [timings(spec, views) for _ in range(args.runs)]
             median = statistics.median(r[0] for r in runs)
             largest = statistics.median(r[1] for r in runs)
-            print(f"{ruleset:<18} {spec:<44} {median:9.3f} {largest:10.3f}", flush=True)
+            label = f"{spec} = {level_spec(spec, ruleset)}" if spec in LEVELS else spec
+            print(f"{ruleset:<18} {label:<56} {median:9.3f} {largest:10.3f}", flush=True)
     print(f"peak resident memory: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
 
 

@@ -17,10 +17,10 @@ import frontlines.commands.selfplay
 from frontlines.bots import LEVELS, list_bots, make_bot
 from frontlines.bots.heuristic import HeuristicBot
 from frontlines.bots.ismcts import INTEGER_PARAMS, ISMCTSBot, SearchParams
-from frontlines.bots.levels import BOT_OPPONENTS
+from frontlines.bots.levels import BOT_OPPONENTS, level_spec
 from frontlines.bots.pimc import PimcBot
 from frontlines.bots.random_bot import RandomBot
-from frontlines.bots.registry import BotSpec, parse_spec
+from frontlines.bots.registry import BotSpec, LevelBot, parse_spec
 from frontlines.cli import main
 from frontlines.core.record import GameRecord, load_jsonl
 from frontlines.games import parse_state
@@ -59,15 +59,44 @@ def test_levels_are_ordered_specs() -> None:
     easy, medium, hard, expert, master = (make_bot(level) for level in LEVELS)
     assert isinstance(easy, HeuristicBot) and isinstance(medium, HeuristicBot) and isinstance(hard, HeuristicBot)
     assert easy.noise > medium.noise > hard.noise == 0  # fewer careless moves level by level
-    assert isinstance(expert, PimcBot) and isinstance(master, PimcBot)
+    assert isinstance(expert, PimcBot) and isinstance(master, LevelBot)
+    assert master.spec("battleline") == master.spec("warmachine") == LEVELS["master"][0]
+    # Schotten Totten's master adds the second stage (measured there, docs/bots.md)
+    st_master = master.bot_for("schotten-totten")
+    assert isinstance(st_master, PimcBot) and st_master.params.refine == 3 and st_master.params.net == 1
+    assert st_master.params.time is not None and st_master.params.time <= 2
+    master_bot = master.bot_for("battleline")
+    assert isinstance(master_bot, PimcBot) and master_bot.params.refine == 0
     # the search levels: budgets of work (deals), master the same search judged by the
     # learned network (the step docs/bots.md measures); time only a cap of at most 2 s
-    assert expert.params.net == 0 and master.params.net == 1
-    assert 0 < expert.params.deals <= master.params.deals
-    assert expert.params.time is not None and master.params.time is not None and master.params.time <= 2
+    assert expert.params.net == 0 and master_bot.params.net == 1
+    assert 0 < expert.params.deals <= master_bot.params.deals
+    assert expert.params.time is not None and master_bot.params.time is not None and master_bot.params.time <= 2
     assert expert.name == "expert" and master.name == "master"
     names = [name for name, _ in list_bots()]
     assert {"random", "heuristic", "ismcts", "pimc", "cmd", "easy", "expert"} <= set(names)
+    described = dict(list_bots())["master"]
+    assert "(= pimc:net=1,time=2; schotten-totten: pimc:net=1,refine=3,refine_deals=96,time=2)" in described
+
+
+@pytest.mark.parametrize(("ruleset", "refined"), [("schotten-totten", True), ("battleline-basic", False)])
+def test_a_level_plays_each_ruleset_with_its_own_spec(ruleset: str, refined: bool) -> None:
+    from frontlines.games import new_state
+
+    state = new_state(ruleset, seed=5)
+    mover = state.current_player()
+    assert mover is not None
+    master = make_bot("master", seed=2)
+    assert isinstance(master, LevelBot) and master.name == "master"
+    assert level_spec("master", ruleset) == master.spec(ruleset)
+    # without new_game too: the view says the ruleset
+    for bot in (master, make_bot("master", seed=2)):
+        if bot is master:
+            bot.new_game(ruleset, mover, 5)
+        action = bot.choose(state.view(mover))
+        assert action in state.legal_actions()
+        assert bot.info()["params"]["refine"] == (3 if refined else 0)
+    master.close()
 
 
 @pytest.mark.parametrize(
@@ -248,6 +277,8 @@ def _play_out(levels: tuple[str, str], seed: int, decisions: int, uncapped: bool
 
     bots = [make_bot(level, seed=seed + seat) for seat, level in enumerate(levels)]
     for seat, bot in enumerate(bots):
+        if isinstance(bot, LevelBot):
+            bot = bot.bot_for("battleline")
         if uncapped and isinstance(bot, (ISMCTSBot, PimcBot)):
             # The level's time cap is a safety a loaded test machine could reach; without it the
             # iteration budget alone decides, which is what the level promises.

@@ -29,8 +29,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
-from frontlines.bots.base import Bot
-from frontlines.bots.levels import LEVELS
+from frontlines.bots.base import Bot, Clock
+from frontlines.bots.levels import LEVELS, RULESET_SPECS, describe_level, level_spec
+from frontlines.core.game import Action, View
 
 if TYPE_CHECKING:
     from frontlines.bots.ismcts import SearchParams
@@ -44,7 +45,9 @@ _DESCRIPTIONS: dict[str, str] = {
     "late_eval_samples=N, late_eval_scale=S, eval_hand=0|1, max_nodes=N, eval_weight=W",
     "pimc": "perfect-information sampling with common random numbers: every candidate move judged on the same "
     "sampled deals against the opponent's best reply there; options deals=N, width=N, all_below=N, replies=N, "
-    "reply=min|own, eval_hand=0|1, endgame=0|1, endgame_nodes=N, time=SECONDS (a safety cap)",
+    "reply=min|own, follow=N, rank=full|cheap, eval_hand=0|1, net=0|1, endgame=0|1, endgame_nodes=N, refine=N, refine_deals=N, "
+    "refine_follow=N, refine_margin=M, late_from=F, late_follow=N, late_replies=N, late_deals=N, exact_deck=N, "
+    "exact_nodes=N, time=SECONDS (a safety cap)",
     "netply": "the flag network one ply deep (Battle Line family, needs numpy: frontlines[ai]); options "
     "temperature=T, epsilon=E, draws=N, weights=FILE",
     "cmd": "external engine: cmd:<command line> (or cmd:proto=NAME:<command line>)",
@@ -56,8 +59,47 @@ _DESCRIPTIONS: dict[str, str] = {
 def list_bots() -> list[tuple[str, str]]:
     """(spec, description) of every built-in bot and level."""
     out = [(name, text) for name, text in _DESCRIPTIONS.items()]
-    out += [(level, f"{text} (= {spec})") for level, (spec, text) in LEVELS.items()]
+    out += [(level, f"{text} (= {describe_level(level)})") for level, (_, text) in LEVELS.items()]
     return out
+
+
+class LevelBot(Bot):
+    """A level whose spec depends on the ruleset (``levels.RULESET_SPECS``): each game is
+    played by the bot of its ruleset's spec, made on first use and kept for the next games."""
+
+    def __init__(self, level: str, seed: int | None = None) -> None:
+        self.name = level
+        self._seed = seed
+        self._bots: dict[str, Bot] = {}
+        self._last: Bot | None = None
+
+    def bot_for(self, ruleset: str) -> Bot:
+        """The bot that plays ``ruleset`` (made on first use)."""
+        spec = level_spec(self.name, ruleset)
+        bot = self._bots.get(spec)
+        if bot is None:
+            bot = self._bots[spec] = make_bot(spec, self._seed)
+        self._last = bot
+        return bot
+
+    def spec(self, ruleset: str) -> str:
+        """The spec that plays ``ruleset``."""
+        return level_spec(self.name, ruleset)
+
+    def new_game(self, ruleset: str, seat: int, seed: int | None = None) -> None:
+        self.bot_for(ruleset).new_game(ruleset, seat, seed)
+
+    def choose(self, view: View, clock: Clock | None = None) -> Action:
+        # the view's ruleset, not the last new_game's: a caller that skips new_game is still
+        # answered by the right bot
+        return self.bot_for(view.ruleset).choose(view, clock)
+
+    def info(self) -> dict[str, Any]:
+        return {} if self._last is None else self._last.info()
+
+    def close(self) -> None:
+        for bot in self._bots.values():
+            bot.close()
 
 
 def _parse_options(name: str, text: str) -> dict[str, str]:
@@ -204,8 +246,8 @@ def make_bot(spec: str | BotSpec, seed: int | None = None, *, protocol: str = DE
         return made
     if name in LEVELS:
         if options:
-            raise ValueError(f"level {name!r} takes no options (it is {LEVELS[name][0]!r}; use that spec to tune it)")
-        bot = make_bot(LEVELS[name][0], seed)
+            raise ValueError(f"level {name!r} takes no options (it is {describe_level(name)!r}; use that spec to tune it)")
+        bot = LevelBot(name, seed) if name in RULESET_SPECS else make_bot(LEVELS[name][0], seed)
         bot.name = name
         return bot
     if name == "random":
