@@ -30,7 +30,8 @@ loses one chunk at most) and pooled from their records::
 prints the pooled score with its Wilson interval over games and the interval over deals
 (both games of a deal, pentanomial, as the arena prints it); ``--paired-with`` takes the
 records (``frontlines arena --records``) of the same chunks played by the ordinary bot
-``--control`` and prints the difference, deal by deal, with its 95 % interval.
+``--control`` (or this script's records of another spec) and prints the difference, deal
+by deal, with its 95 % interval.
 """
 
 from __future__ import annotations
@@ -217,12 +218,17 @@ def _deals(rows: list[dict[str, Any]]) -> dict[int, list[float]]:
 
 
 def _control_deals(paths: list[Path], name: str) -> dict[int, list[float]]:
-    """The same from arena records: ``name``'s score in seat 0 and seat 1 of each deal."""
+    """The same from arena records (``name``'s score in seat 0 and seat 1 of each deal), or
+    from this script's own records (another spec handed the true deal)."""
     points = {"1-0": (1.0, 0.0), "0-1": (0.0, 1.0), "1/2-1/2": (0.5, 0.5)}
     rows: list[dict[str, Any]] = []
     for path in paths:
         for line in path.read_text().splitlines():
-            tags = json.loads(line)["tags"]
+            game = json.loads(line)
+            if "tags" not in game:
+                rows.append(game)
+                continue
+            tags = game["tags"]
             if name not in (tags["Player0"], tags["Player1"]) or tags["Result"] not in points:
                 continue
             seat = 0 if tags["Player0"] == name else 1
@@ -255,8 +261,9 @@ def pooled_report(paths: list[Path], control: list[Path], name: str) -> str:
         d_mean = sum(diffs) / len(diffs)
         sd = math.sqrt(sum((x - d_mean) ** 2 for x in diffs) / (len(diffs) - 1))
         half = Z95 * sd / math.sqrt(len(diffs))
-        lines.append(f"paired with {name!r} over {len(common)} deals: {100 * sum(sum(theirs[d]) for d in common) / (2 * len(common)):.1f} % "
-                     f"without the true deal; difference {100 * d_mean:+.1f} points ({100 * (d_mean - half):+.1f}..{100 * (d_mean + half):+.1f})")
+        there = 100 * sum(sum(theirs[d]) for d in common) / (2 * len(common))
+        lines.append(f"paired over {len(common)} deals with the other records ({name!r} in arena records): {there:.1f} % there; "
+                     f"difference {100 * d_mean:+.1f} points ({100 * (d_mean - half):+.1f}..{100 * (d_mean + half):+.1f})")
     return "\n".join(lines)
 
 
@@ -271,7 +278,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--records", type=Path, help="append one JSON line per game here")
     parser.add_argument("--pool", type=Path, nargs="+", metavar="RECORDS", help="pool these records instead of playing")
     parser.add_argument("--paired-with", type=Path, nargs="+", default=[], metavar="ARENA_RECORDS",
-                        help="with --pool: arena records of the same deals played by --control")
+                        help="with --pool: arena records of the same deals played by --control, or records of this script")
     parser.add_argument("--control", default="master", help="the bot's name in the --paired-with records")
     args = parser.parse_args(argv)
     if args.pool:

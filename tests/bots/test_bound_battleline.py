@@ -133,6 +133,8 @@ def test_pooled_records_pair_deal_by_deal_with_the_arena(bound: ModuleType, tmp_
     first, second = report.splitlines()
     assert "3/5 = 60.0 %" in first and "over 2 deals 75.0 %" in first and "pentanomial [0, 0, 1, 0, 1]" in first
     # differences per deal: (2 - 1) / 2 and (1 - 0) / 2, both +0.5
-    assert "over 2 deals: 25.0 % without the true deal; difference +50.0 points (+50.0..+50.0)" in second
+    assert "over 2 deals with the other records ('master' in arena records): 25.0 % there; difference +50.0 points (+50.0..+50.0)" in second
+    # against the bound's own records: the same games, no difference
+    assert "difference +0.0 points (+0.0..+0.0)" in bound.pooled_report([records], [records], "master")
     with pytest.raises(SystemExit, match="0 deal"):
         bound.pooled_report([records], [arena], "nobody")
