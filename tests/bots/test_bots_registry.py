@@ -61,10 +61,11 @@ def test_levels_are_ordered_specs() -> None:
     assert easy.noise > medium.noise > hard.noise == 0  # fewer careless moves level by level
     assert isinstance(expert, PimcBot) and isinstance(master, LevelBot)
     assert master.spec("battleline") == master.spec("warmachine") == LEVELS["master"][0]
-    # Schotten Totten's master adds the second stage (measured there, docs/bots.md)
-    st_master = master.bot_for("schotten-totten")
-    assert isinstance(st_master, PimcBot) and st_master.params.refine == 3 and st_master.params.net == 1
-    assert st_master.params.time is not None and st_master.params.time <= 2
+    # Schotten Totten's and Medieval's master adds the second stage (measured there, docs/bots.md)
+    for ruleset in ("schotten-totten", "medieval"):
+        refined = master.bot_for(ruleset)
+        assert isinstance(refined, PimcBot) and refined.params.refine == 3 and refined.params.net == 1
+        assert refined.params.time is not None and refined.params.time <= 2
     master_bot = master.bot_for("battleline")
     assert isinstance(master_bot, PimcBot) and master_bot.params.refine == 0
     # the search levels: budgets of work (deals), master the same search judged by the
@@ -76,7 +77,8 @@ def test_levels_are_ordered_specs() -> None:
     names = [name for name, _ in list_bots()]
     assert {"random", "heuristic", "ismcts", "pimc", "cmd", "easy", "expert"} <= set(names)
     described = dict(list_bots())["master"]
-    assert "(= pimc:net=1,time=2; schotten-totten: pimc:net=1,refine=3,refine_deals=96,time=2)" in described
+    assert ("(= pimc:net=1,time=2; medieval: pimc:net=1,refine=3,refine_deals=96,time=2; "
+            "schotten-totten: pimc:net=1,refine=3,refine_deals=96,time=2)") in described
 
 
 @pytest.mark.parametrize(("ruleset", "refined"), [("schotten-totten", True), ("battleline-basic", False)])

@@ -14,9 +14,9 @@ check that they are ordered by strength and users can reproduce any level by han
   weights cover the ruleset (``net=1``; today ``battleline-basic``, ``battleline``,
   ``schotten-totten`` and ``medieval``, only with numpy:
   elsewhere it plays as ``expert``); a few tenths of a second a move, capped at 2 s. In
-  Schotten Totten it adds the search's second stage (``refine``: the best three moves judged
-  again on three times the deals, one ply deeper), measured there to lift it over the 70 %
-  line against ``hard`` (:data:`RULESET_SPECS`; about a second a move).
+  Schotten Totten and Medieval it adds the search's second stage (``refine``: the best three
+  moves judged again on three times the deals, one ply deeper), measured there to lift it over
+  the 70 % line against ``hard`` (:data:`RULESET_SPECS`; about a second a move).
 
 The search levels are budgets of **work** (deals and candidates), not of time: with the same
 seed they play the same moves whatever the machine's load. The ``time`` in their specs is
@@ -40,7 +40,10 @@ LEVELS: dict[str, tuple[str, str]] = {
 # measured to pay in that ruleset (docs/bots.md, "Issue 28's gate 4"); elsewhere the level's
 # spec above plays.
 RULESET_SPECS: dict[str, dict[str, str]] = {
-    "master": {"schotten-totten": "pimc:net=1,refine=3,refine_deals=96,time=2"},
+    "master": {
+        "schotten-totten": "pimc:net=1,refine=3,refine_deals=96,time=2",
+        "medieval": "pimc:net=1,refine=3,refine_deals=96,time=2",
+    },
 }
 
 
