@@ -60,13 +60,13 @@ def test_levels_are_ordered_specs() -> None:
     assert isinstance(easy, HeuristicBot) and isinstance(medium, HeuristicBot) and isinstance(hard, HeuristicBot)
     assert easy.noise > medium.noise > hard.noise == 0  # fewer careless moves level by level
     assert isinstance(expert, PimcBot) and isinstance(master, LevelBot)
-    assert master.spec("battleline") == master.spec("warmachine") == LEVELS["master"][0]
-    # Schotten Totten's and Medieval's master adds the second stage (measured there, docs/bots.md)
-    for ruleset in ("schotten-totten", "medieval"):
+    assert master.spec("battleline-basic") == master.spec("warmachine") == LEVELS["master"][0]
+    # master adds the second stage where it was measured to pay (docs/bots.md), not in battleline-basic
+    for ruleset in ("battleline", "schotten-totten", "medieval"):
         refined = master.bot_for(ruleset)
         assert isinstance(refined, PimcBot) and refined.params.refine == 3 and refined.params.net == 1
         assert refined.params.time is not None and refined.params.time <= 2
-    master_bot = master.bot_for("battleline")
+    master_bot = master.bot_for("battleline-basic")
     assert isinstance(master_bot, PimcBot) and master_bot.params.refine == 0
     # the search levels: budgets of work (deals), master the same search judged by the
     # learned network (the step docs/bots.md measures); time only a cap of at most 2 s
@@ -77,11 +77,11 @@ def test_levels_are_ordered_specs() -> None:
     names = [name for name, _ in list_bots()]
     assert {"random", "heuristic", "ismcts", "pimc", "cmd", "easy", "expert"} <= set(names)
     described = dict(list_bots())["master"]
-    assert ("(= pimc:net=1,time=2; medieval: pimc:net=1,refine=3,refine_deals=96,time=2; "
-            "schotten-totten: pimc:net=1,refine=3,refine_deals=96,time=2)") in described
+    assert ("(= pimc:net=1,time=2; battleline: pimc:net=1,refine=3,refine_deals=96,time=2; "
+            "medieval: pimc:net=1,refine=3,refine_deals=96,time=2; schotten-totten: pimc:net=1,refine=3,refine_deals=96,time=2)") in described
 
 
-@pytest.mark.parametrize(("ruleset", "refined"), [("schotten-totten", True), ("battleline-basic", False)])
+@pytest.mark.parametrize(("ruleset", "refined"), [("schotten-totten", True), ("battleline", True), ("battleline-basic", False)])
 def test_a_level_plays_each_ruleset_with_its_own_spec(ruleset: str, refined: bool) -> None:
     from frontlines.games import new_state
 
