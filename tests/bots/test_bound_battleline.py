@@ -9,10 +9,12 @@ import sys
 from pathlib import Path
 from random import Random
 from types import ModuleType
+from typing import Any
 
 import pytest
 
 from frontlines.bots.heuristic import GamePolicy, policy_for
+from frontlines.core import State
 from frontlines.games import new_state
 
 SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "bound_battleline.py"
@@ -34,25 +36,31 @@ def test_every_policy_method_is_the_wrapped_one(bound: ModuleType) -> None:
     assert methods <= set(vars(bound.TrueDealPolicy)), methods - set(vars(bound.TrueDealPolicy))
 
 
-def test_every_sampled_deal_is_the_true_game(bound: ModuleType) -> None:
-    state = new_state("battleline-basic", seed=7)
+def choose_recording_deals(bound: ModuleType, spec: str, seed: int) -> tuple[State, Any, list[str]]:
+    """A move of ``TrueDealBot(spec)`` shown the game of ``seed``, with every deal its search drew."""
+    state = new_state("battleline-basic", seed=seed)
     mover = state.current_player()
     assert mover is not None
-    bot = bound.TrueDealBot("ismcts:iterations=30", seed=3)
-    bot.new_game(state.ruleset, mover, 7)
+    bot = bound.TrueDealBot(spec, seed=3)
+    bot.new_game(state.ruleset, mover, seed)
     bot.show(state)
     deals: list[str] = []
-    policy = bot.policy
-    real = policy.determinise
+    real = bot.policy.determinise
 
     def recorded(view: object, rng: Random) -> object:
         deal = real(view, rng)
         deals.append(deal.to_notation())
         return deal
 
-    policy.determinise = recorded
-    action = bot.choose(state.view(mover))
-    assert action in state.legal_actions()
+    bot.policy.determinise = recorded
+    assert bot.choose(state.view(mover)) in state.legal_actions()
+    return state, bot, deals
+
+
+def test_every_sampled_deal_is_the_true_game(bound: ModuleType) -> None:
+    state, bot, deals = choose_recording_deals(bound, "ismcts:iterations=30", 7)
+    mover = state.current_player()
+    assert mover is not None
     assert bot.info()["iterations"] == 30
     assert len(deals) >= 30 and set(deals) == {state.to_notation()}
     # the shipped search, outside the wrapper, samples deals of its own again
@@ -89,24 +97,7 @@ def test_one_deal_from_both_seats(bound: ModuleType) -> None:
 
 
 def test_pimc_judges_every_candidate_on_the_true_game(bound: ModuleType) -> None:
-    state = new_state("battleline-basic", seed=9)
-    mover = state.current_player()
-    assert mover is not None
-    bot = bound.TrueDealBot("pimc:deals=3,refine=3,refine_deals=5,refine_margin=1", seed=3)
-    bot.new_game(state.ruleset, mover, 9)
-    bot.show(state)
-    deals: list[str] = []
-    policy = bot.policy
-    real = policy.determinise
-
-    def recorded(view: object, rng: Random) -> object:
-        deal = real(view, rng)
-        deals.append(deal.to_notation())
-        return deal
-
-    policy.determinise = recorded
-    action = bot.choose(state.view(mover))
-    assert action in state.legal_actions()
+    state, bot, deals = choose_recording_deals(bound, "pimc:deals=3,refine=3,refine_deals=5,refine_margin=1", 9)
     info = bot.info()
     assert info["deals"] == 3 and info["refine_deals"] == 5
     assert len(deals) == 8 and set(deals) == {state.to_notation()}
