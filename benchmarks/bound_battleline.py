@@ -38,7 +38,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 import time
 from collections.abc import Iterator
@@ -51,7 +50,7 @@ from typing import Any
 
 import frontlines.bots.ismcts as ismcts
 import frontlines.bots.pimc as pimc
-from frontlines.arena.ratings import Z95, wilson
+from frontlines.arena.ratings import mean_ci95, wilson
 from frontlines.arena.results import PairedDeals
 from frontlines.arena.schedule import deal_seed
 from frontlines.bots.base import Bot, Clock
@@ -258,12 +257,10 @@ def pooled_report(paths: list[Path], control: list[Path], name: str) -> str:
         if len(common) < 2:
             raise SystemExit(f"bound_battleline: {len(common)} deal(s) in common with {name!r}'s records")
         diffs = [(sum(deals[d]) - sum(theirs[d])) / 2 for d in common]
-        d_mean = sum(diffs) / len(diffs)
-        sd = math.sqrt(sum((x - d_mean) ** 2 for x in diffs) / (len(diffs) - 1))
-        half = Z95 * sd / math.sqrt(len(diffs))
+        d_mean, d_low, d_high = mean_ci95(diffs)
         there = 100 * sum(sum(theirs[d]) for d in common) / (2 * len(common))
         lines.append(f"paired over {len(common)} deals with the other records ({name!r} in arena records): {there:.1f} % there; "
-                     f"difference {100 * d_mean:+.1f} points ({100 * (d_mean - half):+.1f}..{100 * (d_mean + half):+.1f})")
+                     f"difference {100 * d_mean:+.1f} points ({100 * d_low:+.1f}..{100 * d_high:+.1f})")
     return "\n".join(lines)
 
 

@@ -38,7 +38,7 @@ import argparse
 import json
 from pathlib import Path
 
-from frontlines.arena.ratings import wilson
+from frontlines.arena.ratings import mean_ci95, wilson
 from frontlines.arena.results import PairedDeals
 from frontlines.arena.sprt import parse_sprt
 
@@ -108,19 +108,6 @@ def _deal_wins(path: Path) -> tuple[int, str, dict[int, float]]:
     return data["config"]["seed"], bot, wins
 
 
-def _mean_ci(xs: list[float], t: float) -> tuple[float, float, float]:
-    n = len(xs)
-    mean = sum(xs) / n
-    sd = (sum((x - mean) ** 2 for x in xs) / max(1, n - 1)) ** 0.5
-    half = t * sd / n**0.5
-    return mean, mean - half, mean + half
-
-
-# Student's t at 97.5 % for 1-30 degrees of freedom (more: the normal's 1.96)
-_T975 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
-         2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042]
-
-
 def paired(files: list[Path], others: list[Path]) -> None:
     """The first bot's score in ``files`` against ``others``, chunk by chunk and deal by deal."""
     mine = {seed: (bot, wins) for seed, bot, wins in map(_deal_wins, files)}
@@ -138,10 +125,9 @@ def paired(files: list[Path], others: list[Path]) -> None:
         print(f"seed {seed}: {bot} won {sum(a.values()):g} of {games} against {sum(b.values()):g}")
         chunk_diffs.append((sum(a.values()) - sum(b.values())) / games)
         deal_diffs += [(a[d] - b[d]) / 2 for d in a]
-    n = len(chunk_diffs)
-    mean, lo, hi = _mean_ci(chunk_diffs, _T975[n - 2] if 2 <= n <= 31 else 1.96)
+    mean, lo, hi = mean_ci95(chunk_diffs, student=True)
     print(f"{len(seeds)} chunks: score {mean:+.2%} [{lo:+.2%}, {hi:+.2%}] over chunks (t, 95 %)", end="")
-    mean, lo, hi = _mean_ci(deal_diffs, 1.96)
+    mean, lo, hi = mean_ci95(deal_diffs)
     print(f"; over {len(deal_diffs)} deals {mean:+.2%} [{lo:+.2%}, {hi:+.2%}]")
 
 

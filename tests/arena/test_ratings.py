@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from frontlines.arena.ratings import PairTally, elo_of_score, expected_score, fit_bradley_terry, wilson
+from frontlines.arena.ratings import PairTally, elo_of_score, expected_score, fit_bradley_terry, mean_ci95, wilson
 
 
 def simulate(true: dict[str, float], games_per_pair: int, rng: random.Random, draw_rate: float = 0.0) -> list[PairTally]:
@@ -104,3 +104,25 @@ def test_wilson() -> None:
 def test_elo_score_roundtrip() -> None:
     for elo in (-300.0, -50.0, 0.0, 10.0, 400.0):
         assert elo_of_score(expected_score(elo)) == pytest.approx(elo)
+
+
+def test_mean_ci95_by_hand() -> None:
+    # 1, 2, 3: mean 2, sample sd 1; the half-width is q / sqrt(3)
+    mean, low, high = mean_ci95([1.0, 2.0, 3.0])
+    assert mean == 2.0
+    assert high - mean == pytest.approx(1.959964 / math.sqrt(3), rel=1e-6)
+    assert mean - low == pytest.approx(high - mean)
+    # Student's t with 2 degrees of freedom is 4.303: far wider for three chunks
+    _, _, high_t = mean_ci95([1.0, 2.0, 3.0], student=True)
+    assert high_t - 2.0 == pytest.approx(4.303 / math.sqrt(3), rel=1e-4)
+    # the table ends at 30 degrees of freedom; 40 values take the normal's quantile
+    forty = [float(i % 2) for i in range(40)]
+    assert mean_ci95(forty, student=True) == mean_ci95(forty)
+    assert mean_ci95(forty[:31], student=True)[2] > mean_ci95(forty[:31])[2]
+
+
+def test_mean_ci95_edges() -> None:
+    with pytest.raises(ValueError):
+        mean_ci95([])
+    assert mean_ci95([0.25]) == (0.25, -math.inf, math.inf)
+    assert mean_ci95([0.5, 0.5, 0.5]) == (0.5, 0.5, 0.5)

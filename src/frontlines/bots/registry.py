@@ -75,7 +75,7 @@ class LevelBot(Bot):
 
     def bot_for(self, ruleset: str) -> Bot:
         """The bot that plays ``ruleset`` (made on first use)."""
-        spec = level_spec(self.name, ruleset)
+        spec = self.spec(ruleset)
         bot = self._bots.get(spec)
         if bot is None:
             bot = self._bots[spec] = make_bot(spec, self._seed)
