@@ -7,7 +7,7 @@ import pytest
 from frontlines.core.errors import IllegalAction
 from frontlines.games import new_state
 from frontlines.games.battleline.cards import TACTICS_MASK
-from frontlines.games.battleline.notation import build_state
+from frontlines.games.battleline.notation import build_state, parse_state
 from frontlines.games.battleline.state import BattleLineState
 
 from .helpers import act, claims, legal
@@ -268,6 +268,68 @@ def test_a_game_that_cannot_progress_ends_as_a_stall_on_flags() -> None:
     act(s, "pass", "end")
     outcome = s.outcome()
     assert outcome is not None and outcome.reason == "stall" and outcome.winner == 1
+
+
+def _two_a_side(first_claimed_by: str = "1") -> str:
+    """Two troops a side at every flag (flag 1 claimed by ``first_claimed_by``), decks empty."""
+    colours = "ROYGBP"
+    return " ".join(
+        f"f{i + 1}={first_claimed_by if i == 0 else '-'}/{colours[i % 6]}{1 + i // 6}.{colours[(i + 1) % 6]}{3 + i // 6}"
+        f"/{colours[i % 6]}{6 + i // 6}.{colours[(i + 1) % 6]}{8 + i // 6}/"
+        for i in range(9)
+    )
+
+
+def test_passing_by_choice_ends_as_a_stall_when_the_position_comes_round_a_third_time() -> None:
+    # both hold only a playable tactics card, so each may pass (no troop to play) or play it:
+    # passing for ever would be legal, so four turns in a row that only passed end the game
+    s = build_state(f"{_two_a_side()} h0=FO h1=MU rest=d0")
+    for turn in range(4):
+        assert legal(s) >= {"pass", "FO@2"} if turn % 2 == 0 else legal(s) >= {"pass", "MU@2"}
+        assert not s.is_terminal() and s.idle == turn
+        act(s, "pass", "end")
+    outcome = s.outcome()
+    assert outcome is not None and outcome.reason == "stall" and outcome.winner == 1
+    assert "the same position a third time" in outcome.detail and "flags 0-1" in outcome.detail
+
+
+def test_a_card_or_a_claim_starts_the_count_of_idle_turns_again() -> None:
+    s = build_state(f"{_two_a_side()} h0=FO h1=MU rest=d0")
+    act(s, "pass", "end", "pass", "end", "pass", "end")
+    assert s.idle == 3
+    act(s, "MU@2", "end")  # a tactics card played: the position has moved on
+    assert s.idle == 0
+    act(s, "pass", "end", "pass", "end", "pass", "end")
+    assert s.idle == 3 and not s.is_terminal()
+    act(s, "pass", "end")
+    assert s.is_terminal() and s.outcome() is not None
+
+
+def test_a_declined_claim_does_not_stop_the_count_but_a_made_one_does() -> None:
+    # player 0 could claim flag 1 every turn (its Phalanx of 10s beats the 5s that cannot grow
+    # under rule b) and passes instead: declining changes nothing, so the turns are idle
+    fragment = f"opts=claim_timing:after_play f1=-/G10.B10.P10:1/R5.O5/ {_two_a_side().split(' ', 1)[1]}"
+    s = build_state(f"{fragment} h0=FO h1=MU rest=d0 n=3")
+    act(s, "pass", "end")
+    assert s.idle == 1 and s.passes == 0  # rule a's count stops at a possible claim; this one not
+    act(s, "pass", "end", "pass")
+    assert "claim:1" in legal(s)
+    act(s, "claim:1", "end")
+    assert s.idle == 0
+
+
+def test_the_idle_count_survives_the_notation() -> None:
+    s = build_state(f"{_two_a_side()} h0=FO h1=MU rest=d0")
+    act(s, "pass", "end", "pass", "end", "pass")
+    text = s.to_notation()
+    assert "st=" in text
+    again = parse_state(text)
+    assert again.idle == 2 and again.to_notation() == text
+    act(again, "end")
+    assert again.is_terminal() is False and again.idle == 3
+    # a text of five stall numbers (written before the idle count existed) still reads
+    old = text.replace(f"st={text.split('st=')[1].split()[0]}", "st=2.0.1.0.0")
+    assert parse_state(old).idle == 0
 
 
 @pytest.mark.parametrize(

@@ -166,6 +166,36 @@ def test_heuristic_does_not_answer_a_pass_with_a_pass_when_it_can_play() -> None
     assert state.is_terminal()
 
 
+# two troops a side everywhere, flag 1 held by player 1
+TWO_A_SIDE = (
+    "f1=1/R1.O3/R6.O8/ f2=-/O1.Y3/O6.Y8/ f3=-/Y1.G3/Y6.G8/ f4=-/G1.B3/G6.B8/ f5=-/B1.P3/B6.P8/ "
+    "f6=-/P1.R3/P6.R8/ f7=-/R2.O4/R7.O9/ f8=-/O2.Y4/O7.Y9/ f9=-/Y2.G4/Y7.G9/"
+)
+
+
+def _idle_position(to_move: int) -> State:
+    """TWO_A_SIDE with the decks empty and a playable tactics card in each hand; three turns
+    in a row have only passed, so the next pass ends the game."""
+    state = build_state(f"{TWO_A_SIDE} to={1 - to_move} h0=FO h1=MU rest=d0")
+    for _ in range(3):
+        state.apply(state.parse_action("pass"))
+        state.apply(state.parse_action("end"))
+    assert state.current_player() == to_move and not state.is_terminal()
+    return state
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_heuristic_passes_into_a_won_stall_and_plays_out_of_a_lost_one(seed: int) -> None:
+    ahead = _idle_position(to_move=1)  # one flag to none: the fourth idle turn wins
+    assert ahead.action_to_text(make_bot("heuristic", seed=seed).choose(ahead.view(1))) == "pass"
+    ahead.apply(ahead.parse_action("pass"))
+    ahead.apply(ahead.parse_action("end"))
+    outcome = ahead.outcome()
+    assert outcome is not None and outcome.winner == 1 and outcome.reason == Termination.STALL
+    behind = _idle_position(to_move=0)  # passing now would lose: the tactics card is played
+    assert behind.action_to_text(make_bot("heuristic", seed=seed).choose(behind.view(0))).startswith("FO@")
+
+
 def test_heuristic_samples_option_sets_the_futures_per_decision(monkeypatch: pytest.MonkeyPatch) -> None:
     from frontlines.bots import heuristic_battleline
 

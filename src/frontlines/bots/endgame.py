@@ -64,7 +64,7 @@ def _key(s: BattleLineState) -> tuple[Any, ...]:
             first |= 1 << f
     return (
         tuple(s.sides), s.hands[0], s.hands[1], tuple(s.claimed), s.to_move, s.phase, s.excess,
-        s.passes, s.noops, s.turn_passed, s.turn_noop, s.turn_claims, first, s.scout_left, s.ret_left,
+        s.passes, s.noops, s.turn_passed, s.turn_noop, s.turn_claims, s.idle, s.turn_claimed, first, s.scout_left, s.ret_left,
         tuple(s.fog), tuple(s.mud), tuple(s.discards), tuple(s.guile), tuple(s.tactics_played), s.leaders,
     )
 

@@ -52,6 +52,7 @@ from frontlines.games.battleline.cards import (
     TROOP_MASK,
 )
 from frontlines.games.battleline.formations import CardRules, beating_completion, evaluate
+from frontlines.games.battleline.moves import IDLE_TURNS
 from frontlines.games.battleline.state import (
     CLAIM_BASE,
     DESERTER_BASE,
@@ -532,8 +533,14 @@ class BattleLinePolicy(GamePolicy):
                 return weights[f] * (pos.flag_odds(f, cap=pos.caps[f] + 1) - base[f]) - _TACTIC_COST
             return -1.0
         if a == PASS:
+            if state.idle >= IDLE_TURNS - 1 and not state.turn_claimed:
+                # this pass is the last idle turn the rules allow (docs/rules.md §2.14): the
+                # game ends as a stall, won by the side with more flags
+                held, their_held = state.owned(me).bit_count(), state.owned(opp).bit_count()
+                if held != their_held and not state.cfg.stuck_draw:
+                    return 100.0 if held > their_held else -100.0
             # The opponent passed last turn (no claim since): passing again could go on
-            # forever under the default stall rule, so any tactics play comes first.
+            # until the stall, so any tactics play comes first.
             return -3.0 if state.passes else 0.0
         if REDEPLOY_BASE <= a < DESERTER_BASE:
             card, target = divmod(a - REDEPLOY_BASE, 10)

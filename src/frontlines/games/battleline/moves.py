@@ -422,15 +422,15 @@ def play(t: Table, a: int, legal: list[int]) -> None:
         t.hands[p] |= bit
         t.known[p] &= ~bit  # one's own hand is not "knowledge of a place"
         if t.turn_passed:
-            _end_turn(t, legal)
+            _end_turn(t, legal, drew=True)
         else:  # _end_turn after a turn that played a card: nothing can stall
-            t.turn_noop = t.turn_claims = False
-            t.passes = t.noops = 0
+            t.turn_noop = t.turn_claims = t.turn_claimed = False
+            t.passes = t.noops = t.idle = 0
             t.to_move = 1 - p
             t.phase = PLAY
             t.scout_left = t.scout_n = t.ret_left = 0
     elif a == END:
-        _end_turn(t, legal)
+        _end_turn(t, legal, drew=False)
     elif a == SCOUT_PLAY:
         _from_hand(t, p, SCOUT)
         t.scout_n = t.scout_left = min(3, len(t.tdeck) + len(t.xdeck))
@@ -575,7 +575,7 @@ def _claim(t: Table, f: int, p: int) -> None:
     m = t.masks
     if m is not None:
         t.masks = (m[0] | 1 << f, m[1], m[2])
-    t.turn_claims = True
+    t.turn_claims = t.turn_claimed = True
     owned = t.owned(p)
     if owned & (owned >> 1) & (owned >> 2):
         finish(t, Outcome(p, Termination.BREAKTHROUGH))
@@ -589,22 +589,33 @@ def finish(t: Table, outcome: Outcome) -> None:
     t.legal_cache = None
 
 
-def _end_turn(t: Table, legal: list[int]) -> None:
+# Turns in a row that only passed (no card drawn, no claim made) after which the game ends
+# as a stall (docs/rules.md §2.14): each such turn changes nothing but the player to move,
+# so after four the same position stands for the third time with the same player to move.
+# Without it two players who may pass while holding a playable tactics card, or who
+# decline a possible claim, could pass forever.
+IDLE_TURNS = 4
+
+
+def _end_turn(t: Table, legal: list[int], drew: bool = False) -> None:
     if t.turn_passed:
         claims = t.turn_claims or any(CLAIM_BASE <= x < PASS for x in legal)
         t.passes = t.passes + 1 if not claims else 0
         forced = t.turn_noop and not t.turn_claims and legal == [END]  # nothing changed at all
         t.noops = t.noops + 1 if forced else 0
+        t.idle = t.idle + 1 if not drew and not t.turn_claimed else 0
     else:
-        t.passes = t.noops = 0
-    t.turn_passed = t.turn_noop = t.turn_claims = False
+        t.passes = t.noops = t.idle = 0
+    t.turn_passed = t.turn_noop = t.turn_claims = t.turn_claimed = False
     t.to_move = 1 - t.to_move
     t.phase = PLAY
     t.scout_left = t.scout_n = t.ret_left = 0
     if not t.cfg.stall_b and t.passes >= 2:
         finish(t, Outcome(None, Termination.STALL, None, "two consecutive passes with no claim possible"))
-    elif t.noops >= 2:
-        # both players can only pass in the same position: nothing can change any more
+    elif t.noops >= 2 or t.idle >= IDLE_TURNS:
+        # both players can only pass in the same position, so nothing can change any more;
+        # or both keep passing by choice, so the same position comes round again and again
         mine, theirs = t.owned(0).bit_count(), t.owned(1).bit_count()
         winner = None if mine == theirs or t.cfg.stuck_draw else (0 if mine > theirs else 1)
-        finish(t, Outcome(winner, Termination.STALL, None, f"no progress possible; flags {mine}-{theirs}"))
+        why = "no progress possible" if t.noops >= 2 else "the same position a third time"
+        finish(t, Outcome(winner, Termination.STALL, None, f"{why}; flags {mine}-{theirs}"))

@@ -145,6 +145,8 @@ class Table:
     turn_claims: bool = False
     passes: int = 0
     noops: int = 0
+    turn_claimed: bool = False  # a claim was made this turn (turn_claims: one was made or possible)
+    idle: int = 0  # turns in a row that only passed: no card drawn, no claim made (moves.IDLE_TURNS)
     out: Outcome | None = None
     # --- hidden: the unknown cards of each hand, counted (all zero in a full state)
     hand_unknown: tuple[Unknown, Unknown] = (NOTHING_UNKNOWN, NOTHING_UNKNOWN)

@@ -75,7 +75,9 @@ def _common_tokens(t: Table) -> list[str]:
         tokens.append(f"ret={t.ret_left}")
     if t.excess:
         tokens.append("excess=" + ".".join(str(i) for i in t.excess))
-    flags = (t.passes, t.noops, int(t.turn_passed), int(t.turn_noop), int(t.turn_claims))
+    flags: tuple[int, ...] = (t.passes, t.noops, int(t.turn_passed), int(t.turn_noop), int(t.turn_claims))
+    if t.idle or t.turn_claimed:  # the two later counters only where set: older texts keep five
+        flags += (t.idle, int(t.turn_claimed))
     if any(flags):
         tokens.append("st=" + ".".join(map(str, flags)))
     if any(t.tactics_played):
@@ -182,11 +184,14 @@ class _Fields:
             return default
         return value
 
-    def ints(self, key: str, count: int, default: str) -> list[int]:
+    def ints(self, key: str, count: int | tuple[int, ...], default: str) -> list[int]:
+        """``key``'s numbers; ``count`` is how many, or the counts allowed."""
         text = self.get(key, default)
         items = text.split(".")
-        if len(items) != count or not all(x.isdigit() for x in items):
-            raise NotationError(f"{self.kind} notation: {key}= needs {count} numbers separated by '.'")
+        counts = (count,) if isinstance(count, int) else count
+        if len(items) not in counts or not all(x.isdigit() for x in items):
+            told = " or ".join(map(str, counts))
+            raise NotationError(f"{self.kind} notation: {key}= needs {told} numbers separated by '.'")
         return [int(x) for x in items]
 
     def finish(self) -> None:
@@ -214,9 +219,11 @@ def _fill_common(fields: _Fields, t: Table) -> None:
     t.excess = tuple(int(x) for x in excess.split(".")) if excess else ()
     if any(not 0 <= i < NUM_SIDES for i in t.excess):
         raise NotationError("excess= holds side indices 0-17")
-    st = fields.ints("st", 5, "0.0.0.0.0")
+    st = fields.ints("st", (5, 7), "0.0.0.0.0")
     t.passes, t.noops = st[0], st[1]
     t.turn_passed, t.turn_noop, t.turn_claims = bool(st[2]), bool(st[3]), bool(st[4])
+    if len(st) == 7:
+        t.idle, t.turn_claimed = st[5], bool(st[6])
     t.tactics_played = fields.ints("tp", 2, "0.0")
     t.leaders = fields.ints("lead", 1, "0")[0]
     for f in range(NUM_FLAGS):
