@@ -52,7 +52,7 @@ from frontlines.games.battleline.cards import (
     TROOP_MASK,
 )
 from frontlines.games.battleline.formations import CardRules, beating_completion, evaluate
-from frontlines.games.battleline.moves import IDLE_TURNS
+from frontlines.games.battleline.moves import IDLE_TURNS, stall_winner
 from frontlines.games.battleline.state import (
     CLAIM_BASE,
     DESERTER_BASE,
@@ -536,9 +536,9 @@ class BattleLinePolicy(GamePolicy):
             if state.idle >= IDLE_TURNS - 1 and not state.turn_claimed:
                 # this pass is the last idle turn the rules allow (docs/rules.md §2.14): the
                 # game ends as a stall, won by the side with more flags
-                held, their_held = state.owned(me).bit_count(), state.owned(opp).bit_count()
-                if held != their_held and not state.cfg.stuck_draw:
-                    return 100.0 if held > their_held else -100.0
+                winner = stall_winner(state)
+                if winner is not None:
+                    return 100.0 if winner == me else -100.0
             # The opponent passed last turn (no claim since): passing again could go on
             # until the stall, so any tactics play comes first.
             return -3.0 if state.passes else 0.0

@@ -444,7 +444,7 @@ def play(t: Table, a: int, legal: list[int]) -> None:
             if t.ret_left:
                 t.phase = SCOUT_RETURN
             else:
-                _end_turn(t, legal)
+                _end_turn(t, legal, drew=True)  # a Scout turn drew cards
     elif a < REDEPLOY_BASE:
         c = a - RETURN_BASE
         t.hands[p] &= ~BIT[c]
@@ -458,7 +458,7 @@ def play(t: Table, a: int, legal: list[int]) -> None:
         t.known[1 - p] &= ~BIT[c]
         t.ret_left -= 1
         if t.ret_left == 0:
-            _end_turn(t, legal)
+            _end_turn(t, legal, drew=True)  # a Scout turn drew cards
     elif a < DESERTER_BASE:
         c, g = divmod(a - REDEPLOY_BASE, 10)
         _from_hand(t, p, REDEPLOY)
@@ -597,7 +597,14 @@ def finish(t: Table, outcome: Outcome) -> None:
 IDLE_TURNS = 4
 
 
-def _end_turn(t: Table, legal: list[int], drew: bool = False) -> None:
+def stall_winner(t: Table) -> int | None:
+    """Who wins if the game ends as a stall now: the side with more claimed flags, or
+    nobody where they hold as many or the rules draw every stall (``stuck_draw``)."""
+    mine, theirs = t.owned(0).bit_count(), t.owned(1).bit_count()
+    return None if mine == theirs or t.cfg.stuck_draw else (0 if mine > theirs else 1)
+
+
+def _end_turn(t: Table, legal: list[int], *, drew: bool) -> None:
     if t.turn_passed:
         claims = t.turn_claims or any(CLAIM_BASE <= x < PASS for x in legal)
         t.passes = t.passes + 1 if not claims else 0
@@ -616,6 +623,5 @@ def _end_turn(t: Table, legal: list[int], drew: bool = False) -> None:
         # both players can only pass in the same position, so nothing can change any more;
         # or both keep passing by choice, so the same position comes round again and again
         mine, theirs = t.owned(0).bit_count(), t.owned(1).bit_count()
-        winner = None if mine == theirs or t.cfg.stuck_draw else (0 if mine > theirs else 1)
         why = "no progress possible" if t.noops >= 2 else "the same position a third time"
-        finish(t, Outcome(winner, Termination.STALL, None, f"{why}; flags {mine}-{theirs}"))
+        finish(t, Outcome(stall_winner(t), Termination.STALL, None, f"{why}; flags {mine}-{theirs}"))
