@@ -36,7 +36,7 @@ from frontlines.games.battleline.state import BattleLineState
 np = pytest.importorskip("numpy")
 
 from frontlines.bots.net.model import HEAD, TOWER, FlagNet, WeightsError, combine, stack  # noqa: E402
-from frontlines.bots.net.train import Adam, arrays, fit, losses, split, td_targets  # noqa: E402
+from frontlines.bots.net.train import Adam, Arrays, arrays, fit, losses, split, td_targets  # noqa: E402
 from frontlines.bots.net.value import Evaluator  # noqa: E402
 
 
@@ -599,3 +599,83 @@ def test_a_stopped_td_round_plays_only_its_unfinished_shard_again(tmp_path: Path
     assert len(played) == 2  # the last shard's games only
     assert all(np.array_equal(whole.p[k], resumed.p[k]) for k in whole.p)
     assert not list(td.glob("td01-*-games-*.jsonl.gz")) and list(td.glob("td01-*-games.jsonl.gz"))
+
+
+def test_distillation_teaches_the_search_values_and_resumes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--distill-games N`` (stage 4): on the decisions of the first N heuristic games, each
+    of the search's candidates' positions after its card gets the search's mean over its
+    deals (the TD network at the leaves) as its game value and no flag label; the network is
+    fitted on them, its tower only. A run stopped in the middle labels only the unfinished
+    shard again and makes the same weights; the final weights name the command."""
+    from frontlines.bots.net import pipeline
+    from frontlines.bots.net.data import GameRecord
+    from frontlines.bots.pimc import PimcBot, PimcParams, judge
+    from frontlines.cli import main
+    from frontlines.games.battleline.codes import PLAY
+
+    labelled: list[int] = []
+    real = pipeline._search_labels
+
+    def spy(job: Any) -> Any:
+        labelled.append(GameRecord.from_json(job[0]).seed)
+        return real(job)
+
+    monkeypatch.setattr(pipeline, "_search_labels", spy)
+
+    def train(state: Path) -> FlagNet:
+        assert main(["train", "--short", "--games", "10", "--distill-games", "4", "--state", str(state), "--quiet"]) == 0
+        (final,) = (state / "battleline-basic").glob("final-*.npz")
+        return FlagNet.load(final)
+
+    whole = train(tmp_path / "a")
+    assert len(labelled) == 4
+    assert whole.meta["stage"] == "distill" and "--distill-games 4" in whole.meta["command"]
+    folder = tmp_path / "a" / "battleline-basic" / "distill"
+    shards = sorted(p for p in folder.glob("distill-*-0*.npz"))
+    assert len(shards) == 2  # games 0-2 and 2-4
+    labels = Arrays.load(shards[0])
+    assert len(labels) and np.all(labels.yflag == -1) and np.all((labels.ygame >= 0) & (labels.ygame <= 1))
+    (teacher,) = folder.glob("distill-*-teacher.npz")
+    (td,) = (tmp_path / "a" / "battleline-basic" / "td").glob("td01-*[0-9a-f].npz")
+    assert all(np.array_equal(FlagNet.load(teacher).p[k], FlagNet.load(td).p[k]) for k in whole.p)
+    assert any(not np.array_equal(whole.p[k], FlagNet.load(td).p[k]) for k in TOWER)
+    assert all(np.array_equal(whole.p[k], FlagNet.load(td).p[k]) for k in HEAD)
+
+    # the first labels are the search's means at the game's first decision judged
+    plan = pipeline.Plan("battleline-basic", tmp_path / "a", seed=0, games=10, shard=20)
+    record = pipeline.first_stage_records(plan, 1)[0]
+    got = real((record.to_json(), str(teacher), 1.0, 2, 0))
+    ev = Evaluator(FlagNet.load(teacher))
+    state = cast(BattleLineState, new_state(record.ruleset, seed=record.seed))
+    policy = policy_for(record.ruleset)
+    ply = 0
+    while True:
+        mover = state.current_player()
+        if state.phase == PLAY and mover is not None:
+            view = state.view(mover)
+            legal = view.legal_actions()
+            if len(legal) > 1 and policy.forced(view, legal) is None:
+                break
+        state.apply(record.actions[ply])
+        ply += 1
+    search = PimcBot(seed=0, params=PimcParams(deals=2, net=1))
+    seed = pipeline._deal_seed(0, f"distill:{record.seed}", ply)
+    actions = search.candidates(view, policy, seed)
+    judged = judge(view, actions, search.params, seed, policy, lambda s, p: ev.values(s, p, opponent_hand=True))
+    after = [state.clone() for _ in actions]
+    for s, a in zip(after, actions, strict=True):
+        s.apply(a)
+    want = [judged.mean(i) for i, s in enumerate(after) if not s.is_terminal()]
+    assert np.allclose(got.ygame[: len(want)], want, atol=1e-6)
+    assert int(got.game[0]) == record.seed
+
+    stopped = tmp_path / "b"
+    shutil.copytree(tmp_path / "a", stopped)
+    for path in [*(stopped / "battleline-basic").glob("final-*.npz"), stopped / "battleline-basic" / "distill" / shards[1].name]:
+        path.unlink()
+    (fitted,) = [p for p in (stopped / "battleline-basic" / "distill").glob("distill-*.npz") if p.stem.count("-") == 1]
+    fitted.unlink()
+    labelled.clear()
+    resumed = train(stopped)
+    assert len(labelled) == 2  # the second shard's games only
+    assert all(np.array_equal(whole.p[k], resumed.p[k]) for k in whole.p)

@@ -1,5 +1,6 @@
 """``frontlines train``: make the flag network's weights from nothing (docs/bots.md, "The
-flag network"): heuristic self-play, every flag's outcome, TD(λ) self-play.
+flag network"): heuristic self-play, every flag's outcome, TD(λ) self-play, and (with
+``--distill-games``) the search's values on those games' decisions.
 
 Seeded and resumable: every product is kept in ``--state`` (outside the repository) as it
 is made, and a run that is stopped goes on where it stopped with the same result. Needs
@@ -14,7 +15,7 @@ import shutil
 import sys
 from pathlib import Path
 
-HELP = "Train the flag network (heuristic self-play, each flag's outcome, TD(λ) self-play); seeded and resumable."
+HELP = "Train the flag network (heuristic self-play, each flag's outcome, TD(λ) self-play, the search's values); seeded and resumable."
 
 
 def _default_state() -> Path:
@@ -44,6 +45,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--td-v1-rounds", type=int, default=0,
                         help="make the first N TD rounds as version 1 of the pipeline did (learning rate 0.001, judged on "
                         "a tenth of all their games drawn anew), to remake weights made so (default 0)")
+    parser.add_argument("--distill-games", type=int, default=0,
+                        help="after the TD rounds, teach the network the search's values on the decisions of this many "
+                        "first-stage games (default 0: no distillation)")
+    parser.add_argument("--distill-keep", type=float, default=0.25, help="share of those decisions judged by the search (default 0.25)")
+    parser.add_argument("--distill-deals", type=int, default=32, help="the search's deals per decision (default 32, master's)")
+    parser.add_argument("--distill-epochs", type=int, default=4)
     parser.add_argument("--hidden", default="64,32", help="the flag tower's two hidden layers (default 64,32)")
     parser.add_argument("--head", action="store_true",
                         help="also fit the correction head on the game results (off: it made one-ply play weaker)")
@@ -76,7 +83,8 @@ def run(args: argparse.Namespace) -> int:
         epochs=args.epochs, td_rounds=args.td_rounds, td_games=args.td_games, td_lambda=args.td_lambda,
         td_temperature=args.td_temperature, td_epochs=args.td_epochs, td_lr=args.td_lr,
         td_v1_rounds=max(0, args.td_v1_rounds), hidden=(hidden[0], hidden[1]),
-        jobs=max(1, args.jobs), progress=not args.quiet, head=args.head,
+        jobs=max(1, args.jobs), progress=not args.quiet, head=args.head, distill_games=max(0, args.distill_games),
+        distill_keep=args.distill_keep, distill_deals=max(1, args.distill_deals), distill_epochs=max(1, args.distill_epochs),
     )
     if args.short:
         plan.games, plan.shard, plan.epochs = min(plan.games, 40), 20, min(plan.epochs, 3)
@@ -84,6 +92,7 @@ def run(args: argparse.Namespace) -> int:
         plan.hidden = (16, 8)
         plan.td_shard = 2
         plan.embed = 8
+        plan.distill_games, plan.distill_deals, plan.distill_shard = min(plan.distill_games, 4), min(plan.distill_deals, 4), 2
     final = run_plan(plan)
     print(f"weights: {final}")
     if args.out is not None:

@@ -15,6 +15,14 @@ as one that was not stopped:
    positions beside them, so that it does not drift from them). A fit is judged on rows
    that no fit before it was trained on: a tenth of the round's new games and the first
    stage's positions from the games the first stage held out (``td_held_out``).
+4. **distill** (with ``distill_games``): the search's values taught to the network. In the
+   first ``distill_games`` heuristic games, a share ``distill_keep`` of the card-play
+   decisions is judged by ``master``'s search (:func:`frontlines.bots.pimc.judge`, its
+   candidates on the same ``distill_deals`` deals) with the TD rounds' network at its leaves;
+   each candidate's position after its card (the mover's view) gets the search's mean over
+   the deals as its game value. Those are the targets of one more fit (with as many
+   first-stage positions beside them), judged on the games the first stage held out. Labels
+   are kept in shards of ``distill_shard`` games.
 
 Every random choice comes from ``seed``; games and shards are numbered, and game *g* of
 a stage is dealt with a seed made from (``seed``, the stage, *g*).
@@ -25,20 +33,28 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import random
 import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from multiprocessing import get_context
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, TextIO, cast
 
 import numpy as np
 import numpy.typing as npt
 
-from frontlines.bots.net.data import GameRecord, heuristic_game, play_game, read_records, write_records
+from frontlines.bots.heuristic import policy_for
+from frontlines.bots.net.data import GameRecord, Position, heuristic_game, play_game, read_records, write_records
 from frontlines.bots.net.model import HEAD, LAYOUT_HASH, TOWER, FlagNet
-from frontlines.bots.net.train import Arrays, Progress, arrays, fit, split, td_targets
+from frontlines.bots.net.train import Arrays, Progress, arrays, empty_arrays, fit, rows_of, split, td_targets
+from frontlines.bots.net.value import Evaluator
+from frontlines.bots.pimc import PimcBot, PimcParams, judge
+from frontlines.core.game import State
+from frontlines.games import new_state
+from frontlines.games.battleline.codes import PLAY
+from frontlines.games.battleline.state import BattleLineState
 
 DEFAULT_STATE = Path(os.environ.get("FRONTLINES_TRAIN_STATE", "")) if os.environ.get("FRONTLINES_TRAIN_STATE") else None
 
@@ -69,6 +85,11 @@ class Plan:
     # learning rate 1e-3 and judged on a tenth of all their data's games drawn anew, most of
     # the first-stage rows among them from games the starting weights were fitted on
     td_v1_rounds: int = 0
+    distill_games: int = 0  # first-stage games whose decisions the search labels (0: no distillation)
+    distill_keep: float = 0.25  # share of their card-play decisions labelled
+    distill_deals: int = 32  # the search's deals per decision (master's)
+    distill_epochs: int = 4
+    distill_shard: int = 50  # games labelled together (a stopped run labels the unfinished shard again)
     jobs: int = 1
     progress: bool = True
 
@@ -78,10 +99,13 @@ class Plan:
         parts: list[Any] = [self.ruleset, self.seed, self.keep, self.hand_share, LAYOUT_HASH]
         if stage != "positions":
             parts += [self.games, self.epochs, list(self.hidden), self.embed] + (["head"] if self.head else [])
-        if stage == "td":
+        if stage in ("td", "distill"):
             parts += [self.td_games, self.td_lambda, self.td_temperature, self.td_epochs, "all" if self.head else "tower"]
             if round_ > self.td_v1_rounds:
                 parts += ["v2", self.td_v1_rounds, self.td_lr]
+        if stage == "distill":
+            # the teacher is the last TD round's network; the labels do not depend on the epochs
+            parts += ["distill", round_, self.distill_games, self.distill_keep, self.distill_deals]
         return hashlib.sha256(json.dumps(parts).encode()).hexdigest()[:10]
 
 
@@ -180,7 +204,8 @@ def plan_command(plan: Plan) -> str:
         ("games", "--games"), ("keep", "--keep"), ("epochs", "--epochs"),
         ("td_rounds", "--td-rounds"), ("td_games", "--td-games"), ("td_lambda", "--td-lambda"),
         ("td_temperature", "--td-temperature"), ("td_epochs", "--td-epochs"), ("td_lr", "--td-lr"),
-        ("td_v1_rounds", "--td-v1-rounds"),
+        ("td_v1_rounds", "--td-v1-rounds"), ("distill_games", "--distill-games"), ("distill_keep", "--distill-keep"),
+        ("distill_deals", "--distill-deals"), ("distill_epochs", "--distill-epochs"),
     ):
         value = getattr(plan, name)
         if value != getattr(default, name):
@@ -305,9 +330,110 @@ def run_plan(plan: Plan, out: TextIO | None = None) -> Path:
     for k in range(1, plan.td_rounds + 1):
         net = td_round(plan, net, k, data, out)
     final = plan.state / plan.ruleset / f"final-{plan.key('td', plan.td_rounds)}-{plan.td_rounds}.npz"
+    if plan.distill_games:
+        net = distill(plan, net, data, out)
+        final = plan.state / plan.ruleset / f"final-{plan.key('distill', plan.td_rounds)}-{plan.td_rounds}-distilled.npz"
     if not final.exists():
         # this run's command: the stages it found made may come from a run with other options
         # (a supervised stage made with --td-rounds 0 carries that command)
         net.meta.update(command=plan_command(plan), seconds_last_run=round(time.monotonic() - started))
         net.save(final)
     return final
+
+
+# --- stage 4: distillation -------------------------------------------------------------------
+def first_stage_records(plan: Plan, games: int) -> list[GameRecord]:
+    """The first ``games`` heuristic self-play records of the first stage (made already)."""
+    folder = plan.state / plan.ruleset / "games"
+    records: list[GameRecord] = []
+    for start in range(0, min(games, plan.games), plan.shard):
+        end = min(plan.games, start + plan.shard)
+        records += read_records(folder / f"h{plan.seed}-{start:07d}-{end:07d}.jsonl.gz")
+    return records[:games]
+
+
+def distill(plan: Plan, net: FlagNet, base: Arrays, out: TextIO) -> FlagNet:
+    """Stage 4 (see the module text): the search's values as targets, in shards, then a fit."""
+    folder = plan.state / plan.ruleset / "distill"
+    folder.mkdir(parents=True, exist_ok=True)
+    key = plan.key("distill", plan.td_rounds)
+    path = folder / f"distill-{key}.npz"
+    if path.exists():
+        return FlagNet.load(path)
+    teacher = folder / f"distill-{key}-teacher.npz"
+    net.save(teacher)
+    records = first_stage_records(plan, plan.distill_games)
+    bar = Progress("search labels", len(records), quiet=not plan.progress)
+    parts: list[Arrays] = []
+    started = time.monotonic()
+    for start in range(0, len(records), plan.distill_shard):
+        end = min(len(records), start + plan.distill_shard)
+        shard = folder / f"distill-{key}-{start:06d}-{end:06d}.npz"
+        if shard.exists():
+            parts.append(Arrays.load(shard))
+            bar.step(end - start)
+            continue
+        jobs_list = [(r.to_json(), str(teacher), plan.distill_keep, plan.distill_deals, plan.seed) for r in records[start:end]]
+        pieces: list[Arrays] = []
+        for piece in _parallel(_search_labels, jobs_list, plan.jobs):
+            pieces.append(piece)
+            bar.step()
+        part = Arrays.concat(pieces) if pieces else empty_arrays()
+        part.save(shard)
+        parts.append(part)
+    targets = Arrays.concat(parts) if parts else empty_arrays()
+    labelling = time.monotonic() - started
+    rng = np.random.default_rng(plan.seed + 1000)
+    mix = base.take(rng.choice(len(base), size=min(len(base), len(targets)), replace=False)) if len(base) else base
+    data = Arrays.concat([targets, mix])
+    first = np.unique(base.game[first_stage_held_out(plan, base)])
+    held = np.concatenate([np.isin(targets.game, first), np.isin(mix.game, first)])
+    report = fit(net, data, plan.seed + 1000, epochs=plan.distill_epochs, patience=plan.distill_epochs, lr=plan.td_lr,
+                 only=None if plan.head else TOWER, progress=plan.progress, held_out=held)
+    print(f"distillation: {len(records)} games, {len(targets)} positions judged by the search "
+          f"({labelling:.0f}s this run); " + "; ".join(report.lines()), file=out)
+    net.meta.update(stage="distill", distill_games=len(records), distill_positions=len(targets))
+    net.save(path)
+    return net
+
+
+_TEACHERS: dict[str, Evaluator] = {}  # per process: the teacher's weights, loaded once
+
+
+def _search_labels(job: tuple[str, str, float, int, int]) -> Arrays:
+    """One game's search labels (see the module text): for a share ``keep`` of its card-play
+    decisions, each of the search's candidates' positions after the card, from the mover's
+    view, with the candidate's mean value over the search's deals."""
+    line, weights, keep, deals, seed = job
+    record = GameRecord.from_json(line)
+    teacher = _TEACHERS.get(weights)
+    if teacher is None:
+        teacher = _TEACHERS[weights] = Evaluator(FlagNet.load(Path(weights)))
+
+    def evaluate(states: Sequence[State], player: int) -> list[float]:
+        # the deal's opponent hand read, as master's leaves read it (pimc's eval_hand=1)
+        return teacher.values(states, player, opponent_hand=True)
+
+    policy = policy_for(record.ruleset)
+    search = PimcBot(seed=seed, params=PimcParams(deals=deals, net=1))
+    rng = random.Random(_deal_seed(seed, "distill", record.seed))
+    state = cast(BattleLineState, new_state(record.ruleset, seed=record.seed))
+    items: list[Position] = []
+    targets: list[tuple[list[float], float]] = []
+    for ply, played in enumerate(record.actions):
+        mover = state.current_player()
+        if state.phase == PLAY and mover is not None and rng.random() < keep:
+            view = state.view(mover)
+            legal = view.legal_actions()
+            if len(legal) > 1 and policy.forced(view, legal) is None:
+                decision = _deal_seed(seed, f"distill:{record.seed}", ply)
+                actions = search.candidates(view, policy, decision)
+                judged = judge(view, actions, search.params, decision, policy, evaluate)
+                for i, action in enumerate(actions):
+                    after = state.clone()
+                    after.apply(action)
+                    if not after.is_terminal():
+                        items.append(Position(after, mover, record, ply + 1))
+                        targets.append(([-1.0] * 9, judged.mean(i)))
+        state.apply(played)
+    return rows_of(items, targets, [record.seed] * len(items))
