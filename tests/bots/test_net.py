@@ -673,9 +673,22 @@ def test_distillation_teaches_the_search_values_and_resumes(tmp_path: Path, monk
     shutil.copytree(tmp_path / "a", stopped)
     for path in [*(stopped / "battleline-basic").glob("final-*.npz"), stopped / "battleline-basic" / "distill" / shards[1].name]:
         path.unlink()
-    (fitted,) = [p for p in (stopped / "battleline-basic" / "distill").glob("distill-*.npz") if p.stem.count("-") == 1]
+    (fitted,) = (stopped / "battleline-basic" / "distill").glob("distill-*-e4.npz")
     fitted.unlink()
     labelled.clear()
     resumed = train(stopped)
     assert len(labelled) == 2  # the second shard's games only
     assert all(np.array_equal(whole.p[k], resumed.p[k]) for k in whole.p)
+
+    # into given weights (the shipped ones, say): the first stage's games, the labels, the fit
+    given = tmp_path / "given.npz"
+    shutil.copyfile(td, given)
+    state = tmp_path / "c"
+    assert main(["train", "--short", "--games", "10", "--distill-games", "4", "--distill-from", str(given),
+                 "--state", str(state), "--quiet"]) == 0
+    (final,) = (state / "battleline-basic").glob("final-*.npz")
+    assert final.name.endswith("-from.npz") and not list((state / "battleline-basic").glob("supervised-*"))
+    into = FlagNet.load(final)
+    assert f"--distill-from {given}" in into.meta["command"] and into.meta["distilled_from"]["file"] == "given.npz"
+    assert all(np.array_equal(into.p[k], whole.p[k]) for k in whole.p)  # the same teacher, labels and fit
+    assert main(["train", "--short", "--games", "10", "--distill-from", str(given), "--state", str(state), "--quiet"]) == 2

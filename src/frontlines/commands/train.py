@@ -51,6 +51,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--distill-keep", type=float, default=0.25, help="share of those decisions judged by the search (default 0.25)")
     parser.add_argument("--distill-deals", type=int, default=32, help="the search's deals per decision (default 32, master's)")
     parser.add_argument("--distill-epochs", type=int, default=4)
+    parser.add_argument("--distill-from", type=Path, default=None,
+                        help="distil into these weights (the shipped ones, say) instead of training from nothing: "
+                        "the first stage's games, then the search's labels and a fit, no supervised or TD stage")
     parser.add_argument("--hidden", default="64,32", help="the flag tower's two hidden layers (default 64,32)")
     parser.add_argument("--head", action="store_true",
                         help="also fit the correction head on the game results (off: it made one-ply play weaker)")
@@ -85,7 +88,11 @@ def run(args: argparse.Namespace) -> int:
         td_v1_rounds=max(0, args.td_v1_rounds), hidden=(hidden[0], hidden[1]),
         jobs=max(1, args.jobs), progress=not args.quiet, head=args.head, distill_games=max(0, args.distill_games),
         distill_keep=args.distill_keep, distill_deals=max(1, args.distill_deals), distill_epochs=max(1, args.distill_epochs),
+        distill_from=args.distill_from,
     )
+    if plan.distill_from is not None and (not plan.distill_from.is_file() or not plan.distill_games):
+        print("frontlines train: --distill-from takes a weights file and needs --distill-games", file=sys.stderr)
+        return 2
     if args.short:
         plan.games, plan.shard, plan.epochs = min(plan.games, 40), 20, min(plan.epochs, 3)
         plan.td_rounds, plan.td_games, plan.td_epochs = min(plan.td_rounds, 1), min(plan.td_games, 6), 1

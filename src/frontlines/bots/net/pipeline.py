@@ -90,6 +90,7 @@ class Plan:
     distill_deals: int = 32  # the search's deals per decision (master's)
     distill_epochs: int = 4
     distill_shard: int = 50  # games labelled together (a stopped run labels the unfinished shard again)
+    distill_from: Path | None = None  # distil into these weights (teacher and start), no supervised or TD stage
     jobs: int = 1
     progress: bool = True
 
@@ -97,6 +98,10 @@ class Plan:
         """What a stage's products depend on (a changed option makes new ones, beside the old);
         for ``td``, those of round ``round_`` (it depends on the rounds before it)."""
         parts: list[Any] = [self.ruleset, self.seed, self.keep, self.hand_share, LAYOUT_HASH]
+        if stage == "distill" and self.distill_from is not None:
+            digest = hashlib.sha256(self.distill_from.read_bytes()).hexdigest()[:16]
+            parts += [self.games, "from", digest, self.distill_games, self.distill_keep, self.distill_deals]
+            return hashlib.sha256(json.dumps(parts).encode()).hexdigest()[:10]
         if stage != "positions":
             parts += [self.games, self.epochs, list(self.hidden), self.embed] + (["head"] if self.head else [])
         if stage in ("td", "distill"):
@@ -104,9 +109,15 @@ class Plan:
             if round_ > self.td_v1_rounds:
                 parts += ["v2", self.td_v1_rounds, self.td_lr]
         if stage == "distill":
-            # the teacher is the last TD round's network; the labels do not depend on the epochs
+            # the teacher is the last TD round's network; the labels do not depend on the fit
+            # (its epochs: :meth:`distill_fit`)
             parts += ["distill", round_, self.distill_games, self.distill_keep, self.distill_deals]
         return hashlib.sha256(json.dumps(parts).encode()).hexdigest()[:10]
+
+
+    def distill_fit(self) -> str:
+        """What the distillation's fit depends on beyond its labels (a name's part)."""
+        return f"e{self.distill_epochs}" + ("-head" if self.head else "")
 
 
 def _deal_seed(seed: int, stage: str, game: int) -> int:
@@ -214,6 +225,8 @@ def plan_command(plan: Plan) -> str:
         parts.append("--hidden " + ",".join(str(h) for h in plan.hidden))
     if plan.head:
         parts.append("--head")
+    if plan.distill_from is not None:
+        parts.append(f"--distill-from {plan.distill_from}")
     return " ".join(parts)
 
 
@@ -326,13 +339,22 @@ def run_plan(plan: Plan, out: TextIO | None = None) -> Path:
     out = out if out is not None else sys.stdout
     started = time.monotonic()
     data = heuristic_shards(plan, out)
-    net = supervised(plan, data, out)
-    for k in range(1, plan.td_rounds + 1):
-        net = td_round(plan, net, k, data, out)
-    final = plan.state / plan.ruleset / f"final-{plan.key('td', plan.td_rounds)}-{plan.td_rounds}.npz"
-    if plan.distill_games:
+    if plan.distill_from is not None:
+        net = FlagNet.load(plan.distill_from)
+        if plan.ruleset not in net.rulesets:
+            raise ValueError(f"{plan.distill_from} does not cover {plan.ruleset}")
+        net.meta.update(distilled_from={"file": plan.distill_from.name, "command": net.meta.get("command", "")})
         net = distill(plan, net, data, out)
-        final = plan.state / plan.ruleset / f"final-{plan.key('distill', plan.td_rounds)}-{plan.td_rounds}-distilled.npz"
+        final = plan.state / plan.ruleset / f"final-{plan.key('distill')}-{plan.distill_fit()}-from.npz"
+    else:
+        net = supervised(plan, data, out)
+        for k in range(1, plan.td_rounds + 1):
+            net = td_round(plan, net, k, data, out)
+        final = plan.state / plan.ruleset / f"final-{plan.key('td', plan.td_rounds)}-{plan.td_rounds}.npz"
+        if plan.distill_games:
+            net = distill(plan, net, data, out)
+            final = plan.state / plan.ruleset / (
+                f"final-{plan.key('distill', plan.td_rounds)}-{plan.distill_fit()}-{plan.td_rounds}-distilled.npz")
     if not final.exists():
         # this run's command: the stages it found made may come from a run with other options
         # (a supervised stage made with --td-rounds 0 carries that command)
@@ -357,7 +379,7 @@ def distill(plan: Plan, net: FlagNet, base: Arrays, out: TextIO) -> FlagNet:
     folder = plan.state / plan.ruleset / "distill"
     folder.mkdir(parents=True, exist_ok=True)
     key = plan.key("distill", plan.td_rounds)
-    path = folder / f"distill-{key}.npz"
+    path = folder / f"distill-{key}-{plan.distill_fit()}.npz"
     if path.exists():
         return FlagNet.load(path)
     teacher = folder / f"distill-{key}-teacher.npz"
@@ -393,6 +415,7 @@ def distill(plan: Plan, net: FlagNet, base: Arrays, out: TextIO) -> FlagNet:
     print(f"distillation: {len(records)} games, {len(targets)} positions judged by the search "
           f"({labelling:.0f}s this run); " + "; ".join(report.lines()), file=out)
     net.meta.update(stage="distill", distill_games=len(records), distill_positions=len(targets))
+    net.meta.pop("strength", None)  # the teacher's, measured before: these weights are not measured yet
     net.save(path)
     return net
 
