@@ -644,7 +644,7 @@ def test_distillation_teaches_the_search_values_and_resumes(tmp_path: Path, monk
     # the first labels are the search's means at the game's first decision judged
     plan = pipeline.Plan("battleline-basic", tmp_path / "a", seed=0, games=10, shard=20)
     record = pipeline.first_stage_records(plan, 1)[0]
-    got = real((record.to_json(), str(teacher), 1.0, 2, 0))
+    got = real((record.to_json(), str(teacher), 1.0, 2, 0, 0.0))
     ev = Evaluator(FlagNet.load(teacher))
     state = cast(BattleLineState, new_state(record.ruleset, seed=record.seed))
     policy = policy_for(record.ruleset)
@@ -668,6 +668,19 @@ def test_distillation_teaches_the_search_values_and_resumes(tmp_path: Path, monk
     want = [judged.mean(i) for i, s in enumerate(after) if not s.is_terminal()]
     assert np.allclose(got.ygame[: len(want)], want, atol=1e-6)
     assert int(got.game[0]) == record.seed
+    # --distill-hand: each position twice, the second time with the opponent's hand read and
+    # the means of the search that knows that hand
+    both = real((record.to_json(), str(teacher), 1.0, 2, 0, 1.0))
+    assert len(both) == 2 * len(got)
+    told = state.clone()
+    told.known[view.viewer or 0] |= told.hands[1 - (view.viewer or 0)]
+    known = judge(told.view(view.viewer), actions, search.params, seed, policy, lambda s, p: ev.values(s, p, opponent_hand=True))
+    want_known = [known.mean(i) for i, s in enumerate(after) if not s.is_terminal()]
+    assert np.allclose(both.ygame[: 2 * len(want) : 2], want, atol=1e-6)
+    assert np.allclose(both.ygame[1 : 2 * len(want) : 2], want_known, atol=1e-6)
+    assert want_known != want
+    hand_read = features.facts(next(s for s in after if not s.is_terminal()), view.viewer or 0, True)
+    assert np.array_equal(both.places[1], np.asarray(hand_read.places, dtype=np.int16))
 
     stopped = tmp_path / "b"
     shutil.copytree(tmp_path / "a", stopped)

@@ -50,6 +50,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "first-stage games (default 0: no distillation)")
     parser.add_argument("--distill-keep", type=float, default=0.25, help="share of those decisions judged by the search (default 0.25)")
     parser.add_argument("--distill-deals", type=int, default=32, help="the search's deals per decision (default 32, master's)")
+    parser.add_argument("--distill-hand", type=float, default=0.0,
+                        help="share of the judged decisions judged again with the opponent's hand known, for the "
+                        "positions as the search's leaves see them (default 0)")
     parser.add_argument("--distill-epochs", type=int, default=4)
     parser.add_argument("--distill-from", type=Path, default=None,
                         help="distil into these weights (the shipped ones, say) instead of training from nothing: "
@@ -88,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
         td_v1_rounds=max(0, args.td_v1_rounds), hidden=(hidden[0], hidden[1]),
         jobs=max(1, args.jobs), progress=not args.quiet, head=args.head, distill_games=max(0, args.distill_games),
         distill_keep=args.distill_keep, distill_deals=max(1, args.distill_deals), distill_epochs=max(1, args.distill_epochs),
-        distill_from=args.distill_from,
+        distill_from=args.distill_from, distill_hand=min(1.0, max(0.0, args.distill_hand)),
     )
     if plan.distill_from is not None and (not plan.distill_from.is_file() or not plan.distill_games):
         print("frontlines train: --distill-from takes a weights file and needs --distill-games", file=sys.stderr)

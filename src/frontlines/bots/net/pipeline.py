@@ -22,7 +22,11 @@ as one that was not stopped:
    each candidate's position after its card (the mover's view) gets the search's mean over
    the deals as its game value. Those are the targets of one more fit (with as many
    first-stage positions beside them), judged on the games the first stage held out. Labels
-   are kept in shards of ``distill_shard`` games.
+   are kept in shards of ``distill_shard`` games. A share ``distill_hand`` of the decisions
+   is judged again with the opponent's hand known (the deals differ only in the decks'
+   order): its positions, with that hand read as the search's leaves read it, get those
+   means. With ``distill_from``, given weights (the shipped ones, say) are the teacher and
+   the start instead, and stages 2 and 3 are not run.
 
 Every random choice comes from ``seed``; games and shards are numbered, and game *g* of
 a stage is dealt with a seed made from (``seed``, the stage, *g*).
@@ -50,7 +54,7 @@ from frontlines.bots.net.data import GameRecord, Position, heuristic_game, play_
 from frontlines.bots.net.model import HEAD, LAYOUT_HASH, TOWER, FlagNet
 from frontlines.bots.net.train import Arrays, Progress, arrays, empty_arrays, fit, rows_of, split, td_targets
 from frontlines.bots.net.value import Evaluator
-from frontlines.bots.pimc import PimcBot, PimcParams, judge
+from frontlines.bots.pimc import Judged, PimcBot, PimcParams, judge
 from frontlines.core.game import State
 from frontlines.games import new_state
 from frontlines.games.battleline.codes import PLAY
@@ -88,6 +92,7 @@ class Plan:
     distill_games: int = 0  # first-stage games whose decisions the search labels (0: no distillation)
     distill_keep: float = 0.25  # share of their card-play decisions labelled
     distill_deals: int = 32  # the search's deals per decision (master's)
+    distill_hand: float = 0.0  # share of those decisions judged again with the opponent's hand known
     distill_epochs: int = 4
     distill_shard: int = 50  # games labelled together (a stopped run labels the unfinished shard again)
     distill_from: Path | None = None  # distil into these weights (teacher and start), no supervised or TD stage
@@ -101,6 +106,7 @@ class Plan:
         if stage == "distill" and self.distill_from is not None:
             digest = hashlib.sha256(self.distill_from.read_bytes()).hexdigest()[:16]
             parts += [self.games, "from", digest, self.distill_games, self.distill_keep, self.distill_deals]
+            parts += [self.distill_hand] if self.distill_hand else []
             return hashlib.sha256(json.dumps(parts).encode()).hexdigest()[:10]
         if stage != "positions":
             parts += [self.games, self.epochs, list(self.hidden), self.embed] + (["head"] if self.head else [])
@@ -112,6 +118,7 @@ class Plan:
             # the teacher is the last TD round's network; the labels do not depend on the fit
             # (its epochs: :meth:`distill_fit`)
             parts += ["distill", round_, self.distill_games, self.distill_keep, self.distill_deals]
+            parts += [self.distill_hand] if self.distill_hand else []
         return hashlib.sha256(json.dumps(parts).encode()).hexdigest()[:10]
 
 
@@ -216,7 +223,7 @@ def plan_command(plan: Plan) -> str:
         ("td_rounds", "--td-rounds"), ("td_games", "--td-games"), ("td_lambda", "--td-lambda"),
         ("td_temperature", "--td-temperature"), ("td_epochs", "--td-epochs"), ("td_lr", "--td-lr"),
         ("td_v1_rounds", "--td-v1-rounds"), ("distill_games", "--distill-games"), ("distill_keep", "--distill-keep"),
-        ("distill_deals", "--distill-deals"), ("distill_epochs", "--distill-epochs"),
+        ("distill_deals", "--distill-deals"), ("distill_hand", "--distill-hand"), ("distill_epochs", "--distill-epochs"),
     ):
         value = getattr(plan, name)
         if value != getattr(default, name):
@@ -395,7 +402,8 @@ def distill(plan: Plan, net: FlagNet, base: Arrays, out: TextIO) -> FlagNet:
             parts.append(Arrays.load(shard))
             bar.step(end - start)
             continue
-        jobs_list = [(r.to_json(), str(teacher), plan.distill_keep, plan.distill_deals, plan.seed) for r in records[start:end]]
+        jobs_list = [(r.to_json(), str(teacher), plan.distill_keep, plan.distill_deals, plan.seed, plan.distill_hand)
+                     for r in records[start:end]]
         pieces: list[Arrays] = []
         for piece in _parallel(_search_labels, jobs_list, plan.jobs):
             pieces.append(piece)
@@ -423,11 +431,14 @@ def distill(plan: Plan, net: FlagNet, base: Arrays, out: TextIO) -> FlagNet:
 _TEACHERS: dict[str, Evaluator] = {}  # per process: the teacher's weights, loaded once
 
 
-def _search_labels(job: tuple[str, str, float, int, int]) -> Arrays:
+def _search_labels(job: tuple[str, str, float, int, int, float]) -> Arrays:
     """One game's search labels (see the module text): for a share ``keep`` of its card-play
     decisions, each of the search's candidates' positions after the card, from the mover's
-    view, with the candidate's mean value over the search's deals."""
-    line, weights, keep, deals, seed = job
+    view, with the candidate's mean value over the search's deals; for a share ``hand`` of
+    those decisions, the same positions again as the search's leaves see them (the
+    opponent's hand read), with the candidates' means when the search knows that hand (its
+    deals differ only in the order of the decks)."""
+    line, weights, keep, deals, seed, hand = job
     record = GameRecord.from_json(line)
     teacher = _TEACHERS.get(weights)
     if teacher is None:
@@ -452,11 +463,19 @@ def _search_labels(job: tuple[str, str, float, int, int]) -> Arrays:
                 decision = _deal_seed(seed, f"distill:{record.seed}", ply)
                 actions = search.candidates(view, policy, decision)
                 judged = judge(view, actions, search.params, decision, policy, evaluate)
+                known: Judged | None = None
+                if hand and rng.random() < hand:
+                    told = state.clone()
+                    told.known[mover] |= told.hands[1 - mover]
+                    known = judge(told.view(mover), actions, search.params, decision, policy, evaluate)
                 for i, action in enumerate(actions):
                     after = state.clone()
                     after.apply(action)
                     if not after.is_terminal():
                         items.append(Position(after, mover, record, ply + 1))
                         targets.append(([-1.0] * 9, judged.mean(i)))
+                        if known is not None:
+                            items.append(Position(after, mover, record, ply + 1, hand=True))
+                            targets.append(([-1.0] * 9, known.mean(i)))
         state.apply(played)
     return rows_of(items, targets, [record.seed] * len(items))
