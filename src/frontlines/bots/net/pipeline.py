@@ -121,7 +121,6 @@ class Plan:
             parts += [self.distill_hand] if self.distill_hand else []
         return hashlib.sha256(json.dumps(parts).encode()).hexdigest()[:10]
 
-
     def distill_fit(self) -> str:
         """What the distillation's fit depends on beyond its labels (a name's part)."""
         return f"e{self.distill_epochs}" + ("-head" if self.head else "")
