@@ -661,7 +661,7 @@ def test_distillation_teaches_the_search_values_and_resumes(tmp_path: Path, monk
     search = PimcBot(seed=0, params=PimcParams(deals=2, net=1))
     seed = pipeline._deal_seed(0, f"distill:{record.seed}", ply)
     actions = search.candidates(view, policy, seed)
-    judged = judge(view, actions, search.params, seed, policy, lambda s, p: ev.values(s, p, opponent_hand=True))
+    judged = judge(view, actions, search.params, seed, policy, ev.batch_evaluation(opponent_hand=True))
     after = [state.clone() for _ in actions]
     for s, a in zip(after, actions, strict=True):
         s.apply(a)
@@ -674,7 +674,7 @@ def test_distillation_teaches_the_search_values_and_resumes(tmp_path: Path, monk
     assert len(both) == 2 * len(got)
     told = state.clone()
     told.known[view.viewer or 0] |= told.hands[1 - (view.viewer or 0)]
-    known = judge(told.view(view.viewer), actions, search.params, seed, policy, lambda s, p: ev.values(s, p, opponent_hand=True))
+    known = judge(told.view(view.viewer), actions, search.params, seed, policy, ev.batch_evaluation(opponent_hand=True))
     want_known = [known.mean(i) for i, s in enumerate(after) if not s.is_terminal()]
     assert np.allclose(both.ygame[: 2 * len(want) : 2], want, atol=1e-6)
     assert np.allclose(both.ygame[1 : 2 * len(want) : 2], want_known, atol=1e-6)

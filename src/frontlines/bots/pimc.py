@@ -321,12 +321,8 @@ def learned_evaluation(ruleset: str, opponent_hand: bool = False) -> Evaluation 
         return None
     if found is None:
         return None
-
-    def values(states: Sequence[State], player: int) -> list[float]:
-        judged: list[float] = found.values(states, player, opponent_hand=opponent_hand)
-        return judged
-
-    return values
+    evaluate: Evaluation = found.batch_evaluation(opponent_hand)
+    return evaluate
 
 
 def evaluation_for(ruleset: str, params: PimcParams, policy: GamePolicy) -> tuple[Evaluation, str]:

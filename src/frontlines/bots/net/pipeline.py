@@ -55,7 +55,6 @@ from frontlines.bots.net.model import HEAD, LAYOUT_HASH, TOWER, FlagNet
 from frontlines.bots.net.train import Arrays, Progress, arrays, empty_arrays, fit, rows_of, split, td_targets
 from frontlines.bots.net.value import Evaluator
 from frontlines.bots.pimc import Judged, PimcBot, PimcParams, judge
-from frontlines.core.game import State
 from frontlines.games import new_state
 from frontlines.games.battleline.codes import PLAY
 from frontlines.games.battleline.state import BattleLineState
@@ -442,10 +441,7 @@ def _search_labels(job: tuple[str, str, float, int, int, float]) -> Arrays:
     teacher = _TEACHERS.get(weights)
     if teacher is None:
         teacher = _TEACHERS[weights] = Evaluator(FlagNet.load(Path(weights)))
-
-    def evaluate(states: Sequence[State], player: int) -> list[float]:
-        # the deal's opponent hand read, as master's leaves read it (pimc's eval_hand=1)
-        return teacher.values(states, player, opponent_hand=True)
+    evaluate = teacher.batch_evaluation(opponent_hand=True)  # as master's leaves read (pimc's eval_hand=1)
 
     policy = policy_for(record.ruleset)
     search = PimcBot(seed=seed, params=PimcParams(deals=deals, net=1))

@@ -64,6 +64,16 @@ class Evaluator:
 
         return evaluate
 
+    def batch_evaluation(self, opponent_hand: bool = False) -> Callable[[Sequence[State], int], list[float]]:
+        """:meth:`values` as a ``(states, player) -> chances`` function: the batch evaluation
+        the sampling search (``bots.pimc``) calls at its leaves; with ``opponent_hand`` each
+        state's opponent hand is read as known (a deal is a world where it is)."""
+
+        def evaluate(states: Sequence[State], player: int) -> list[float]:
+            return self.values(states, player, opponent_hand)
+
+        return evaluate
+
     def values(self, positions: Sequence[State | View], player: int, opponent_hand: bool = False) -> list[float]:
         """``player``'s chance in each of ``positions``, the open ones in one batch."""
         out = [0.0] * len(positions)
