@@ -165,6 +165,9 @@ def test_net_judges_the_leaves_where_there_is_one(monkeypatch: pytest.MonkeyPatc
             hands.add(opponent_hand)
             return [0.5] * len(states)
 
+        def batch_evaluation(self, opponent_hand: bool = False) -> Any:
+            return lambda states, player: self.values(states, player, opponent_hand)
+
     module = types.ModuleType("frontlines.bots.net.value")
     module.evaluator = lambda ruleset: Fake() if ruleset == "battleline-basic" else None  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "frontlines.bots.net.value", module)
