@@ -100,7 +100,10 @@ def test_a_rated_game_ended_by_the_rules_is_rated_once(two: tuple[TestClient, De
     rows = ratings_rows(url)
     assert [r[1] for r in rows] == [1, 1] and changes(url) == 2
     won = final["view"]["outcome"]["winner"]
-    assert rows[won][2] == 1 and rows[1 - won][3] == 1 and rows[won][5] > 1500 > rows[1 - won][5]
+    if won is None:  # random play can stall with as many flags each (the deal is the server's own)
+        assert [r[2:] for r in rows] == [(0, 0, 1, 1500), (0, 0, 1, 1500)]
+    else:
+        assert rows[won][2] == 1 and rows[1 - won][3] == 1 and rows[won][5] > 1500 > rows[1 - won][5]
 
 
 def test_the_seats_are_read_from_the_database_as_the_game_ends(two: tuple[TestClient, Device, Device, str]) -> None:
