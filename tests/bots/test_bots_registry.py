@@ -59,23 +59,31 @@ def test_levels_are_ordered_specs() -> None:
     easy, medium, hard, expert, master = (make_bot(level) for level in LEVELS)
     assert isinstance(easy, HeuristicBot) and isinstance(medium, HeuristicBot) and isinstance(hard, HeuristicBot)
     assert easy.noise > medium.noise > hard.noise == 0  # fewer careless moves level by level
-    assert isinstance(expert, PimcBot) and isinstance(master, LevelBot)
+    assert isinstance(expert, LevelBot) and isinstance(master, LevelBot)
     assert master.spec("battleline-basic") == master.spec("warmachine") == LEVELS["master"][0]
+    assert expert.spec("battleline-basic") == expert.spec("schotten-totten") == LEVELS["expert"][0]
+    # expert adds the second stage, without the network, only in battleline (docs/bots.md)
+    expert_refined = expert.bot_for("battleline")
+    assert isinstance(expert_refined, PimcBot) and expert_refined.params.refine == 3 and expert_refined.params.net == 0
+    master_refined = master.bot_for("battleline")
+    assert isinstance(master_refined, PimcBot) and 0 < expert_refined.params.refine_deals < master_refined.params.refine_deals
     # master adds the second stage where it was measured to pay (docs/bots.md), not in battleline-basic
     for ruleset in ("battleline", "schotten-totten", "medieval"):
         refined = master.bot_for(ruleset)
         assert isinstance(refined, PimcBot) and refined.params.refine == 3 and refined.params.net == 1
         assert refined.params.time is not None and refined.params.time <= 2
-    master_bot = master.bot_for("battleline-basic")
+    master_bot, expert_bot = master.bot_for("battleline-basic"), expert.bot_for("battleline-basic")
     assert isinstance(master_bot, PimcBot) and master_bot.params.refine == 0
+    assert isinstance(expert_bot, PimcBot) and expert_bot.params.refine == 0
     # the search levels: budgets of work (deals), master the same search judged by the
     # learned network (the step docs/bots.md measures); time only a cap of at most 2 s
-    assert expert.params.net == 0 and master_bot.params.net == 1
-    assert 0 < expert.params.deals <= master_bot.params.deals
-    assert expert.params.time is not None and master_bot.params.time is not None and master_bot.params.time <= 2
+    assert expert_bot.params.net == 0 and master_bot.params.net == 1
+    assert 0 < expert_bot.params.deals <= master_bot.params.deals
+    assert expert_bot.params.time is not None and master_bot.params.time is not None and master_bot.params.time <= 2
     assert expert.name == "expert" and master.name == "master"
     names = [name for name, _ in list_bots()]
     assert {"random", "heuristic", "ismcts", "pimc", "cmd", "easy", "expert"} <= set(names)
+    assert "(= pimc:time=1; battleline: pimc:refine=3,refine_deals=48,time=2)" in dict(list_bots())["expert"]
     described = dict(list_bots())["master"]
     assert ("(= pimc:net=1,time=2; battleline: pimc:net=1,refine=3,refine_deals=96,time=2; "
             "medieval: pimc:net=1,refine=3,refine_deals=96,time=2; schotten-totten: pimc:net=1,refine=3,refine_deals=96,time=2)") in described
