@@ -322,6 +322,8 @@ def test_home_lists_name_both_players_and_the_result_in_words(browser: Any, serv
     page.wait_for_selector('#table[data-turn="over"]')
     gid = page.url.split("/g/")[1].split("?")[0]
     page.goto(f"{server.base}/?lang=cs")
+    # the page's script fills the name typed last (Ann) once the rulesets are in: clear it after that
+    page.wait_for_selector('#ruleset option[value="battleline-basic"]', state="attached")
     page.fill("#name", "")
     page.select_option("#level", "easy")
     page.select_option("#seat", "first")
