@@ -140,6 +140,7 @@ def test_time_cap_stops_between_deals(monkeypatch: pytest.MonkeyPatch) -> None:
         ("pimc:refine=-1", "refine"),
         ("pimc:refine_deals=0", "refine_deals"),
         ("pimc:refine_margin=-0.1", "refine_margin"),
+        ("pimc:playout=-1", "playout"),
     ],
 )
 def test_bad_specs_say_what_is_wrong(spec: str, message: str) -> None:
@@ -312,3 +313,25 @@ def test_small_decks_are_solved_exactly_in_each_deal() -> None:
         assert any(v not in (0.0, 0.5, 1.0) for row in rough.values for v in row)
         return
     pytest.fail("no undecided position with one card to draw")
+
+
+def test_playout_plays_more_turns_by_the_heuristic_before_the_evaluation() -> None:
+    state = new_state("battleline-basic", seed=4)
+    view = state.view(state.current_player())
+    seen: list[int] = []
+
+    def evaluate(states: Any, player: int) -> list[float]:
+        seen.extend(len(s.history) for s in states)
+        return [0.5 for _ in states]
+
+    actions = view.legal_actions()[:2]
+    judge(view, actions, PimcParams(deals=2, replies=1), seed=3, evaluate=evaluate)
+    plain = list(seen)
+    seen.clear()
+    judge(view, actions, PimcParams(deals=2, replies=1, playout=2), seed=3, evaluate=evaluate)
+    # two more turns (a card and a draw each, claims aside) in every line
+    assert len(seen) == len(plain) and all(b >= a + 4 for a, b in zip(plain, seen, strict=True))
+    seen.clear()
+    # played to the end: every line is the game's own result, nothing is left to evaluate
+    judged = judge(view, actions, PimcParams(deals=2, replies=1, playout=200), seed=3, evaluate=evaluate)
+    assert seen == [] and all(v in (0.0, 0.5, 1.0) for row in judged.values for v in row)

@@ -51,6 +51,7 @@ from frontlines.games.battleline.state import BattleLineState
 INTEGER_PARAMS = frozenset({
     "deals", "width", "all_below", "replies", "follow", "eval_hand", "net", "endgame", "endgame_nodes", "late_follow",
     "late_replies", "late_deals", "exact_deck", "exact_nodes", "refine", "refine_deals", "refine_follow",
+    "playout",
 })
 REPLY_RULES = ("min", "own")
 RANKINGS = ("full", "cheap")
@@ -81,6 +82,7 @@ class PimcParams:
     refine_deals: int = 64  # deals of the second stage (the first ``deals`` of them are the screening's)
     refine_follow: int = 3  # ``follow`` in the second stage: my best answer in each deal, one ply more
     refine_margin: float = 0.1  # how far under the best screening mean a candidate may be and still go on
+    playout: int = 0  # then N more turns of both sides by the heuristic in the deal before the evaluation (0: none)
     time: float | None = None  # seconds: a safety cap, not a budget
 
     def __reduce__(self) -> tuple[type[PimcParams], tuple[Any, ...]]:
@@ -114,6 +116,8 @@ class PimcParams:
             raise ValueError("pimc eval_hand, net and endgame must be 0 or 1")
         if self.refine < 0 or not 1 <= self.refine_deals <= 100_000 or self.refine_follow < 0 or not self.refine_margin >= 0:
             raise ValueError("pimc refine and refine_follow must be >= 0, refine_deals 1-100000, refine_margin >= 0")
+        if self.playout < 0:
+            raise ValueError(f"pimc playout must be >= 0, not {self.playout}")
         if self.endgame_nodes < 1 or self.exact_nodes < 1 or self.exact_deck < 0:
             raise ValueError("pimc endgame_nodes and exact_nodes must be >= 1, exact_deck >= 0")
         if self.time is not None and not self.time > 0:
@@ -267,14 +271,25 @@ class Line:
             return [outcome_value(state.outcome(), me)]
         follow = self.params.follow
         if not follow or state.current_player() != me:
-            return [state]
+            return [self._play_on(state, rng)]
         leaves: list[Leaf] = []
         for answer in self._best(state, me, follow, rng):
             after = state.clone()
             after.apply(answer)
             _finish_turn(after, me, policy, rng)
-            leaves.append(outcome_value(after.outcome(), me) if after.is_terminal() else after)
+            leaves.append(self._play_on(after, rng))
         return leaves
+
+    def _play_on(self, state: State, rng: random.Random) -> Leaf:
+        """``state`` after ``playout`` more turns of both sides by their heuristics in the
+        deal (each from what it knows), or the game's value for me where it ends first."""
+        turns = self.params.playout
+        while turns > 0 and not state.is_terminal():
+            player = state.current_player()
+            assert player is not None
+            _finish_turn(state, player, self.policy, rng)
+            turns -= 1
+        return outcome_value(state.outcome(), self.me) if state.is_terminal() else state
 
 
 def _reduce(line: Leaf | list[Reply], mine: dict[int, float], theirs: dict[int, float], rule: str) -> float:
@@ -378,7 +393,7 @@ def judge(
                 m, t = _positions(expanded, rule)
                 mine += m
                 theirs += t
-        mine_values = dict(zip(map(id, mine), mine_eval(mine, me), strict=True))
+        mine_values = dict(zip(map(id, mine), mine_eval(mine, me), strict=True)) if mine else {}
         their_values = dict(zip(map(id, theirs), their_eval(theirs, 1 - me), strict=True)) if theirs else {}
         for row in lines:
             for i, expanded in enumerate(row):
