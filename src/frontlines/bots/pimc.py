@@ -17,7 +17,8 @@ One decision:
    provable claims, then the evaluation of the position from my side (with ``follow``, the
    best of my heuristic's best answers first). The leaves of a batch of deals are
    evaluated in one call: the heuristic's evaluation, or the learned flag network with
-   ``net=1``. Late in the game (``late_*``) the lines may go deeper; once the decks are
+   ``net=1``; with ``playout``, after a few more turns of both sides by their heuristics in
+   the deal. Late in the game (``late_*``) the lines may go deeper; once the decks are
    nearly empty (``exact_deck``) each line is solved exactly in its deal.
 4. *Choice.* The candidate with the best mean over the deals.
 5. *Second stage* (``refine``). The best few candidates near the best are judged again on
